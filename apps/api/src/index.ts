@@ -1,0 +1,2 @@
+/** @faun/api @module */
+export {};

@@ -1,0 +1,189 @@
+/**
+ * Builds the commander program from the registry and runs one command: option resolution
+ * (flag > env > config > default), common flags, "did you mean", exit codes (0 ok, 1 failed, 2 usage).
+ */
+import { join } from 'node:path';
+import {
+  type CommandContext,
+  type CommandSpec,
+  createProgress,
+  didYouMean,
+  FAUN_VERSION,
+  FaunError,
+  type OptionSpec,
+  UsageError,
+} from '@faun/kit';
+import { Command, CommanderError, Option } from 'commander';
+import { camel, envName, loadConfig, resolveOptions } from './config.ts';
+import { REGISTRY } from './registry.ts';
+
+/** Flags every command accepts. */
+export const COMMON_OPTIONS: OptionSpec[] = [
+  {
+    name: 'log-dir',
+    type: 'string',
+    arg: 'DIR',
+    description: 'where run directories are written',
+    default: 'logs',
+  },
+  { name: 'json', type: 'boolean', description: 'machine-readable output on stdout', default: false },
+  { name: 'quiet', type: 'boolean', description: 'print only errors and the final result', default: false },
+  { name: 'limit', type: 'number', arg: 'N', description: 'process only the first N items (for testing)' },
+  { name: 'concurrency', type: 'number', arg: 'N', description: 'parallel work items', default: 4 },
+  {
+    name: 'config',
+    type: 'string',
+    arg: 'FILE',
+    description: 'JSON config file (default ./faun.config.json)',
+  },
+];
+
+const PRECEDENCE_HELP = `
+Every option can also be set with an environment variable FAUN_<OPTION> (e.g. FAUN_LOG_DIR=runs)
+or in a JSON config file (--config, $FAUN_CONFIG, or ./faun.config.json); a command's own section
+("crawl": {...}) wins over top-level keys. Precedence: flag > environment > config file > default.
+Exit codes: 0 ok, 1 run failed, 2 usage error.`;
+
+function addOption(cmd: Command, spec: OptionSpec): void {
+  const flag = `${spec.short ? `-${spec.short}, ` : ''}--${spec.name}`;
+  const arg =
+    spec.type === 'boolean'
+      ? ''
+      : spec.type === 'list'
+        ? ` <${spec.arg ?? 'items'}...>`
+        : ` <${spec.arg ?? 'value'}>`;
+  const defaultText = spec.default === undefined ? '' : ` (default: ${JSON.stringify(spec.default)})`;
+  const opt = new Option(`${flag}${arg}`, `${spec.description}${defaultText} [env ${envName(spec.name)}]`);
+  if (spec.type === 'list') opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+  if (spec.type === 'boolean') cmd.addOption(new Option(`--no-${spec.name}`).hideHelp());
+  cmd.addOption(opt);
+}
+
+function buildCommand(
+  parent: Command,
+  spec: CommandSpec,
+  path: string[],
+  out: { ran?: Promise<number> },
+): void {
+  const cmd = parent.command(spec.name).description(spec.summary);
+  if (spec.args) cmd.arguments(spec.args);
+  const all = [
+    ...(spec.options ?? []),
+    ...COMMON_OPTIONS.filter((c) => !spec.options?.some((o) => o.name === c.name)),
+  ];
+  for (const o of all) addOption(cmd, o);
+  const examples = spec.examples?.length
+    ? `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`
+    : '';
+  cmd.addHelpText(
+    'after',
+    `${spec.description ? `\n${spec.description}\n` : ''}${examples}${PRECEDENCE_HELP}`,
+  );
+  cmd.showSuggestionAfterError(true);
+  for (const sub of spec.subcommands ?? []) buildCommand(cmd, sub, [...path, spec.name], out);
+  cmd.action(async (...actionArgs: unknown[]) => {
+    const command = actionArgs[actionArgs.length - 1] as Command;
+    const flags = command.opts() as Record<string, unknown>;
+    // commander sets `--no-x` as x=false and fills x=true default for negatable pairs; keep only explicit ones.
+    for (const o of all)
+      if (command.getOptionValueSource(camel(o.name)) !== 'cli') delete flags[camel(o.name)];
+    out.ran = runSpec(spec, [...path, spec.name], flags, command.args);
+  });
+}
+
+async function runSpec(spec: CommandSpec, path: string[], flags: Record<string, unknown>, args: string[]) {
+  const config = loadConfig(typeof flags.config === 'string' ? flags.config : undefined);
+  const name = path.join(' ');
+  const all = [
+    ...(spec.options ?? []),
+    ...COMMON_OPTIONS.filter((c) => !spec.options?.some((o) => o.name === c.name)),
+  ];
+  const { values, sources } = resolveOptions(path[0] ?? name, all, flags, config);
+  const json = Boolean(values.json);
+  const quiet = Boolean(values.quiet);
+  const ctx: CommandContext = {
+    opts: values,
+    args,
+    sources,
+    argv: process.argv.slice(2),
+    json,
+    quiet,
+    logDir: String(values.logDir ?? 'logs'),
+    log: (line) => {
+      if (!quiet) (json ? process.stderr : process.stdout).write(`${line}\n`);
+    },
+    emitJson: (value) => {
+      if (json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    },
+    progress: (o) => createProgress({ ...o, quiet }),
+  };
+  const code = await spec.run(ctx);
+  return code ?? 0;
+}
+
+/** Runs the CLI with `argv` (without the node/bun and script entries); returns the exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = new Command('faun')
+    .description('faun — benchmark language models on real GitHub issues (FAUN-Eval)')
+    .version(FAUN_VERSION, '-V, --version')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ faun demo\n  $ faun crawl --repos pallets/flask --db faun.duckdb\n  $ faun score --task fl --dataset fl.jsonl --predictions preds.jsonl\n${PRECEDENCE_HELP}`,
+    );
+  const out: { ran?: Promise<number> } = {};
+  const wanted = argv.find((a) => !a.startsWith('-'));
+  const entry = REGISTRY.find((e) => e.name === wanted);
+  for (const e of REGISTRY) {
+    if (e === entry) buildCommand(program, await e.load(), [], out);
+    else program.command(e.name).description(e.summary);
+  }
+  const exitOverride = (c: Command) => {
+    c.exitOverride();
+    for (const s of c.commands) exitOverride(s);
+  };
+  exitOverride(program);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    if (out.ran) return await out.ran;
+    if (!wanted) {
+      program.outputHelp();
+      return 2;
+    }
+    return 0;
+  } catch (e) {
+    return handleError(e, argv);
+  }
+}
+
+export function handleError(e: unknown, argv: string[] = []): number {
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+      return 0;
+    if (e.code === 'commander.unknownCommand' && !/Did you mean/.test(e.message)) {
+      const bad = argv.find((a) => !a.startsWith('-')) ?? '';
+      process.stderr.write(
+        didYouMean(
+          bad,
+          REGISTRY.map((r) => r.name),
+        ).trim() + '\n',
+      );
+    }
+    return 2;
+  }
+  if (e instanceof FaunError) {
+    process.stderr.write(`faun: ${e.message}\n${e.hint ? `  hint: ${e.hint}\n` : ''}`);
+    return e.exitCode;
+  }
+  process.stderr.write(`faun: unexpected error: ${(e as Error)?.stack ?? String(e)}\n`);
+  return 1;
+}
+
+/** Default run directory for a command: `<log-dir>/<run-id>`. */
+export function runDir(ctx: CommandContext, runId: string): string {
+  return join(ctx.logDir, runId);
+}
+
+export { UsageError };

@@ -1,0 +1,2 @@
+/** @faun/curate @module */
+export {};

@@ -1,0 +1,2 @@
+/** @faun/github @module */
+export {};

@@ -1,0 +1,2 @@
+/** @faun/harness @module */
+export {};

@@ -1,0 +1,2 @@
+/** @faun/jobs @module */
+export {};

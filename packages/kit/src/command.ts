@@ -1,0 +1,62 @@
+/**
+ * The declarative command definition packages use to register `faun` subcommands. The CLI turns each
+ * option into a flag, a `FAUN_<FLAG>` environment variable and a config-file key, resolved with one
+ * precedence: flag > env > config > default.
+ */
+import type { Progress, ProgressOptions } from './progress.ts';
+
+export type OptionType = 'string' | 'number' | 'boolean' | 'list';
+
+export interface OptionSpec {
+  /** Long flag name without dashes, kebab-case (`log-dir`). */
+  name: string;
+  short?: string;
+  type: OptionType;
+  description: string;
+  default?: string | number | boolean | string[];
+  /** For `string`: the allowed values (bad values get "did you mean"). */
+  choices?: string[];
+  required?: boolean;
+  /** `list`: may be repeated; values are also split on commas. */
+  repeatable?: boolean;
+  /** Placeholder in help, e.g. `FILE`. */
+  arg?: string;
+}
+
+/** The context handed to a command's `run`. */
+export interface CommandContext {
+  /** Resolved options, keyed by camelCase name; common options included. */
+  opts: Record<string, unknown>;
+  /** Positional arguments. */
+  args: string[];
+  /** Where the value of each option came from (flag, env, config, default). */
+  sources: Record<string, 'flag' | 'env' | 'config' | 'default'>;
+  argv: string[];
+  json: boolean;
+  quiet: boolean;
+  logDir: string;
+  /** Human output (suppressed by --quiet; goes to stderr when --json). */
+  log(line: string): void;
+  /** Machine output for --json (printed to stdout as one JSON document). */
+  emitJson(value: unknown): void;
+  progress(opts: Omit<ProgressOptions, 'quiet'>): Progress;
+}
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  description?: string;
+  /** Shown under "Examples:" in --help. */
+  examples?: string[];
+  options?: OptionSpec[];
+  /** Positional arguments, e.g. `[subcommand]`. */
+  args?: string;
+  /** Returns the exit code (0 ok, 1 run failed), or nothing for 0. */
+  run(ctx: CommandContext): Promise<number | undefined> | number | undefined;
+  /** Nested subcommands (e.g. `serve keys create`). */
+  subcommands?: CommandSpec[];
+}
+
+export function defineCommand(spec: CommandSpec): CommandSpec {
+  return spec;
+}

@@ -1,0 +1,2 @@
+/** @faun/metrics @module */
+export {};

@@ -1,0 +1,2 @@
+/** @faun/models @module */
+export {};

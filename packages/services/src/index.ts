@@ -1,0 +1,2 @@
+/** @faun/services @module */
+export {};

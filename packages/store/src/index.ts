@@ -1,0 +1,2 @@
+/** @faun/store @module */
+export {};

@@ -1,0 +1,2 @@
+/** @faun/syntax @module */
+export {};
