@@ -1,0 +1,50 @@
+/**
+ * `bun run bench [name...]`: the performance suite and paper tables. Each perf benchmark lives in
+ * `perf/<name>.ts` and default-exports `(args: string[]) => Promise<Record<string, unknown>>` returning its
+ * figures (it also prints them as it goes); this runner adds machine information and writes
+ * `bench/out/perf-<name>.json`. With no name, every benchmark runs.
+ */
+import { mkdir } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { stableStringify, writeFileAtomic } from '@faun/schema';
+
+export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api'] as const;
+const OUT = join(import.meta.dir, '..', 'out');
+
+function machine() {
+  return {
+    cores: cpus().length,
+    cpu_model: cpus()[0]?.model ?? 'unknown',
+    memory_bytes: totalmem(),
+    bun: Bun.version,
+    node: process.versions.node,
+    platform: `${process.platform}-${process.arch}`,
+  };
+}
+
+async function runOne(name: string, args: string[]): Promise<void> {
+  const mod = (await import(`./perf/${name}.ts`)) as {
+    default: (a: string[]) => Promise<Record<string, unknown>>;
+  };
+  console.log(`\n== bench ${name} ==`);
+  const started = Date.now();
+  const figures = await mod.default(args);
+  const record = { bench: name, machine: machine(), figures, wall_seconds: (Date.now() - started) / 1000 };
+  await mkdir(OUT, { recursive: true });
+  const file = join(OUT, `perf-${name}.json`);
+  await writeFileAtomic(file, `${stableStringify(record, 2)}\n`);
+  console.log(`wrote ${file}`);
+}
+
+const argv = process.argv.slice(2);
+const names = argv.filter((a) => (BENCHES as readonly string[]).includes(a));
+const rest = argv.filter((a) => !names.includes(a));
+const unknown = rest.filter(
+  (a) => !a.startsWith('-') && !/^\d/.test(a) && !rest[rest.indexOf(a) - 1]?.startsWith('--'),
+);
+if (unknown.length) {
+  console.error(`unknown bench: ${unknown.join(', ')}; available: ${BENCHES.join(', ')}`);
+  process.exit(2);
+}
+for (const name of names.length ? names : BENCHES) await runOne(name, rest);
