@@ -20,4 +20,5 @@ if (passed === 0 && code === 0) {
   process.exit(1);
 }
 process.exit(code === 0 && failed === 0 ? 0 : 1);
+
 export {};

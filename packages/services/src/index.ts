@@ -4,4 +4,21 @@
  * Debian rootfs, Redis and PostgreSQL servers, headless Chromium.
  * @module
  */
-export {};
+export { ensureDebs, missingDebs } from './apt.ts';
+export { CHROMIUM_ARGS, chromiumPath } from './chromium.ts';
+export { type DockerStatus, dockerReachable, ensureDocker, imageExists, STATE_DIR } from './docker.ts';
+export {
+  baseImageTag,
+  ensureBaseImage,
+  ensureToolchainImage,
+  ensureToolchainImages,
+  TOOLCHAIN_PACKAGES,
+  TOOLCHAINS,
+  type Toolchain,
+  toolchainDockerfile,
+  toolchainImageTag,
+} from './images.ts';
+export { withLock } from './lock.ts';
+export { ensurePostgres } from './postgres.ts';
+export { freePort, run, waitFor } from './proc.ts';
+export { ensureRedis, type ServiceHandle } from './redis.ts';

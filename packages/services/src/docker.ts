@@ -1,0 +1,70 @@
+/**
+ * A Docker engine without any registry: when no engine answers and we are root on Debian, install
+ * `docker.io`, start `dockerd` in the background and wait for its socket. Idempotent and safe to run
+ * twice at once (a cross-process lock).
+ */
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { PrerequisiteError } from '@faun/kit';
+import { ensureDebs } from './apt.ts';
+import { withLock } from './lock.ts';
+import { run, waitFor, which } from './proc.ts';
+
+export const STATE_DIR = process.env.FAUN_STATE_DIR ?? '/var/cache/faun';
+const SOCKET = '/var/run/docker.sock';
+
+/** True when `docker info` answers. */
+export async function dockerReachable(): Promise<boolean> {
+  if (!which('docker')) return false;
+  return (await run(['docker', 'info', '--format', '{{.ServerVersion}}'])).code === 0;
+}
+
+export interface DockerStatus {
+  /** True when this call started the engine. */
+  started: boolean;
+  serverVersion: string;
+}
+
+/** Makes sure a Docker engine answers; starts Debian's dockerd when possible. */
+export async function ensureDocker(log: (l: string) => void = () => {}): Promise<DockerStatus> {
+  if (await dockerReachable()) return { started: false, serverVersion: await serverVersion() };
+  mkdirSync(STATE_DIR, { recursive: true });
+  return withLock(
+    `${STATE_DIR}/docker.lock`,
+    async () => {
+      if (await dockerReachable()) return { started: false, serverVersion: await serverVersion() };
+      if (process.getuid?.() !== 0 || !existsSync('/etc/debian_version'))
+        throw new PrerequisiteError('no Docker engine is reachable', {
+          hint: 'start Docker (or set DOCKER_HOST); faun starts one itself only as root on Debian',
+        });
+      if (!which('dockerd')) await ensureDebs(['docker.io'], log);
+      if (!which('docker')) await ensureDebs(['docker.io'], log);
+      log('starting dockerd in the background (log: /var/log/faun-dockerd.log)');
+      const out = openSync('/var/log/faun-dockerd.log', 'a');
+      const proc = Bun.spawn(['dockerd', '--host', `unix://${SOCKET}`], {
+        stdout: out,
+        stderr: out,
+        stdin: 'ignore',
+      });
+      proc.unref();
+      closeSync(out);
+      const ok = await waitFor(async () => existsSync(SOCKET) && (await dockerReachable()), 60_000, 250);
+      if (!ok)
+        throw new PrerequisiteError('dockerd did not come up within 60 s', {
+          hint: 'see /var/log/faun-dockerd.log',
+        });
+      const v = await serverVersion();
+      log(`dockerd ${v} is up`);
+      return { started: true, serverVersion: v };
+    },
+    () => log('waiting for another process that is setting up Docker…'),
+  );
+}
+
+async function serverVersion(): Promise<string> {
+  return (await run(['docker', 'info', '--format', '{{.ServerVersion}}'])).stdout.trim();
+}
+
+/** True when a local image with this tag exists. */
+export async function imageExists(tag: string): Promise<boolean> {
+  return (await run(['docker', 'image', 'inspect', tag, '--format', '{{.Id}}'])).code === 0;
+}

@@ -1,0 +1,86 @@
+/** Small process helpers: run a command to completion, check a command exists, find a free port. */
+import { createServer } from 'node:net';
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion (no shell); never throws for a non-zero exit. */
+export async function run(
+  cmd: string[],
+  opts: { env?: Record<string, string>; input?: string } = {},
+): Promise<RunResult> {
+  try {
+    const proc = Bun.spawn(cmd, {
+      stdout: 'pipe',
+      stderr: 'pipe',
+      stdin: opts.input === undefined ? 'ignore' : new TextEncoder().encode(opts.input),
+      env: { ...process.env, ...opts.env },
+    });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    return { code, stdout, stderr };
+  } catch (e) {
+    return { code: 127, stdout: '', stderr: (e as Error).message };
+  }
+}
+
+/** Runs a command, streaming its output lines to `log`; returns the exit code. */
+export async function runLogged(
+  cmd: string[],
+  log: (line: string) => void,
+  env?: Record<string, string>,
+): Promise<number> {
+  const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } });
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    let carry = '';
+    for await (const chunk of stream) {
+      carry += decoder.decode(chunk, { stream: true });
+      const lines = carry.split('\n');
+      carry = lines.pop() ?? '';
+      for (const l of lines) log(l);
+    }
+    if (carry) log(carry);
+  };
+  await Promise.all([pump(proc.stdout), pump(proc.stderr)]);
+  return proc.exited;
+}
+
+export function which(cmd: string): string | null {
+  return Bun.which(cmd);
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` until it returns true or `timeoutMs` passes. */
+export async function waitFor(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await sleep(everyMs);
+  }
+  return check();
+}
