@@ -1,12 +1,54 @@
-/** `faun` subcommands owned by this package. */
-import { defineCommand, FaunError } from '@faun/kit';
+/** `faun worker`: pulls verification and scoring jobs from Redis and posts their results. */
+import { defineCommand, PrerequisiteError } from '@faun/kit';
+import { defaultWorkDeps } from './handlers.ts';
+import { RESULTS_QUEUE, WORK_QUEUE } from './kinds.ts';
+import { openQueue } from './queue.ts';
+import { createWorkHandler, forwardFinalFailures } from './worker.ts';
 
 export const commands = [
   defineCommand({
     name: 'worker',
-    summary: 'not built yet',
-    run() {
-      throw new FaunError("'faun worker' is not built yet");
+    summary: 'pull verification and scoring jobs from the queue',
+    description:
+      'Connects to Redis (--redis-url or REDIS_URL), runs `score` and `verify` jobs with bounded concurrency ' +
+      'and posts per-item results back for the API to store. Infrastructure failures are retried with ' +
+      'backoff; a job held by a worker that dies is picked up again by another one. Stop with Ctrl+C.',
+    examples: ['REDIS_URL=redis://10.0.0.5:6379 faun worker --concurrency 4'],
+    options: [
+      { name: 'redis-url', type: 'string', arg: 'URL', description: 'Redis server (default $REDIS_URL)' },
+      { name: 'concurrency', type: 'number', arg: 'N', description: 'jobs run at once', default: 2 },
+      {
+        name: 'lock-ms',
+        type: 'number',
+        arg: 'MS',
+        description: 'job lock duration; a dead worker’s jobs are retried after about this long',
+        default: 30000,
+      },
+    ],
+    async run(ctx) {
+      const url = (ctx.opts.redisUrl as string | undefined) ?? process.env.REDIS_URL;
+      if (!url)
+        throw new PrerequisiteError('faun worker needs a Redis server', {
+          hint: 'pass --redis-url redis://host:6379 or set REDIS_URL (the one `faun serve` uses)',
+        });
+      const lockMs = Number(ctx.opts.lockMs ?? 30000);
+      const work = openQueue(WORK_QUEUE, { redisUrl: url, lockMs });
+      const results = openQueue(RESULTS_QUEUE, { redisUrl: url, lockMs });
+      if (!(await work.ping()))
+        throw new PrerequisiteError(`cannot reach Redis at ${url.replace(/\/\/[^@]*@/, '//***@')}`);
+      forwardFinalFailures(work, results);
+      const concurrency = Math.max(1, Number(ctx.opts.concurrency ?? 2));
+      await work.process(createWorkHandler(results, defaultWorkDeps(ctx.log)), { concurrency });
+      ctx.log(`worker ready (pid ${process.pid}, concurrency ${concurrency})`);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      ctx.log('worker stopping: finishing running jobs');
+      await work.close();
+      await results.close();
+      return 0;
     },
   }),
 ];
