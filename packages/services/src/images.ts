@@ -82,7 +82,7 @@ export async function ensureBaseImage(log: Log = () => {}): Promise<string> {
     const code = await runLogged(
       [args[0] ?? 'debootstrap', ...args.slice(1, -2), SUITE, rootfs, MIRROR],
       (l) => {
-        if (/^I: (Retrieving|Validating|Extracting|Installing|Configuring) /.test(l) === false) log(`  ${l}`);
+        if (!l.startsWith('I: ') || /successfully/i.test(l)) log(`  ${l}`);
       },
     );
     if (code !== 0)
