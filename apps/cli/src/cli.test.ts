@@ -1,0 +1,83 @@
+import { expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { FAUN_VERSION } from '@faun/kit';
+import { REGISTRY } from './registry.ts';
+
+const MAIN = join(import.meta.dir, 'main.ts');
+
+async function faun(args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn(['bun', MAIN, ...args], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...process.env, ...env },
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { stdout, stderr, code };
+}
+
+const ALL = [
+  'crawl',
+  'curate',
+  'build',
+  'stats',
+  'predict',
+  'score',
+  'score-pairs',
+  'verify',
+  'validate',
+  'report',
+  'serve',
+  'worker',
+  'fake-github',
+  'demo',
+];
+
+test('--help lists every subcommand, with examples and the option precedence', async () => {
+  const r = await faun(['--help']);
+  expect(r.code).toBe(0);
+  for (const name of ALL) expect(r.stdout).toMatch(new RegExp(`^\\s+${name}\\b`, 'm'));
+  expect(r.stdout).toContain('Examples:');
+  expect(r.stdout).toContain('flag > environment > config file > default');
+  expect(REGISTRY.map((e) => e.name).sort()).toEqual([...ALL].sort());
+});
+
+test('--version prints the workspace version', async () => {
+  const r = await faun(['--version']);
+  expect(r.code).toBe(0);
+  expect(r.stdout.trim()).toBe(FAUN_VERSION);
+});
+
+test('every registered command loads from its package and has help with the common flags', async () => {
+  for (const entry of REGISTRY) {
+    const spec = await entry.load();
+    expect(spec.name).toBe(entry.name);
+  }
+  const r = await faun(['score', '--help']);
+  expect(r.code).toBe(0);
+  for (const flag of ['--log-dir', '--json', '--quiet', '--limit', '--concurrency'])
+    expect(r.stdout).toContain(flag);
+}, 60_000);
+
+test('an unknown command exits 2 with "did you mean"', async () => {
+  const r = await faun(['crwal']);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("unknown command 'crwal'");
+  expect(r.stderr).toMatch(/Did you mean crawl\?/i);
+});
+
+test('an unknown option exits 2 with a suggestion', async () => {
+  const r = await faun(['stats', '--jsno']);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("unknown option '--jsno'");
+  expect(r.stderr).toContain('--json');
+});
+
+test('a bad environment value is a usage error (exit 2) naming the variable', async () => {
+  const r = await faun(['demo'], { FAUN_CONCURRENCY: 'lots' });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('FAUN_CONCURRENCY');
+});

@@ -1,0 +1,58 @@
+import { expect, test } from 'bun:test';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RunHeader, RunSample, RunSummary } from '@faun/schema';
+import { newRunId, RunRecord, redactOptions } from './run-record.ts';
+
+test('a run directory holds header.json, samples.jsonl appended in order, and summary.json', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'faun-run-'));
+  const input = join(root, 'in.jsonl');
+  writeFileSync(input, '{"a":1}\n');
+  const dir = join(root, 'run');
+  const rec = await RunRecord.start({
+    dir,
+    runId: 'r1',
+    command: 'score',
+    argv: ['score', '--task', 'fl'],
+    options: { task: 'fl', token: 'ghp_secret', apiKey: 'sk-x' },
+    inputs: [input],
+    seed: 3,
+  });
+  const header = RunHeader.parse(JSON.parse(readFileSync(join(dir, 'header.json'), 'utf8')));
+  expect(header.inputs[input]).toBe(createHash('sha256').update('{"a":1}\n').digest('hex'));
+  expect(header.options).toEqual({ task: 'fl', token: '***', apiKey: '***' });
+  expect(header.seed).toBe(3);
+  expect(header.git.sha).toMatch(/^[0-9a-f]{40}$/);
+  expect(readFileSync(join(dir, 'header.json'), 'utf8')).not.toContain('ghp_secret');
+
+  await Promise.all([
+    rec.sample({ id: 'x', outcome: 'pass', duration_ms: 1 }),
+    rec.sample({ id: 'y', outcome: 'fail', duration_ms: 2 }),
+    rec.sample({ id: 'z', outcome: 'timeout', duration_ms: 3, error: 'slow' }),
+  ]);
+  // samples are readable before the run finishes (a crash leaves a usable partial record)
+  const partial = readFileSync(join(dir, 'samples.jsonl'), 'utf8').trim().split('\n');
+  expect(partial.map((l) => RunSample.parse(JSON.parse(l)).id)).toEqual(['x', 'y', 'z']);
+
+  const summary = await rec.finish('success', { outputs: { scores: 'out.jsonl' } });
+  const onDisk = RunSummary.parse(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')));
+  expect(onDisk.counts).toEqual({ pass: 1, fail: 1, error: 0, timeout: 1, skipped: 0 });
+  expect(onDisk).toEqual(summary);
+});
+
+test('redactOptions hides secret-looking names only', () => {
+  expect(redactOptions({ githubToken: 'x', password: 'p', model: 'm', token: '' })).toEqual({
+    githubToken: '***',
+    password: '***',
+    model: 'm',
+    token: '',
+  });
+});
+
+test('run ids sort by time', () => {
+  const a = newRunId('fl bm25', new Date('2026-01-02T03:04:05Z'));
+  expect(a).toBe('20260102-030405-fl_bm25');
+  expect(newRunId('x', new Date('2026-01-02T03:04:06Z')) > a).toBe(true);
+});

@@ -1,0 +1,185 @@
+import { describe, expect, test } from 'bun:test';
+import {
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import {
+  JsonlError,
+  type JsonlIssue,
+  readJsonl,
+  readJsonlAll,
+  readLines,
+  writeJsonlAtomic,
+} from './jsonl.ts';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'faun-jsonl-'));
+const Row = z.object({ id: z.string(), n: z.number().int() });
+
+describe('readJsonl', () => {
+  const lines = [
+    '{"id":"a","n":1}',
+    '{"id":"b","n":2}',
+    '{"id":"c","n":"three"}', // line 3: wrong type
+    '{"id":"d","n":4}',
+    '',
+    '{"id":"f","n":6}',
+    '{"id":"g", n: 7}', // line 7: not JSON
+    '{"id":"h","n":8}',
+  ];
+  const write = () => {
+    const dir = tmp();
+    const file = join(dir, 'rows.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    return file;
+  };
+
+  test('collect mode reports exactly the bad lines 3 and 7 with file:line: field', async () => {
+    const file = write();
+    const { values, issues } = await readJsonlAll(file, { schema: Row, errors: 'collect' });
+    expect(issues.map((i) => i.line)).toEqual([3, 7]);
+    expect(issues[0]?.field).toBe('n');
+    expect(issues[0]?.file).toBe(file);
+    expect(issues[1]?.field).toBe('');
+    expect(issues[1]?.problem).toContain('not valid JSON');
+    expect(values.map((v) => v.id)).toEqual(['a', 'b', 'd', 'f', 'h']);
+  });
+
+  test('stop mode throws at the first bad line with a message naming file, line and field', async () => {
+    const file = write();
+    const seen: string[] = [];
+    let error: unknown;
+    try {
+      for await (const row of readJsonl(file, { schema: Row })) seen.push(row.value.id);
+    } catch (e) {
+      error = e;
+    }
+    expect(seen).toEqual(['a', 'b']);
+    expect(error).toBeInstanceOf(JsonlError);
+    expect((error as JsonlError).message).toStartWith(`${file}:3: n: `);
+  });
+
+  test('handles CRLF, no trailing newline, and multi-byte characters split across chunks', async () => {
+    const dir = tmp();
+    const file = join(dir, 'x.jsonl');
+    const big = 'é'.repeat(1 << 20); // 2 MB of 2-byte characters: crosses the 1 MB read chunks
+    writeFileSync(file, `{"id":"a","n":1}\r\n{"id":"${big}","n":2}`);
+    const got: { line: number; id: string }[] = [];
+    for await (const r of readJsonl(file, { schema: Row })) got.push({ line: r.line, id: r.value.id });
+    expect(got.map((g) => g.line)).toEqual([1, 2]);
+    expect(got[0]?.id).toBe('a');
+    expect(got[1]?.id).toBe(big);
+  });
+});
+
+describe('large files', () => {
+  test('a 1 GB generated file streams in bounded memory', async () => {
+    const dir = tmp();
+    const file = join(dir, 'big.jsonl');
+    const pad = 'x'.repeat(1000);
+    const lineCount = 1_050_000; // ~1.08 GB
+    await new Promise<void>((resolve, reject) => {
+      const out = createWriteStream(file);
+      out.on('error', reject);
+      let i = 0;
+      const pump = () => {
+        let ok = true;
+        while (i < lineCount && ok) {
+          let chunk = '';
+          for (let k = 0; k < 1000 && i < lineCount; k++, i++)
+            chunk += `{"id":"r${i}","n":${i},"pad":"${pad}"}\n`;
+          ok = out.write(chunk);
+        }
+        if (i < lineCount) out.once('drain', pump);
+        else out.end(resolve);
+      };
+      pump();
+    });
+    try {
+      Bun.gc(true);
+      const before = process.memoryUsage().rss;
+      let peak = before;
+      let count = 0;
+      let sum = 0;
+      for await (const { text } of readLines(file)) {
+        count++;
+        if (count % 50_000 === 0) {
+          const row = JSON.parse(text) as { n: number };
+          sum += row.n;
+          peak = Math.max(peak, process.memoryUsage().rss);
+        }
+      }
+      expect(count).toBe(lineCount);
+      expect(sum).toBe((50_000 * 21 * 22) / 2 - 21); // n = 49999, 99999, …, 1049999 (every 50,000th line)
+      expect(peak - before).toBeLessThan(256 * 1024 * 1024);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
+
+describe('writeJsonlAtomic', () => {
+  test('writes sorted keys, one record per line', async () => {
+    const file = join(tmp(), 'out.jsonl');
+    const n = await writeJsonlAtomic(file, [
+      { b: 1, a: { d: 2, c: 3 } },
+      { z: null, y: [2, 1] },
+    ]);
+    expect(n).toBe(2);
+    expect(readFileSync(file, 'utf8')).toBe('{"a":{"c":3,"d":2},"b":1}\n{"y":[2,1],"z":null}\n');
+  });
+
+  test('an interrupted write (the producer throws) leaves the old file intact and no temp files', async () => {
+    const dir = tmp();
+    const file = join(dir, 'out.jsonl');
+    writeFileSync(file, 'OLD\n');
+    async function* failing() {
+      for (let i = 0; i < 100_000; i++) {
+        if (i === 50_000) throw new Error('disk on fire');
+        yield { i };
+      }
+    }
+    await expect(writeJsonlAtomic(file, failing())).rejects.toThrow('disk on fire');
+    expect(readFileSync(file, 'utf8')).toBe('OLD\n');
+    expect(readdirSync(dir)).toEqual(['out.jsonl']);
+  });
+
+  test('a writer process killed with SIGKILL mid-write leaves the old file intact', async () => {
+    const dir = tmp();
+    const file = join(dir, 'out.jsonl');
+    writeFileSync(file, 'OLD\n');
+    const script = join(dir, 'writer.ts');
+    writeFileSync(
+      script,
+      `import { writeJsonlAtomic } from ${JSON.stringify(join(import.meta.dir, 'jsonl.ts'))};
+async function* slow() { for (let i = 0; ; i++) { if (i % 10000 === 0) { console.log('progress'); await Bun.sleep(5); } yield { i, pad: 'y'.repeat(200) }; } }
+await writeJsonlAtomic(${JSON.stringify(file)}, slow());`,
+    );
+    const child = Bun.spawn(['bun', script], { stdout: 'pipe' });
+    const reader = child.stdout.getReader();
+    let seen = 0;
+    while (seen < 30) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value).split('progress').length - 1;
+    }
+    child.kill('SIGKILL');
+    await child.exited;
+    expect(readFileSync(file, 'utf8')).toBe('OLD\n');
+    const tmpFiles = readdirSync(dir).filter((f) => f.startsWith('out.jsonl.tmp-'));
+    expect(tmpFiles.length).toBe(1); // the partial temp file is left beside, never renamed over the target
+    expect(existsSync(file)).toBe(true);
+  }, 60_000);
+});
+
+test('JsonlIssue carries all four parts', () => {
+  const i: JsonlIssue = { file: 'f', line: 1, field: 'x', problem: 'p' };
+  expect(new JsonlError(i).message).toStartWith('f:1: x: p');
+});
