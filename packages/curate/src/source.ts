@@ -1,0 +1,139 @@
+/**
+ * Where repository trees and file contents come from: the GitHub API (git trees + contents) or a local
+ * clone (`git ls-tree` / `git show`). Both implement {@link RepoSource}; {@link routeSources} picks a
+ * local clone when one was given for the repository and the API otherwise.
+ * @module
+ */
+import { FaunError, UsageError } from '@faun/kit';
+
+/** Trees and files of repositories at given commits. */
+export interface RepoSource {
+  /** Every file path (blobs only) of `repo` at `commit`. */
+  tree(repo: string, commit: string): Promise<string[]>;
+  /** The file's text at `commit`, or null when the path does not exist there. */
+  file(repo: string, commit: string, path: string): Promise<string | null>;
+}
+
+/** Reads trees and files from local clones: `repo → directory`. */
+export class LocalGitSource implements RepoSource {
+  constructor(private readonly dirs: Map<string, string>) {}
+
+  private dir(repo: string): string {
+    const d = this.dirs.get(repo.toLowerCase());
+    if (!d)
+      throw new UsageError(`no local clone given for ${repo}`, { hint: `pass --repo-dir ${repo}=PATH` });
+    return d;
+  }
+
+  has(repo: string): boolean {
+    return this.dirs.has(repo.toLowerCase());
+  }
+
+  async tree(repo: string, commit: string): Promise<string[]> {
+    const out = await git(this.dir(repo), ['ls-tree', '-r', '--name-only', '-z', commit]);
+    if (out === null)
+      throw new FaunError(`git ls-tree failed for ${repo} at ${commit} in ${this.dir(repo)}`, {
+        hint: 'fetch the commit into the clone (git fetch origin <sha>) and retry',
+      });
+    return out.split('\0').filter(Boolean).sort();
+  }
+
+  file(repo: string, commit: string, path: string): Promise<string | null> {
+    return git(this.dir(repo), ['show', `${commit}:${path}`]);
+  }
+}
+
+async function git(dir: string, args: string[]): Promise<string | null> {
+  const p = Bun.spawn(['git', '-C', dir, ...args], { stdout: 'pipe', stderr: 'pipe' });
+  const [text, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+  return code === 0 ? text : null;
+}
+
+/** Parses `--repo-dir owner/repo=PATH` values. */
+export function parseRepoDirs(values: string[]): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    const repo = v.slice(0, eq);
+    if (eq <= 0 || !/^[\w.-]+\/[\w.-]+$/.test(repo) || eq === v.length - 1)
+      throw new UsageError(`--repo-dir ${JSON.stringify(v)}: expected owner/repo=PATH`);
+    m.set(repo.toLowerCase(), v.slice(eq + 1));
+  }
+  return m;
+}
+
+export interface ApiSourceOptions {
+  /** API root, e.g. `https://api.github.com` or the fake server's URL. */
+  apiUrl: string;
+  /** Token from the environment (never logged). */
+  token?: string | undefined;
+  fetch?: typeof fetch;
+}
+
+/** Reads trees and files through the GitHub REST API (`git/trees?recursive=1`, `contents`). */
+export class GitHubApiSource implements RepoSource {
+  private readonly f: typeof fetch;
+  constructor(private readonly opts: ApiSourceOptions) {
+    this.f = opts.fetch ?? fetch;
+  }
+
+  private async get(path: string, accept: string): Promise<Response | null> {
+    const headers: Record<string, string> = { accept, 'x-github-api-version': '2022-11-28' };
+    if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
+    const res = await this.f(`${this.opts.apiUrl.replace(/\/$/, '')}${path}`, { headers });
+    if (res.status === 404) return null;
+    if (!res.ok)
+      throw new FaunError(`GitHub API ${res.status} for ${path}`, {
+        hint: res.status === 401 ? 'check GITHUB_TOKEN' : 'retry later or use --repo-dir with a local clone',
+      });
+    return res;
+  }
+
+  async tree(repo: string, commit: string): Promise<string[]> {
+    const res = await this.get(
+      `/repos/${repo}/git/trees/${commit}?recursive=1`,
+      'application/vnd.github+json',
+    );
+    if (!res) throw new FaunError(`tree of ${repo} at ${commit} not found`);
+    const body = (await res.json()) as { tree?: Array<{ path: string; type: string }>; truncated?: boolean };
+    if (body.truncated)
+      throw new FaunError(`tree of ${repo} at ${commit} is truncated by the API`, {
+        hint: `use a local clone: --repo-dir ${repo}=PATH`,
+      });
+    return (body.tree ?? [])
+      .filter((t) => t.type === 'blob')
+      .map((t) => t.path)
+      .sort();
+  }
+
+  async file(repo: string, commit: string, path: string): Promise<string | null> {
+    const enc = path.split('/').map(encodeURIComponent).join('/');
+    const res = await this.get(
+      `/repos/${repo}/contents/${enc}?ref=${commit}`,
+      'application/vnd.github.raw+json',
+    );
+    if (!res) return null;
+    const type = res.headers.get('content-type') ?? '';
+    if (!type.includes('json')) return await res.text();
+    const body = (await res.json()) as { content?: string; encoding?: string; type?: string };
+    if (body.type && body.type !== 'file') return null;
+    if (body.encoding === 'base64' && typeof body.content === 'string')
+      return Buffer.from(body.content.replace(/\n/g, ''), 'base64').toString('utf8');
+    return typeof body.content === 'string' ? body.content : null;
+  }
+}
+
+/** Uses the local clone for repositories that have one, else `fallback` (or fails with a hint). */
+export function routeSources(local: LocalGitSource, fallback: RepoSource | null): RepoSource {
+  const pick = (repo: string): RepoSource => {
+    if (local.has(repo)) return local;
+    if (fallback) return fallback;
+    throw new UsageError(`no source for the files of ${repo}`, {
+      hint: `pass --repo-dir ${repo}=PATH (a local clone) or --api-url with GITHUB_TOKEN set`,
+    });
+  };
+  return {
+    tree: (repo, commit) => pick(repo).tree(repo, commit),
+    file: (repo, commit, path) => pick(repo).file(repo, commit, path),
+  };
+}
