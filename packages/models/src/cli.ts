@@ -1,12 +1,220 @@
-/** `faun` subcommands owned by this package. */
-import { defineCommand, FaunError } from '@faun/kit';
+/** `faun` subcommands owned by this package: `predict`. */
+import { join } from 'node:path';
+import { defineCommand, newRunId, onInterrupt, RunRecord, UsageError } from '@faun/kit';
+import type { TaskName } from '@faun/schema';
+import { loadPriceTable } from './cost.ts';
+import { checkAblate } from './prompts/build.ts';
+import { PROMPT_VERSIONS } from './prompts/templates.ts';
+import { createProvider, providerNames } from './registry.ts';
+import { loadDataset } from './runner/dataset.ts';
+import { runPredictions } from './runner/predict.ts';
+import { contextLimit } from './tokens.ts';
+import { defaultCacheDir, withCache } from './wrap/cache.ts';
+import { withLimiter } from './wrap/limiter.ts';
+import { withRetry } from './wrap/retry.ts';
 
-export const commands = [
-  defineCommand({
-    name: 'predict',
-    summary: 'not built yet',
-    run() {
-      throw new FaunError("'faun predict' is not built yet");
+/** Default answer length per task, in tokens. */
+const MAX_TOKENS: Record<TaskName, number> = { qa: 1024, fl: 128, ce: 4096 };
+
+const shellQuote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+
+export const predict = defineCommand({
+  name: 'predict',
+  summary: 'run a model on a task dataset',
+  description:
+    `Writes one Prediction per item to --out, appending as items finish; re-running the same command ` +
+    `resumes (only items without a prediction, or whose call failed, are sent again). ` +
+    `Model is provider:name — providers: ${providerNames().join(', ')}. OpenAI-compatible providers read ` +
+    `<PROVIDER>_API_KEY and <PROVIDER>_BASE_URL (openai: OPENAI_API_KEY / OPENAI_BASE_URL). ` +
+    `Model calls are cached on disk (FAUN_CACHE_DIR, default ~/.cache/faun); errors are never cached. ` +
+    `Prompts: ${Object.values(PROMPT_VERSIONS).join(', ')}; input lengths are estimated as characters/4.`,
+  examples: [
+    'faun predict --task fl --dataset fl.jsonl --model bm25 --out preds/fl-bm25.jsonl',
+    'faun predict --task ce --dataset ce.jsonl --model openai:gpt-4o-mini --out preds/ce.jsonl -j 8',
+    'faun predict --task fl --dataset fl.jsonl --model vllm:Qwen/Qwen2.5-7B-Instruct --base-url http://gpu:8000 --out fl.jsonl',
+    'faun predict --task qa --dataset qa.jsonl --model baseline:title --out qa-title.jsonl',
+    'faun predict --task ce --dataset ce.jsonl --model openai:gpt-4o --ablate pr_title,pr_body --out ce-nopr.jsonl',
+  ],
+  options: [
+    {
+      name: 'task',
+      type: 'string',
+      choices: ['qa', 'fl', 'ce'],
+      required: true,
+      description: 'task of the dataset',
     },
-  }),
-];
+    { name: 'dataset', type: 'string', arg: 'FILE', required: true, description: 'task dataset (JSONL)' },
+    {
+      name: 'model',
+      short: 'm',
+      type: 'string',
+      arg: 'PROVIDER:NAME',
+      required: true,
+      description: 'model to run',
+    },
+    {
+      name: 'out',
+      short: 'o',
+      type: 'string',
+      arg: 'FILE',
+      required: true,
+      description: 'predictions file (JSONL)',
+    },
+    {
+      name: 'concurrency',
+      short: 'j',
+      type: 'number',
+      arg: 'N',
+      default: 4,
+      description: 'model calls in flight',
+    },
+    {
+      name: 'ablate',
+      type: 'list',
+      arg: 'PARTS',
+      choices: ['issue_title', 'issue_body', 'pr_title', 'pr_body'],
+      description: 'remove these parts from the prompt',
+    },
+    { name: 'temperature', type: 'number', default: 0, description: 'sampling temperature' },
+    {
+      name: 'max-tokens',
+      type: 'number',
+      arg: 'N',
+      description: 'answer length limit (default: qa 1024, fl 128, ce 4096)',
+    },
+    {
+      name: 'context-tokens',
+      type: 'number',
+      arg: 'N',
+      description: "model's context window (default: by model name)",
+    },
+    {
+      name: 'base-url',
+      type: 'string',
+      arg: 'URL',
+      description: 'OpenAI-compatible endpoint (a bare host gets /v1)',
+    },
+    {
+      name: 'max-retries',
+      type: 'number',
+      arg: 'N',
+      default: 5,
+      description: 'retries on 429/5xx/timeouts (0 = none)',
+    },
+    { name: 'retry-base-ms', type: 'number', arg: 'MS', default: 1000, description: 'first back-off step' },
+    {
+      name: 'timeout',
+      type: 'number',
+      arg: 'S',
+      default: 120,
+      description: 'per-request timeout in seconds',
+    },
+    {
+      name: 'cache',
+      type: 'boolean',
+      default: true,
+      description: 'use the on-disk model-call cache (--no-cache to skip)',
+    },
+    { name: 'cache-dir', type: 'string', arg: 'DIR', description: 'cache location (default ~/.cache/faun)' },
+    { name: 'prices', type: 'string', arg: 'FILE', description: 'price table JSON for cost accounting' },
+  ],
+  async run(ctx) {
+    const o = ctx.opts;
+    const task = o.task as TaskName;
+    const model = String(o.model);
+    const concurrency = Number(o.concurrency);
+    const maxRetries = Number(o.maxRetries);
+    if (!(concurrency >= 1)) throw new UsageError('--concurrency must be at least 1');
+    if (!(maxRetries >= 0)) throw new UsageError('--max-retries must be 0 or more');
+    if (!(Number(o.timeout) > 0)) throw new UsageError('--timeout must be positive (seconds)');
+    const limit = o.limit === undefined ? null : Number(o.limit);
+    if (limit !== null && !(limit >= 1)) throw new UsageError('--limit must be at least 1');
+    const ablate = checkAblate((o.ablate as string[] | undefined) ?? []);
+    const maxTokens = o.maxTokens === undefined ? MAX_TOKENS[task] : Number(o.maxTokens);
+    const context = o.contextTokens === undefined ? contextLimit(model) : Number(o.contextTokens);
+    const promptBudget = context - maxTokens - 64;
+    if (promptBudget < 256)
+      throw new UsageError(
+        `--context-tokens ${context} leaves no room for a prompt with --max-tokens ${maxTokens}`,
+      );
+    const prices = o.prices ? loadPriceTable(String(o.prices)) : null;
+
+    const items = await loadDataset(String(o.dataset), task);
+    const base = await createProvider(model, {
+      baseUrl: o.baseUrl ? String(o.baseUrl) : null,
+      timeoutMs: Number(o.timeout) * 1000,
+    });
+    const cacheStats = { hits: 0, misses: 0 };
+    const runId = newRunId(`predict-${task}-${model.replace(/[:/]/g, '_')}`);
+    const record = await RunRecord.start({
+      dir: join(ctx.logDir, runId),
+      runId,
+      command: 'predict',
+      argv: ctx.argv,
+      options: o,
+      inputs: [String(o.dataset)],
+    });
+    const progress = ctx.progress({ label: `predict ${task} ${model}`, total: limit ?? items.length });
+    let provider = withRetry(withLimiter(base, concurrency), {
+      maxRetries,
+      baseDelayMs: Number(o.retryBaseMs),
+      onRetry: ({ attempt, delayMs, error }) =>
+        progress.status(
+          `retry ${attempt} in ${(delayMs / 1000).toFixed(1)}s (${error.status ?? error.message})`,
+        ),
+    });
+    if (o.cache !== false)
+      provider = withCache(provider, {
+        dir: o.cacheDir ? String(o.cacheDir) : defaultCacheDir(),
+        stats: cacheStats,
+      });
+
+    const resumeCommand = `faun ${ctx.argv.map(shellQuote).join(' ')}`;
+    const interrupt = onInterrupt(() => resumeCommand);
+    let summary: Awaited<ReturnType<typeof runPredictions>>;
+    try {
+      summary = await runPredictions({
+        task,
+        items,
+        limit,
+        model,
+        provider,
+        out: String(o.out),
+        concurrency,
+        ablate,
+        params: { temperature: Number(o.temperature), maxTokens },
+        promptBudget,
+        prices,
+        signal: interrupt.signal,
+        progress,
+        record,
+        log: ctx.log,
+      });
+    } finally {
+      interrupt.dispose();
+    }
+    const metrics = { ...summary, cache: cacheStats, prompt_version: PROMPT_VERSIONS[task] };
+    await record.finish(summary.cancelled ? 'cancelled' : summary.errors ? 'error' : 'success', {
+      outputs: { predictions: summary.out },
+      metrics,
+      resumeCommand: summary.cancelled || summary.errors ? resumeCommand : null,
+    });
+    ctx.log(
+      `${summary.total} items: ${summary.generated} generated, ${summary.resumed} resumed, ${summary.errors} errors, ` +
+        `${summary.malformed} malformed, ${summary.truncated} truncated, ${summary.cacheHits} from cache`,
+    );
+    ctx.log(
+      `tokens: ${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion` +
+        (summary.costUsd !== null ? ` · cost $${summary.costUsd.toFixed(4)}` : ''),
+    );
+    ctx.log(`predictions: ${summary.out}  run record: ${record.dir}`);
+    if (summary.cancelled)
+      ctx.log(`interrupted with ${summary.notRun} items not run; resume with: ${resumeCommand}`);
+    else if (summary.errors)
+      ctx.log(`${summary.errors} items failed (see 'error' in ${summary.out}); re-run to retry them`);
+    ctx.emitJson({ run_id: runId, run_dir: record.dir, ...metrics });
+    return summary.cancelled ? 130 : summary.errors ? 1 : 0;
+  },
+});
+
+export const commands = [predict];

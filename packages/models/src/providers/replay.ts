@@ -1,0 +1,37 @@
+/**
+ * `replay:<file>` — answers from an existing predictions file (by item id), e.g. outputs produced by
+ * another tool. Items missing from the file fail with a clear error (recorded per item).
+ */
+import { existsSync } from 'node:fs';
+import { InputError, UsageError } from '@faun/kit';
+import { Prediction, readJsonlAll } from '@faun/schema';
+import type { GenerateResult, ModelProvider } from '../types.ts';
+
+export async function createReplayProvider(path: string): Promise<ModelProvider> {
+  if (!path) throw new UsageError('replay needs a file', { hint: 'use --model replay:preds.jsonl' });
+  if (!existsSync(path)) throw new UsageError(`replay: file not found: ${path}`);
+  const { values } = await readJsonlAll(path, { schema: Prediction });
+  const byId = new Map<string, Prediction>();
+  for (const p of values) byId.set(p.id, p);
+  return {
+    id: `replay:${path}`,
+    cacheScope: null,
+    async generate(req): Promise<GenerateResult> {
+      const id = req.item?.id;
+      const p = id === undefined ? undefined : byId.get(id);
+      if (!p) throw new InputError(`replay: no prediction for item '${id}' in ${path}`);
+      if (p.error)
+        throw new InputError(`replay: the prediction for '${id}' in ${path} is an error: ${p.error}`);
+      return {
+        text: p.output,
+        usage: p.usage
+          ? {
+              promptTokens: p.usage.prompt_tokens,
+              completionTokens: p.usage.completion_tokens,
+              cachedTokens: p.usage.cached_tokens,
+            }
+          : null,
+      };
+    },
+  };
+}

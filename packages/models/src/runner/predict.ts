@@ -1,0 +1,211 @@
+/**
+ * The prediction runner: builds each item's prompt, calls the (wrapped) provider with a bounded number
+ * of items in flight, and appends each prediction to the output file as it finishes. A re-run with the
+ * same output file sends only items without a prediction (or whose previous attempt failed); the run
+ * ends with an atomic rewrite of the file in dataset order. Per-item failures are recorded in
+ * `Prediction.error` and never stop the run. When `signal` aborts, no new items start; what is in
+ * flight finishes and is saved.
+ */
+import type { Progress, RunRecord } from '@faun/kit';
+import { UsageError } from '@faun/kit';
+import { appendJsonl, type Prediction, type TaskItem, type TaskName, writeJsonlAtomic } from '@faun/schema';
+import { costOf, type PriceTable } from '../cost.ts';
+import { describeError } from '../errors.ts';
+import { checkOutput } from '../parse/inspect.ts';
+import { type AblatePart, ablateItem, buildPrompt } from '../prompts/build.ts';
+import { PROMPT_VERSIONS } from '../prompts/templates.ts';
+import type { GenerationParams, ModelProvider } from '../types.ts';
+import { formatIssue, loadPredictions } from './dataset.ts';
+
+export interface PredictOptions {
+  task: TaskName;
+  /** The whole dataset, in order. */
+  items: TaskItem[];
+  /** Run only the first `limit` items (the output still keeps earlier predictions of other items). */
+  limit?: number | null;
+  /** The model as given (`provider:name`), stored in every prediction. */
+  model: string;
+  provider: ModelProvider;
+  out: string;
+  concurrency: number;
+  ablate: AblatePart[];
+  params: GenerationParams;
+  /** Prompt budget in estimated tokens (context window minus room for the answer). */
+  promptBudget: number;
+  prices?: PriceTable | null;
+  signal?: AbortSignal;
+  progress?: Progress;
+  record?: RunRecord;
+  log?: (line: string) => void;
+}
+
+export interface PredictSummary {
+  total: number;
+  /** Items that had a usable prediction from an earlier run. */
+  resumed: number;
+  generated: number;
+  errors: number;
+  /** Outputs that do not follow the requested format (kept and scored as they are). */
+  malformed: number;
+  truncated: number;
+  cacheHits: number;
+  /** Items not run because the run was interrupted. */
+  notRun: number;
+  cancelled: boolean;
+  tokens: { prompt: number; completion: number; cached: number };
+  costUsd: number | null;
+  out: string;
+}
+
+const sameConfig = (p: Prediction, o: PredictOptions) =>
+  p.model === o.model &&
+  p.task === o.task &&
+  p.prompt_version === PROMPT_VERSIONS[o.task] &&
+  p.ablate.join(',') === o.ablate.join(',');
+
+export async function runPredictions(o: PredictOptions): Promise<PredictSummary> {
+  const log = o.log ?? (() => {});
+  const order = new Map(o.items.map((it, i) => [it.id, i]));
+  const previous = await loadPredictions(o.out);
+  if (previous.issues.length)
+    log(
+      `${o.out}: dropping ${previous.issues.length} unreadable line(s), e.g. ${formatIssue(previous.issues[0]!)}`,
+    );
+  const foreign = previous.values.find((p) => order.has(p.id) && !sameConfig(p, o));
+  if (foreign)
+    throw new UsageError(
+      `${o.out} already holds predictions of another configuration (model ${foreign.model}, ` +
+        `prompt ${foreign.prompt_version}, ablate [${foreign.ablate.join(',')}])`,
+      { hint: 'pass a different --out, or delete the file to start over' },
+    );
+  const byId = new Map<string, Prediction>();
+  for (const p of previous.values) if (order.has(p.id) && p.error === null) byId.set(p.id, p);
+  const sorted = () => [...byId.values()].sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  // Rewrite first: drops torn lines and stale errors so the appends below start on a clean line.
+  await writeJsonlAtomic(o.out, sorted());
+
+  const selected = o.limit ? o.items.slice(0, o.limit) : o.items;
+  const pending = selected.filter((it) => !byId.has(it.id));
+  const s: PredictSummary = {
+    total: selected.length,
+    resumed: selected.length - pending.length,
+    generated: 0,
+    errors: 0,
+    malformed: 0,
+    truncated: 0,
+    cacheHits: 0,
+    notRun: 0,
+    cancelled: false,
+    tokens: { prompt: 0, completion: 0, cached: 0 },
+    costUsd: null,
+    out: o.out,
+  };
+  o.progress?.setTotal(selected.length);
+  if (s.resumed) {
+    o.progress?.tick(s.resumed, `resumed ${s.resumed}`);
+    for (const it of selected)
+      if (byId.has(it.id))
+        void o.record?.sample({ id: it.id, outcome: 'skipped', duration_ms: 0, data: { resumed: true } });
+  }
+  const status = () =>
+    `errors ${s.errors} · tokens ${s.tokens.prompt}+${s.tokens.completion}` +
+    (s.cacheHits ? ` · cached ${s.cacheHits}` : '') +
+    (s.costUsd !== null ? ` · $${s.costUsd.toFixed(4)}` : '');
+  // In-flight calls are not aborted by an interrupt: they finish and are saved.
+  const callCtl = new AbortController();
+  let appending: Promise<void> = Promise.resolve();
+  let next = 0;
+
+  async function one(raw: TaskItem): Promise<void> {
+    const item = ablateItem(raw, o.ablate);
+    const prompt = buildPrompt(item, o.promptBudget);
+    const started = performance.now();
+    const pred: Prediction = {
+      v: 1,
+      id: item.id,
+      task: o.task,
+      model: o.model,
+      output: '',
+      prompt_version: prompt.promptVersion,
+      ablate: o.ablate,
+      input_tokens: prompt.inputTokens,
+      truncated: prompt.truncated,
+      usage: null,
+      cost_usd: null,
+      error: null,
+    };
+    let cached = false;
+    try {
+      const r = await o.provider.generate(
+        { ...o.params, messages: prompt.messages, item },
+        { signal: callCtl.signal },
+      );
+      pred.output = r.text;
+      cached = r.cached === true;
+      if (r.usage) {
+        pred.usage = {
+          prompt_tokens: r.usage.promptTokens,
+          completion_tokens: r.usage.completionTokens,
+          cached_tokens: r.usage.cachedTokens,
+        };
+        pred.cost_usd = costOf(o.prices ?? null, o.model, r.usage);
+      }
+    } catch (e) {
+      pred.error = describeError(e);
+    }
+    const check = pred.error === null ? checkOutput(item, pred.output) : null;
+    if (pred.error) s.errors++;
+    else {
+      s.generated++;
+      byId.set(pred.id, pred);
+      if (!check?.wellFormed) s.malformed++;
+    }
+    if (pred.truncated) s.truncated++;
+    if (cached) s.cacheHits++;
+    else if (pred.usage) {
+      s.tokens.prompt += pred.usage.prompt_tokens;
+      s.tokens.completion += pred.usage.completion_tokens;
+      s.tokens.cached += pred.usage.cached_tokens;
+      if (pred.cost_usd !== null) s.costUsd = (s.costUsd ?? 0) + pred.cost_usd;
+    }
+    appending = appending.then(() => appendJsonl(o.out, [pred]));
+    await appending;
+    await o.record?.sample({
+      id: pred.id,
+      outcome: pred.error ? 'error' : 'pass',
+      duration_ms: Math.round(performance.now() - started),
+      error: pred.error,
+      data: {
+        input_tokens: pred.input_tokens,
+        truncated: pred.truncated,
+        cached,
+        well_formed: check?.wellFormed ?? null,
+        format_problem: check?.reason ?? null,
+        ...(check?.data ?? {}),
+      },
+    });
+    o.progress?.tick(1, status());
+  }
+
+  async function worker(): Promise<void> {
+    while (!o.signal?.aborted) {
+      const it = pending[next++];
+      if (!it) return;
+      await one(it);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, pending.length)) }, worker));
+  await appending;
+  s.notRun = Math.max(0, pending.length - next);
+  s.cancelled = Boolean(o.signal?.aborted) && s.notRun > 0;
+  // Final rewrite in dataset order, keeping this run's errors so they are visible (and retried next time).
+  const finalById = new Map(byId);
+  const current = await loadPredictions(o.out);
+  for (const p of current.values) if (p.error !== null && !finalById.has(p.id)) finalById.set(p.id, p);
+  await writeJsonlAtomic(
+    o.out,
+    [...finalById.values()].sort((a, b) => order.get(a.id)! - order.get(b.id)!),
+  );
+  o.progress?.done(status());
+  return s;
+}

@@ -1,0 +1,69 @@
+/**
+ * Test fixtures: FL and CE items built from the shared SWE-bench Lite sample (`with-files.jsonl`),
+ * the way `faun build --from-swebench` does it, so this package's tests do not depend on curate.
+ */
+import type { CeItem, FlItem } from '@faun/schema';
+import { readJsonlAll } from '@faun/schema';
+import { diffToSearchReplace, formatSearchReplace } from '../src/parse/search-replace.ts';
+
+export interface SwebenchRow {
+  repo: string;
+  instance_id: string;
+  base_commit: string;
+  problem_statement: string;
+  folder_tree: string[];
+  gold_files: string[];
+  files_before: Record<string, string>;
+  files_after: Record<string, string>;
+}
+
+export async function loadSwebenchRows(path: string): Promise<SwebenchRow[]> {
+  return (await readJsonlAll<SwebenchRow>(path)).values;
+}
+
+function splitStatement(s: string): { title: string; body: string } {
+  const nl = s.indexOf('\n');
+  return nl < 0 ? { title: s.trim(), body: '' } : { title: s.slice(0, nl).trim(), body: s.slice(nl + 1).trim() };
+}
+
+export function toFlItem(r: SwebenchRow): FlItem {
+  const { title, body } = splitStatement(r.problem_statement);
+  return {
+    v: 1,
+    id: r.instance_id,
+    repo: r.repo,
+    language: 'python',
+    issue_number: null,
+    issue_title: title,
+    issue_body: body,
+    task: 'fl',
+    base_commit: r.base_commit,
+    tree: [...r.folder_tree].sort(),
+    gold_path: r.gold_files[0]!,
+  };
+}
+
+export function toCeItem(r: SwebenchRow): CeItem {
+  const { title, body } = splitStatement(r.problem_statement);
+  const path = r.gold_files[0]!;
+  const before = r.files_before[path] ?? '';
+  const after = r.files_after[path] ?? '';
+  return {
+    v: 1,
+    id: r.instance_id,
+    repo: r.repo,
+    language: 'python',
+    issue_number: null,
+    issue_title: title,
+    issue_body: body,
+    task: 'ce',
+    base_commit: r.base_commit,
+    pr_number: null,
+    pr_title: '',
+    pr_body: '',
+    path,
+    file_before: before,
+    file_after: after,
+    gold_patch: formatSearchReplace(diffToSearchReplace(before, after, path)),
+  };
+}
