@@ -1,0 +1,62 @@
+import { describe, expect, test } from 'bun:test';
+import { isEmptyPatch, patchFiles, testPatchTargets, unsafePaths } from './patch.ts';
+
+const edit = `diff --git a/src/calc.py b/src/calc.py
+index 1111111..2222222 100644
+--- a/src/calc.py
++++ b/src/calc.py
+@@ -1 +1 @@
+-x = 1
++x = 2
+`;
+const create = `diff --git a/tests/test_new.py b/tests/test_new.py
+new file mode 100644
+--- /dev/null
++++ b/tests/test_new.py
+@@ -0,0 +1 @@
++def test_new(): pass
+`;
+
+describe('patchFiles', () => {
+  test('edits, creations, deletions, renames, plain unified diffs', () => {
+    const rename =
+      'diff --git a/old.txt b/new.txt\nsimilarity index 100%\nrename from old.txt\nrename to new.txt\n';
+    const plain = '--- a/README\n+++ b/README\n@@ -1 +1 @@\n-a\n+b\n';
+    expect(patchFiles(plain + edit + create + rename)).toEqual([
+      { from: 'README', to: 'README' },
+      { from: 'src/calc.py', to: 'src/calc.py' },
+      { from: null, to: 'tests/test_new.py' },
+      { from: 'old.txt', to: 'new.txt' },
+    ]);
+  });
+});
+
+describe('unsafePaths', () => {
+  test('accepts in-repo paths', () => {
+    expect(unsafePaths(edit + create)).toEqual([]);
+  });
+  test('rejects ../, absolute and .git paths', () => {
+    const escape = edit.replaceAll('src/calc.py', '../outside.py');
+    expect(unsafePaths(escape)).toContain('../outside.py');
+    const abs = '--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n';
+    expect(unsafePaths(abs)).toEqual(['/etc/passwd']);
+    expect(unsafePaths(edit.replaceAll('src/calc.py', '.git/hooks/pre-commit'))).toEqual([
+      '.git/hooks/pre-commit',
+    ]);
+    expect(unsafePaths(edit.replaceAll('src/calc.py', 'src/../../x'))).toContain('src/../../x');
+  });
+});
+
+test('isEmptyPatch', () => {
+  expect(isEmptyPatch('')).toBe(true);
+  expect(isEmptyPatch('  \n')).toBe(true);
+  expect(isEmptyPatch('diff --git a/x b/x\n')).toBe(true);
+  expect(isEmptyPatch(edit)).toBe(false);
+});
+
+test('testPatchTargets separates files to restore from files to create', () => {
+  expect(testPatchTargets(edit + create)).toEqual({
+    existing: ['src/calc.py'],
+    created: ['tests/test_new.py'],
+  });
+});
