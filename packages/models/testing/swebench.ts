@@ -23,7 +23,9 @@ export async function loadSwebenchRows(path: string): Promise<SwebenchRow[]> {
 
 function splitStatement(s: string): { title: string; body: string } {
   const nl = s.indexOf('\n');
-  return nl < 0 ? { title: s.trim(), body: '' } : { title: s.slice(0, nl).trim(), body: s.slice(nl + 1).trim() };
+  return nl < 0
+    ? { title: s.trim(), body: '' }
+    : { title: s.slice(0, nl).trim(), body: s.slice(nl + 1).trim() };
 }
 
 export function toFlItem(r: SwebenchRow): FlItem {
