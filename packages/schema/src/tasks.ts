@@ -11,12 +11,28 @@ export const PairEvidence = z.object({
   github_closing: z.boolean().nullable(),
 });
 
+/** The semantic check's verdict on a pair: the LLM label and the two human reviewers' decisions. */
+export const SemanticReview = z.object({
+  /** `clear` / `unclear` from the model, `error` when unreadable, `skipped` when no model ran. */
+  llm: z.enum(['clear', 'unclear', 'error', 'skipped']),
+  reason: z.string(),
+  model: z.string().nullable(),
+  reviewer_1: z.boolean().nullable(),
+  reviewer_2: z.boolean().nullable(),
+  /** The keep rule applied (`both`, `llm+one`, `any-two`, …), null when no review was imported. */
+  rule: z.string().nullable(),
+  kept: z.boolean(),
+});
+export type SemanticReview = z.infer<typeof SemanticReview>;
+
 export const FixPair = z.object({
   v: version(1),
   repo: RepoName,
   issue: z.number().int().positive(),
   pr: z.number().int().positive(),
   evidence: PairEvidence,
+  /** Set by `faun curate` once the semantic step ran (or was skipped). */
+  semantic: SemanticReview.nullable().optional(),
 });
 export type FixPair = z.infer<typeof FixPair>;
 
