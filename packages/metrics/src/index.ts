@@ -1,2 +1,3 @@
 /** @faun/metrics @module */
 export {};
+export * from './codebleu/index.ts';

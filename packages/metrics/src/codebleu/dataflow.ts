@@ -1,0 +1,150 @@
+/**
+ * Dataflow component: `get_data_flow` (token texts, walker, filter and merge), `normalize_dataflow`, and the
+ * per-pair multiset match of `dataflow_match.py`.
+ */
+import { type Ctx, type DfgEntry, spanKey, type TokenIndex, tokenNodes, type Walk } from './dfg.ts';
+import { goWalker, javascriptWalker, javaWalker, pythonWalker } from './dfg-langs.ts';
+import type { CNode, FlatTree } from './tree.ts';
+import type { CodeLang } from './types.ts';
+
+/**
+ * Trees deeper than this make the reference hit Python's recursion limit (1000 frames) and yield an empty
+ * graph; the port does the same.
+ */
+export const PY_MAX_TREE_DEPTH = 990;
+/** Walker steps allowed per string (guards the reference's exponential loop re-walks). */
+export const DFG_WORK_BUDGET = 2_000_000;
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+function utf8Len(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/**
+ * Token texts as the reference computes them: `code.split('\n')[row][start_col:end_col]` where the columns
+ * are UTF-8 byte offsets applied to a code-point string (garbled after non-ASCII text unless `fix`).
+ */
+function tokenTexter(code: string, fix: boolean): (n: CNode) => string {
+  const plain = (n: CNode) => {
+    const s = code.slice(n.si, n.ei);
+    return n.sr === n.er ? s : s.replaceAll('\n', '');
+  };
+  if (fix || ASCII.test(code)) return plain;
+  const lineStarts = [0];
+  for (let i = code.indexOf('\n'); i >= 0; i = code.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineCps = new Map<number, string[]>();
+  const line = (row: number): string[] => {
+    let cps = lineCps.get(row);
+    if (!cps) {
+      const start = lineStarts[row] as number;
+      const end = row + 1 < lineStarts.length ? (lineStarts[row + 1] as number) - 1 : code.length;
+      cps = Array.from(code.slice(start, end));
+      lineCps.set(row, cps);
+    }
+    return cps;
+  };
+  const byteCol = (row: number, index: number) => utf8Len(code.slice(lineStarts[row] as number, index));
+  return (n) => {
+    const sc = byteCol(n.sr, n.si);
+    const ec = byteCol(n.er, n.ei);
+    if (n.sr === n.er) return line(n.sr).slice(sc, ec).join('');
+    let s = line(n.sr).slice(sc).join('');
+    for (let r = n.sr + 1; r < n.er; r++) s += line(r).join('');
+    return s + line(n.er).slice(0, ec).join('');
+  };
+}
+
+function walkerFor(lang: CodeLang, ctx: Ctx, fixRules: boolean): Walk {
+  if (lang === 'python') return pythonWalker(ctx);
+  if (lang === 'java') return javaWalker(ctx);
+  if (lang === 'go') return goWalker(ctx, fixRules);
+  return javascriptWalker(ctx, fixRules);
+}
+
+/** `get_data_flow`: the merged DFG of one (comment-stripped) source string. */
+export function extractDataflow(
+  code: string,
+  flat: FlatTree,
+  lang: CodeLang,
+  opts: { fixByteColumns?: boolean; fixDfgRules?: boolean } = {},
+): DfgEntry[] {
+  if (flat.depth > PY_MAX_TREE_DEPTH) return [];
+  const text = tokenTexter(code, opts.fixByteColumns === true);
+  const index: TokenIndex = new Map();
+  tokenNodes(flat.root).forEach((n, idx) => {
+    index.set(spanKey(n), { idx, code: text(n) });
+  });
+  let dfg: DfgEntry[];
+  try {
+    const ctx: Ctx = { index, budget: { left: DFG_WORK_BUDGET } };
+    dfg = walkerFor(lang, ctx, opts.fixDfgRules === true)(flat.root, new Map())[0];
+  } catch {
+    // the reference catches every exception of the walker (missing fields, recursion) and uses []
+    dfg = [];
+  }
+  dfg = [...dfg].sort((a, b) => a.idx - b.idx);
+  const keep = new Set<number>();
+  for (const d of dfg) {
+    if (d.idxs.length > 0) keep.add(d.idx);
+    for (const x of d.idxs) keep.add(x);
+  }
+  const merged = new Map<number, DfgEntry>();
+  for (const d of dfg) {
+    if (!keep.has(d.idx)) continue;
+    const prev = merged.get(d.idx);
+    if (!prev) merged.set(d.idx, d);
+    else {
+      merged.set(d.idx, {
+        name: d.name,
+        idx: d.idx,
+        rel: d.rel,
+        names: [...new Set([...prev.names, ...d.names])],
+        idxs: [...new Set([...prev.idxs, ...d.idxs])],
+      });
+    }
+  }
+  return [...merged.values()];
+}
+
+/** `normalize_dataflow`: names become var_0, var_1… in order of appearance; positions are dropped. */
+export function normalizeDataflow(dfg: readonly DfgEntry[]): string[] {
+  const names = new Map<string, string>();
+  const norm = (n: string) => {
+    let v = names.get(n);
+    if (v === undefined) {
+      v = `var_${names.size}`;
+      names.set(n, v);
+    }
+    return v;
+  };
+  return dfg.map((d) => {
+    const parents = d.names.map(norm);
+    return `${norm(d.name)}\0${d.rel}\0${parents.join(',')}`;
+  });
+}
+
+/** Matches of one (candidate, reference) pair: multiset intersection size and the reference count. */
+export function matchDataflow(cand: readonly string[], ref: readonly string[]): [number, number] {
+  const pool = new Map<string, number>();
+  for (const c of cand) pool.set(c, (pool.get(c) ?? 0) + 1);
+  let match = 0;
+  for (const r of ref) {
+    const k = pool.get(r) ?? 0;
+    if (k > 0) {
+      match++;
+      pool.set(r, k - 1);
+    }
+  }
+  return [match, ref.length];
+}

@@ -1,0 +1,279 @@
+/** The per-language DFG walkers of codebleu 0.7.1 (`DFG_python`, `DFG_java`, `DFG_javascript`, `DFG_go`). */
+import {
+  byIdx,
+  type Ctx,
+  type DfgEntry,
+  defRule,
+  isTokenNode,
+  leaf,
+  mergeLoop,
+  mergeStates,
+  pairwise,
+  type States,
+  seq,
+  type TokenInfo,
+  tick,
+  varTokens,
+  type Walk,
+} from './dfg.ts';
+import { type CNode, childByField } from './tree.ts';
+
+const notComma = (n: CNode) => n.type !== ',';
+
+function must(n: CNode | null): CNode {
+  if (!n) throw new TypeError("'NoneType' object has no attribute 'children'");
+  return n;
+}
+
+/** Python assignment zip: each left token gets one computedFrom entry naming all right tokens. */
+function pyZip(ctx: Ctx, lefts: CNode[], rights: CNode[], states: States, dfg: DfgEntry[]): void {
+  const n = Math.min(lefts.length, rights.length);
+  for (let i = 0; i < n; i++) {
+    const lt = varTokens(ctx, lefts[i] as CNode);
+    const rt: TokenInfo[] = varTokens(ctx, rights[i] as CNode);
+    for (const l of lt) {
+      dfg.push({
+        name: l.code,
+        idx: l.idx,
+        rel: 'computedFrom',
+        names: rt.map((r) => r.code),
+        idxs: rt.map((r) => r.idx),
+      });
+      states.set(l.code, [l.idx]);
+    }
+  }
+}
+
+/** Left/right node lists of a Python assignment-like node (split on commas, whole nodes on mismatch). */
+function pySides(node: CNode): [CNode[], CNode[]] {
+  const left = childByField(node, 'left');
+  const right = childByField(node, 'right');
+  let rights = must(right).children.filter(notComma);
+  let lefts = must(left).children.filter(notComma);
+  if (rights.length !== lefts.length) {
+    lefts = [left as CNode];
+    rights = [right as CNode];
+  }
+  if (lefts.length === 0) lefts = [left as CNode];
+  if (rights.length === 0) rights = [right as CNode];
+  return [lefts, rights];
+}
+
+/** `DFG_python`. */
+export function pythonWalker(ctx: Ctx): Walk {
+  const walk: Walk = (node, entry) => {
+    tick(ctx);
+    let states: States = new Map(entry);
+    if (isTokenNode(node)) return leaf(ctx, node, states);
+    const t = node.type;
+    if (t === 'default_parameter') return defRule(ctx, walk, node, states);
+    if (t === 'assignment' || t === 'augmented_assignment' || t === 'for_in_clause') {
+      let lefts: CNode[];
+      let rights: CNode[];
+      if (t === 'for_in_clause') {
+        rights = [node.children[node.children.length - 1] as CNode];
+        lefts = [childByField(node, 'left') as CNode];
+      } else {
+        if (!childByField(node, 'right')) return [[], states];
+        [lefts, rights] = pySides(node);
+      }
+      const dfg: DfgEntry[] = [];
+      states = seq(walk, rights, states, dfg);
+      pyZip(ctx, lefts, rights, states, dfg);
+      return [dfg.sort(byIdx), states];
+    }
+    if (t === 'if_statement') {
+      const dfg: DfgEntry[] = [];
+      let current = new Map(states);
+      const others: States[] = [];
+      let tag = false;
+      for (const child of node.children) {
+        if (child.type.includes('else')) tag = true;
+        if (child.type !== 'elif_clause' && child.type !== 'else_clause') {
+          const [temp, s] = walk(child, current);
+          dfg.push(...temp);
+          current = s;
+        } else {
+          const [temp, s] = walk(child, states);
+          dfg.push(...temp);
+          others.push(s);
+        }
+      }
+      others.push(current);
+      if (!tag) others.push(states);
+      return [dfg.sort(byIdx), mergeStates(others)];
+    }
+    if (t === 'for_statement') {
+      const dfg: DfgEntry[] = [];
+      for (let i = 0; i < 2; i++) {
+        const [lefts, rights] = pySides(node);
+        states = seq(walk, rights, states, dfg);
+        pyZip(ctx, lefts, rights, states, dfg);
+        const last = node.children[node.children.length - 1] as CNode;
+        if (last.type === 'block') states = seq(walk, [last], states, dfg);
+      }
+      return [mergeLoop(dfg), states];
+    }
+    if (t === 'while_statement') {
+      const dfg: DfgEntry[] = [];
+      for (let i = 0; i < 2; i++) states = seq(walk, node.children, states, dfg);
+      return [mergeLoop(dfg), states];
+    }
+    const dfg: DfgEntry[] = [];
+    const first = node.children.filter((c) => c.type === 'for_in_clause');
+    states = seq(walk, first, states, dfg);
+    states = seq(
+      walk,
+      node.children.filter((c) => c.type !== 'for_in_clause'),
+      states,
+      dfg,
+    );
+    return [dfg.sort(byIdx), states];
+  };
+  return walk;
+}
+
+/** Rule tables of the Java-like walkers. */
+interface CLikeRules {
+  assignment: ReadonlySet<string>;
+  def: ReadonlySet<string>;
+  increment: ReadonlySet<string>;
+  whileTypes: ReadonlySet<string>;
+  /** Java/JS: the child type after which a for loop's children are walked again; Go: `for_clause`. */
+  forTrigger: ReadonlySet<string>;
+  go: boolean;
+  /** JS and Go always merge the entry states after an if; Java only without an else. */
+  ifAddsEntry: boolean;
+  enhancedFor: boolean;
+}
+
+const IF_TYPES = new Set(['if_statement', 'else']);
+
+/** The Java, JavaScript and Go walkers share one shape; `rules` holds their differences. */
+function cLikeWalker(ctx: Ctx, rules: CLikeRules): Walk {
+  const walk: Walk = (node, entry) => {
+    tick(ctx);
+    let states: States = new Map(entry);
+    if (isTokenNode(node)) return leaf(ctx, node, states);
+    const t = node.type;
+    if (rules.def.has(t)) return defRule(ctx, walk, node, states);
+    if (rules.assignment.has(t)) {
+      const left = childByField(node, 'left');
+      const right = childByField(node, 'right');
+      const dfg: DfgEntry[] = [];
+      states = seq(walk, [must(right)], states, dfg);
+      pairwise(varTokens(ctx, left), varTokens(ctx, right), states, dfg);
+      return [dfg.sort(byIdx), states];
+    }
+    if (rules.increment.has(t)) {
+      const dfg: DfgEntry[] = [];
+      const toks = varTokens(ctx, node);
+      pairwise(toks, toks, states, dfg);
+      return [dfg.sort(byIdx), states];
+    }
+    if (IF_TYPES.has(t)) {
+      const dfg: DfgEntry[] = [];
+      let current = new Map(states);
+      const others: States[] = [];
+      let flag = false;
+      let tag = t.includes('else');
+      for (const child of node.children) {
+        if (child.type.includes('else')) tag = true;
+        if (!IF_TYPES.has(child.type) && !flag) {
+          const [temp, s] = walk(child, current);
+          dfg.push(...temp);
+          current = s;
+        } else {
+          flag = true;
+          const [temp, s] = walk(child, states);
+          dfg.push(...temp);
+          others.push(s);
+        }
+      }
+      others.push(current);
+      if (!tag) others.push(states);
+      if (rules.ifAddsEntry) others.push(states);
+      return [dfg.sort(byIdx), mergeStates(others)];
+    }
+    if (t === 'for_statement') {
+      const dfg: DfgEntry[] = [];
+      states = seq(walk, node.children, states, dfg);
+      let flag = false;
+      for (const child of node.children) {
+        if (flag) states = seq(walk, [child], states, dfg);
+        else if (rules.forTrigger.has(child.type)) {
+          if (rules.go) {
+            const update = childByField(child, 'update');
+            if (update) states = seq(walk, [update], states, dfg);
+          }
+          flag = true;
+        }
+      }
+      return [mergeLoop(dfg), states];
+    }
+    if (rules.enhancedFor && t === 'enhanced_for_statement') {
+      const name = childByField(node, 'name');
+      const value = childByField(node, 'value');
+      const body = childByField(node, 'body');
+      const dfg: DfgEntry[] = [];
+      for (let i = 0; i < 2; i++) {
+        states = seq(walk, [must(value)], states, dfg);
+        pairwise(varTokens(ctx, name), varTokens(ctx, value), states, dfg);
+        states = seq(walk, [must(body)], states, dfg);
+      }
+      return [mergeLoop(dfg), states];
+    }
+    if (rules.whileTypes.has(t)) {
+      const dfg: DfgEntry[] = [];
+      for (let i = 0; i < 2; i++) states = seq(walk, node.children, states, dfg);
+      return [mergeLoop(dfg), states];
+    }
+    const dfg: DfgEntry[] = [];
+    states = seq(walk, node.children, states, dfg);
+    return [dfg.sort(byIdx), states];
+  };
+  return walk;
+}
+
+const set = (...xs: string[]) => new Set(xs);
+
+/** `DFG_java`. */
+export const javaWalker = (ctx: Ctx): Walk =>
+  cLikeWalker(ctx, {
+    assignment: set('assignment_expression'),
+    def: set('variable_declarator'),
+    increment: set('update_expression'),
+    whileTypes: set('while_statement'),
+    forTrigger: set('local_variable_declaration'),
+    go: false,
+    ifAddsEntry: false,
+    enhancedFor: true,
+  });
+
+/** `DFG_javascript` (also used for TypeScript). `fixRules` adds plain `=`, `let`/`const` loops. */
+export const javascriptWalker = (ctx: Ctx, fixRules = false): Walk =>
+  cLikeWalker(ctx, {
+    assignment: fixRules
+      ? set('assignment_pattern', 'augmented_assignment_expression', 'assignment_expression')
+      : set('assignment_pattern', 'augmented_assignment_expression'),
+    def: set('variable_declarator'),
+    increment: set('update_expression'),
+    whileTypes: set('while_statement'),
+    forTrigger: fixRules ? set('lexical_declaration', 'variable_declaration') : set('variable_declaration'),
+    go: false,
+    ifAddsEntry: true,
+    enhancedFor: false,
+  });
+
+/** `DFG_go`. `fixRules` adds `:=` (short_var_declaration). */
+export const goWalker = (ctx: Ctx, fixRules = false): Walk =>
+  cLikeWalker(ctx, {
+    assignment: fixRules ? set('assignment_statement', 'short_var_declaration') : set('assignment_statement'),
+    def: set('var_spec'),
+    increment: set('inc_statement'),
+    whileTypes: set(),
+    forTrigger: set('for_clause'),
+    go: true,
+    ifAddsEntry: true,
+    enhancedFor: false,
+  });

@@ -1,0 +1,169 @@
+/**
+ * Data-flow graph extraction of codebleu 0.7.1 (`parser/DFG.py`) for Python, Java, JavaScript/TypeScript
+ * and Go, rule for rule. Where Python turns `list(set(names))` into a hash-dependent order this port keeps
+ * the order of first occurrence. Where the reference would raise (a missing field), this throws and the
+ * caller yields an empty graph, as the reference does.
+ */
+import { type CNode, childByField } from './tree.ts';
+
+/** One DFG edge group: variable `name` at token `idx` comesFrom/computedFrom `names` at `idxs`. */
+export interface DfgEntry {
+  name: string;
+  idx: number;
+  rel: 'comesFrom' | 'computedFrom';
+  names: string[];
+  idxs: number[];
+}
+
+/** A token: its position in the token sequence and its (reference-quirked) text. */
+export interface TokenInfo {
+  idx: number;
+  code: string;
+}
+
+/** Token lookup by node span, as the reference's `index_to_code` dict keyed by (start, end) points. */
+export type TokenIndex = Map<number, TokenInfo>;
+
+/** Key of a node span. */
+export const spanKey = (n: CNode): number => n.si * 67108864 + n.ei;
+
+const STRING_TYPES = new Set(['string_literal', 'string', 'character_literal']);
+
+/** True for the nodes the reference treats as tokens (`tree_to_token_index`). */
+export function isTokenNode(n: CNode): boolean {
+  return (n.children.length === 0 || STRING_TYPES.has(n.type)) && n.type !== 'comment';
+}
+
+/** Token nodes under `root` in document order (`tree_to_token_index`). */
+export function tokenNodes(root: CNode, out: CNode[] = []): CNode[] {
+  if (isTokenNode(root)) out.push(root);
+  else for (const c of root.children) tokenNodes(c, out);
+  return out;
+}
+
+/** Too much work (exponential loop re-walks on huge inputs): the graph is given up as empty. */
+export class DfgBudgetError extends Error {}
+
+type States = Map<string, number[]>;
+
+interface Ctx {
+  index: TokenIndex;
+  budget: { left: number };
+}
+
+function lookup(ctx: Ctx, n: CNode | null): TokenInfo {
+  if (!n) throw new TypeError('node is None');
+  const t = ctx.index.get(spanKey(n));
+  if (!t) throw new Error('span not in index_to_code');
+  return t;
+}
+
+/** `tree_to_variable_index`: token nodes under `n` whose text differs from their type. */
+function varTokens(ctx: Ctx, n: CNode | null, out: TokenInfo[] = []): TokenInfo[] {
+  if (!n) throw new TypeError("'NoneType' object has no attribute 'children'");
+  if (isTokenNode(n)) {
+    const t = lookup(ctx, n);
+    if (n.type !== t.code) out.push(t);
+  } else for (const c of n.children) varTokens(ctx, c, out);
+  return out;
+}
+
+const byIdx = (a: DfgEntry, b: DfgEntry) => a.idx - b.idx;
+
+function uniq<T>(xs: readonly T[]): T[] {
+  return [...new Set(xs)];
+}
+
+/** The loop merge: entries with equal (name, idx, relation) unite their names (first-seen) and idxs. */
+function mergeLoop(dfg: DfgEntry[]): DfgEntry[] {
+  const dic = new Map<string, DfgEntry>();
+  for (const x of dfg) {
+    const key = `${x.name}\0${x.idx}\0${x.rel}`;
+    const prev = dic.get(key);
+    if (!prev) dic.set(key, { ...x });
+    else {
+      prev.names = uniq([...prev.names, ...x.names]);
+      prev.idxs = uniq([...prev.idxs, ...x.idxs]).sort((a, b) => a - b);
+    }
+  }
+  return [...dic.values()].sort(byIdx);
+}
+
+function mergeStates(list: States[]): States {
+  const merged: States = new Map();
+  for (const dic of list) {
+    for (const [k, v] of dic) {
+      const cur = merged.get(k);
+      merged.set(k, cur ? [...cur, ...v] : [...v]);
+    }
+  }
+  for (const [k, v] of merged)
+    merged.set(
+      k,
+      uniq(v).sort((a, b) => a - b),
+    );
+  return merged;
+}
+
+function tick(ctx: Ctx): void {
+  if (--ctx.budget.left < 0) throw new DfgBudgetError('data-flow extraction exceeded its work budget');
+}
+
+/** The leaf rule shared by every language. */
+function leaf(ctx: Ctx, node: CNode, states: States): [DfgEntry[], States] {
+  const { idx, code } = lookup(ctx, node);
+  if (node.type === code) return [[], states];
+  const prev = states.get(code);
+  if (prev) return [[{ name: code, idx, rel: 'comesFrom', names: [code], idxs: [...prev] }], states];
+  if (node.type === 'identifier') states.set(code, [idx]);
+  return [[{ name: code, idx, rel: 'comesFrom', names: [], idxs: [] }], states];
+}
+
+type Walk = (node: CNode, states: States) => [DfgEntry[], States];
+
+/** The def rule (`default_parameter` / `variable_declarator` / `var_spec`). */
+function defRule(ctx: Ctx, walk: Walk, node: CNode, states: States): [DfgEntry[], States] {
+  const name = childByField(node, 'name');
+  const value = childByField(node, 'value');
+  const dfg: DfgEntry[] = [];
+  if (!value) {
+    for (const t of varTokens(ctx, name)) {
+      dfg.push({ name: t.code, idx: t.idx, rel: 'comesFrom', names: [], idxs: [] });
+      states.set(t.code, [t.idx]);
+    }
+    return [dfg.sort(byIdx), states];
+  }
+  const names = varTokens(ctx, name);
+  const values = varTokens(ctx, value);
+  const [temp, s2] = walk(value, states);
+  dfg.push(...temp);
+  for (const n of names) {
+    for (const v of values)
+      dfg.push({ name: n.code, idx: n.idx, rel: 'comesFrom', names: [v.code], idxs: [v.idx] });
+    s2.set(n.code, [n.idx]);
+  }
+  return [dfg.sort(byIdx), s2];
+}
+
+/** Each left token × each right token, computedFrom (java/js/go assignment, java enhanced-for). */
+function pairwise(left: TokenInfo[], right: TokenInfo[], states: States, dfg: DfgEntry[]): void {
+  for (const l of left) {
+    for (const r of right)
+      dfg.push({ name: l.code, idx: l.idx, rel: 'computedFrom', names: [r.code], idxs: [r.idx] });
+    states.set(l.code, [l.idx]);
+  }
+}
+
+/** Runs the walk over each child in order, threading the states. */
+function seq(walk: Walk, nodes: readonly CNode[], states: States, dfg: DfgEntry[]): States {
+  let s = states;
+  for (const c of nodes) {
+    const [temp, s2] = walk(c, s);
+    dfg.push(...temp);
+    s = s2;
+  }
+  return s;
+}
+
+export type { States, Walk };
+export { byIdx, type Ctx, defRule, leaf, lookup, mergeLoop, mergeStates, pairwise, seq, tick, varTokens };
