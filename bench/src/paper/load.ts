@@ -1,0 +1,103 @@
+/**
+ * Reads what the paper tables are built from: the task datasets (`qa.jsonl`, `fl.jsonl`, `ce.jsonl` in a
+ * folder), a folder of prediction files (any `*.jsonl` of Prediction rows; grouped by task, model and
+ * ablation as the rows say), and optionally execution results (ExecutionResult rows).
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { sha256File } from '@faun/kit';
+import {
+  CeItem,
+  ExecutionResult,
+  FlItem,
+  Prediction,
+  QaItem,
+  readJsonlAll,
+  type TaskItem,
+  type TaskName,
+} from '@faun/schema';
+import type { ExecRow, ItemInfo } from './model.ts';
+
+const ITEM_SCHEMA = { qa: QaItem, fl: FlItem, ce: CeItem } as const;
+
+/** Estimated tokens of an item's model input (characters / 4, the usual rough estimate). */
+export function inputLength(item: TaskItem): number {
+  let chars = item.issue_title.length + item.issue_body.length;
+  if (item.task === 'qa') chars += item.context.reduce((s, t) => s + t.content.length, 0);
+  if (item.task === 'fl') chars += item.tree.reduce((s, p) => s + p.length + 1, 0);
+  if (item.task === 'ce') chars += item.pr_title.length + item.pr_body.length + item.file_before.length;
+  return Math.ceil(chars / 4);
+}
+
+export interface LoadedDatasets {
+  items: Partial<Record<TaskName, TaskItem[]>>;
+  infos: ItemInfo[];
+  hashes: Record<string, string>;
+}
+
+export async function loadDatasets(dir: string): Promise<LoadedDatasets> {
+  const items: Partial<Record<TaskName, TaskItem[]>> = {};
+  const infos: ItemInfo[] = [];
+  const hashes: Record<string, string> = {};
+  for (const task of ['qa', 'fl', 'ce'] as TaskName[]) {
+    const file = join(dir, `${task}.jsonl`);
+    if (!existsSync(file)) continue;
+    const { values } = await readJsonlAll<TaskItem>(file, { schema: ITEM_SCHEMA[task] as never });
+    items[task] = values;
+    hashes[`${task}.jsonl`] = await sha256File(file);
+    for (const it of values)
+      infos.push({ id: it.id, task, repo: it.repo, language: it.language, length: inputLength(it) });
+  }
+  return { items, infos, hashes };
+}
+
+export interface PredictionGroup {
+  task: TaskName;
+  model: string;
+  ablate: string[];
+  predictions: Prediction[];
+}
+
+export async function loadPredictions(
+  dir: string,
+): Promise<{ groups: PredictionGroup[]; hashes: Record<string, string> }> {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort();
+  const groups = new Map<string, PredictionGroup>();
+  const hashes: Record<string, string> = {};
+  for (const f of files) {
+    const path = join(dir, f);
+    hashes[f] = await sha256File(path);
+    const { values } = await readJsonlAll<Prediction>(path, { schema: Prediction as never });
+    for (const p of values) {
+      const ablate = [...p.ablate].sort();
+      const key = `${p.task}|${p.model}|${ablate.join('+')}`;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { task: p.task, model: p.model, ablate, predictions: [] }));
+      g.predictions.push(p);
+    }
+  }
+  return { groups: [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, g]) => g), hashes };
+}
+
+/** Execution verdicts from ExecutionResult JSONL files; `languages` maps instance ids to languages. */
+export async function loadExecution(dir: string, languages: Map<string, string>): Promise<ExecRow[]> {
+  if (!existsSync(dir)) return [];
+  const out: ExecRow[] = [];
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.jsonl'))
+    .sort()) {
+    const { values } = await readJsonlAll<ExecutionResult>(join(dir, f), {
+      schema: ExecutionResult as never,
+    });
+    for (const r of values)
+      out.push({
+        model: r.model,
+        instance_id: r.instance_id,
+        language: languages.get(r.instance_id) ?? 'unknown',
+        resolved: r.outcome === 'resolved',
+      });
+  }
+  return out;
+}

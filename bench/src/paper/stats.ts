@@ -1,0 +1,121 @@
+/**
+ * Seeded statistics for the paper tables: bootstrap percentile intervals over items and the paired
+ * bootstrap significance test (Koehn 2004). Every call takes its own seed, derived from the cell it
+ * fills, so adding a model or a table never changes another cell's numbers.
+ */
+
+/** mulberry32: a small, fast, well-distributed 32-bit PRNG. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A 32-bit seed from a base seed and a label (FNV-1a over the label). */
+export function deriveSeed(seed: number, label: string): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = 0; i < label.length; i++) {
+    h ^= label.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+export function mean(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  let s = 0;
+  for (const v of values) s += v;
+  return s / values.length;
+}
+
+/** Percentile with linear interpolation between order statistics (numpy's default). */
+export function percentile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  const a = sorted[lo] ?? Number.NaN;
+  const b = sorted[hi] ?? Number.NaN;
+  return a + (b - a) * (pos - lo);
+}
+
+export interface Interval {
+  value: number;
+  lo: number;
+  hi: number;
+  n: number;
+}
+
+/**
+ * Bootstrap 95% percentile interval of `stat` over `n` items: `stat` receives the resampled item indices.
+ */
+export function bootstrap(
+  n: number,
+  stat: (idx: readonly number[]) => number,
+  opts: { seed: number; resamples?: number; level?: number },
+): Interval {
+  const all = Array.from({ length: n }, (_, i) => i);
+  const value = stat(all);
+  if (n === 0) return { value, lo: Number.NaN, hi: Number.NaN, n };
+  const B = opts.resamples ?? 1000;
+  const rand = mulberry32(opts.seed);
+  const stats: number[] = [];
+  const idx = new Array<number>(n);
+  for (let b = 0; b < B; b++) {
+    for (let i = 0; i < n; i++) idx[i] = Math.floor(rand() * n);
+    const s = stat(idx);
+    if (Number.isFinite(s)) stats.push(s);
+  }
+  stats.sort((x, y) => x - y);
+  const alpha = (1 - (opts.level ?? 0.95)) / 2;
+  return { value, lo: percentile(stats, alpha), hi: percentile(stats, 1 - alpha), n };
+}
+
+/** Bootstrap interval of the mean of `values`. */
+export function bootstrapMean(values: readonly number[], seed: number, resamples?: number): Interval {
+  return bootstrap(values.length, (idx) => mean(idx.map((i) => values[i] ?? 0)), { seed, resamples });
+}
+
+/**
+ * Paired bootstrap test of mean(a) vs mean(b) over the same items: the two-sided p-value is twice the
+ * share of resamples in which the difference does not keep the observed sign (capped at 1).
+ */
+export function pairedBootstrapP(
+  a: readonly number[],
+  b: readonly number[],
+  seed: number,
+  resamples = 1000,
+): { diff: number; p: number } {
+  if (a.length !== b.length) throw new Error(`paired test needs equal lengths (${a.length} vs ${b.length})`);
+  const n = a.length;
+  const d = a.map((x, i) => x - (b[i] ?? 0));
+  const diff = mean(d);
+  if (n === 0) return { diff: Number.NaN, p: Number.NaN };
+  if (diff === 0) return { diff, p: 1 };
+  const rand = mulberry32(seed);
+  let flips = 0;
+  for (let r = 0; r < resamples; r++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += d[Math.floor(rand() * n)] ?? 0;
+    if ((diff > 0 && s <= 0) || (diff < 0 && s >= 0)) flips++;
+  }
+  return { diff, p: Math.min(1, (2 * flips) / resamples) };
+}
+
+/** Tercile thresholds (the 1/3 and 2/3 quantiles) of a list of lengths. */
+export function terciles(values: readonly number[]): [number, number] {
+  const s = [...values].sort((x, y) => x - y);
+  return [percentile(s, 1 / 3), percentile(s, 2 / 3)];
+}
+
+export type Bucket = 'short' | 'medium' | 'long';
+export const BUCKETS: Bucket[] = ['short', 'medium', 'long'];
+
+export function bucketOf(length: number, [t1, t2]: readonly [number, number]): Bucket {
+  return length <= t1 ? 'short' : length <= t2 ? 'medium' : 'long';
+}
