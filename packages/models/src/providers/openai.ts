@@ -88,8 +88,8 @@ export function createOpenAiProvider(o: OpenAiOptions): ModelProvider {
   const known = COMPATIBLE_SERVICES[o.service];
   const isLocal = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])/.test(baseUrl);
   if (!apiKey && known?.keyRequired && !isLocal)
-    throw new ProviderError(`no API key for '${o.service}'`, {
-      hint: `set ${envKey(o.service, 'API_KEY')}`,
+    throw new ProviderError(`no API key for '${o.service}': ${envKey(o.service, 'API_KEY')} is not set`, {
+      hint: `export ${envKey(o.service, 'API_KEY')}=…, or pass --base-url for a local server`,
     });
   const doFetch = o.fetch ?? fetch;
   const url = `${baseUrl}/chat/completions`;
