@@ -9,7 +9,6 @@ export * from './errors.ts';
 export * from './parse/fl.ts';
 export * from './parse/inspect.ts';
 export * from './parse/qa.ts';
-export * from './parse/search-replace.ts';
 export * from './prompts/build.ts';
 export { PROMPT_VERSIONS } from './prompts/templates.ts';
 export { createBaselineProvider, createEchoProvider, createMockProvider } from './providers/baseline.ts';

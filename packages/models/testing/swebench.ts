@@ -2,9 +2,11 @@
  * Test fixtures: FL and CE items built from the shared SWE-bench Lite sample (`with-files.jsonl`),
  * the way `faun build --from-swebench` does it, so this package's tests do not depend on curate.
  */
+
+import { formatSearchReplace } from '@faun/metrics';
 import type { CeItem, FlItem } from '@faun/schema';
 import { readJsonlAll } from '@faun/schema';
-import { diffToSearchReplace, formatSearchReplace } from '../src/parse/search-replace.ts';
+import { diffToSearchReplace } from './gold-blocks.ts';
 
 export interface SwebenchRow {
   repo: string;

@@ -3,15 +3,15 @@
  * (FL), whether the edit applies and why not (CE), the cleaned answer (QA). Scoring itself is done by
  * `faun score`; this only audits the format.
  */
+import { applySearchReplace, normalizePath, parseSearchReplace } from '@faun/metrics';
 import type { TaskItem } from '@faun/schema';
-import { extractPathLenient, extractPathStrict, normalizePath } from './fl.ts';
+import { extractPathLenient, extractPathStrict } from './fl.ts';
 import { cleanQaAnswer } from './qa.ts';
-import { applySearchReplace, parseSearchReplace } from './search-replace.ts';
 
 export interface OutputCheck {
   /** The output follows the requested format. */
   wellFormed: boolean;
-  /** What was extracted (path, edited file's length, cleaned answer's length). */
+  /** What was extracted (path; blocks and whether they apply; cleaned answer's length). */
   data: Record<string, unknown>;
   /** Why the output is malformed or does not apply, when it is. */
   reason: string | null;
@@ -32,24 +32,28 @@ export function checkOutput(item: TaskItem, output: string): OutputCheck {
     }
     case 'ce': {
       const parsed = parseSearchReplace(output);
+      const problem = parsed.problems[0];
+      const problemText = problem ? `line ${problem.line}: ${problem.problem}` : null;
       if (parsed.blocks.length === 0)
         return {
           wellFormed: false,
           data: { blocks: 0 },
-          reason: parsed.errors[0] ?? (output.trim() ? 'no SEARCH/REPLACE blocks' : 'empty output'),
+          reason: problemText ?? (output.trim() ? 'no SEARCH/REPLACE blocks' : 'empty output'),
         };
       const foreign = parsed.blocks.find((b) => b.path && normalizePath(b.path) !== normalizePath(item.path));
       const applied = applySearchReplace(item.file_before, parsed.blocks);
+      const failure = applied.failures[0];
       return {
-        wellFormed: parsed.errors.length === 0 && applied.ok,
+        wellFormed: problemText === null && applied.ok && !foreign,
         data: {
           blocks: parsed.blocks.length,
-          applies: applied.ok,
-          exact: applied.ok && applied.text === item.file_after,
+          applied: applied.applied,
+          matches: applied.matches,
+          exact: applied.ok && applied.result === item.file_after,
         },
-        reason: applied.ok
-          ? (parsed.errors[0] ?? (foreign ? `a block names another file: ${foreign.path}` : null))
-          : applied.reason,
+        reason: failure
+          ? `block ${failure.index + 1}: ${failure.reason}`
+          : (problemText ?? (foreign ? `a block names another file: ${foreign.path}` : null)),
       };
     }
     case 'qa': {
