@@ -1,19 +1,5 @@
-/** `faun` subcommands owned by this package. */
-import { defineCommand, FaunError } from '@faun/kit';
+/** `faun` subcommands owned by this package: `score` and `score-pairs`. */
+import { score } from './commands/score.ts';
+import { scorePairs } from './commands/score-pairs.ts';
 
-export const commands = [
-  defineCommand({
-    name: 'score',
-    summary: 'not built yet',
-    run() {
-      throw new FaunError("'faun score' is not built yet");
-    },
-  }),
-  defineCommand({
-    name: 'score-pairs',
-    summary: 'not built yet',
-    run() {
-      throw new FaunError("'faun score-pairs' is not built yet");
-    },
-  }),
-];
+export const commands = [score, scorePairs];

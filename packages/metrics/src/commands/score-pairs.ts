@@ -1,0 +1,201 @@
+/**
+ * `faun score-pairs`: scores `{hyp, ref, lang?}` JSONL lines with one metric family (or all) and writes
+ * each line back with the metric fields added. Bad lines get an `error` field (`file:line: field:
+ * problem`) and a stderr message; they never stop the run.
+ */
+import { join } from 'node:path';
+import { type CommandContext, defineCommand, newRunId, onInterrupt, RunRecord, UsageError } from '@faun/kit';
+import { formatIssue, parseJsonlLine, readLines, stableStringify, writeJsonlAtomic } from '@faun/schema';
+import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
+import { needsCodeBleu, PAIR_METRICS, PAIR_VARIANTS, type PairMetric, scorePair } from '../pairs.ts';
+
+/** Lines longer than this are reported instead of scored. */
+export const MAX_LINE_BYTES = 5 * 1024 * 1024;
+
+type Row = Record<string, unknown>;
+
+/** Validates one parsed line; returns the problem as [field, message] or null. */
+function checkRow(v: unknown, langOpt: string | undefined, metric: PairMetric): [string, string] | null {
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    return ['', 'expected a JSON object {hyp, ref}'];
+  const r = v as Row;
+  if (r.ref === undefined) return ['ref', 'missing (each line needs "hyp" and "ref" strings)'];
+  if (typeof r.ref !== 'string') return ['ref', `expected a string, got ${typeof r.ref}`];
+  if (r.hyp === undefined) return ['hyp', 'missing (each line needs "hyp" and "ref" strings)'];
+  if (typeof r.hyp !== 'string') return ['hyp', `expected a string, got ${typeof r.hyp}`];
+  const lang = r.lang ?? langOpt;
+  if (lang !== undefined && (typeof lang !== 'string' || !CODE_LANGS.includes(lang as CodeLang)))
+    return [
+      r.lang !== undefined ? 'lang' : '--lang',
+      `unknown language ${JSON.stringify(lang)} (supported: ${CODE_LANGS.join(', ')})`,
+    ];
+  if (metric === 'codebleu' && lang === undefined)
+    return ['lang', 'missing: codebleu needs "lang" on the line or --lang'];
+  return null;
+}
+
+async function run(ctx: CommandContext): Promise<number> {
+  const metric = String(ctx.opts.metric) as PairMetric;
+  const variant = ctx.opts.variant === undefined ? undefined : String(ctx.opts.variant);
+  const langOpt = ctx.opts.lang === undefined ? undefined : String(ctx.opts.lang);
+  const input = String(ctx.opts.input);
+  const out = ctx.opts.out === undefined ? undefined : String(ctx.opts.out);
+  if (variant !== undefined) {
+    const allowed = PAIR_VARIANTS[metric];
+    if (!allowed?.includes(variant))
+      throw new UsageError(
+        allowed
+          ? `--variant ${variant} is not a variant of ${metric} (choose one of ${allowed.join(', ')})`
+          : `--metric ${metric} has no variants; drop --variant`,
+      );
+  }
+  if (langOpt !== undefined && !CODE_LANGS.includes(langOpt as CodeLang))
+    throw new UsageError(`--lang ${langOpt} is not supported (choose one of ${CODE_LANGS.join(', ')})`);
+  const runId = newRunId('score-pairs');
+  const rec = await RunRecord.start({
+    dir: join(ctx.logDir, runId),
+    runId,
+    command: 'score-pairs',
+    argv: ctx.argv,
+    options: ctx.opts,
+    inputs: [input],
+  });
+  const intr = onInterrupt(() => null);
+  const progress = ctx.progress({ label: 'score-pairs' });
+  const loaded = new Set<CodeLang>();
+  const sums: Record<string, { sum: number; n: number }> = {};
+  let errors = 0;
+  let lines = 0;
+  async function* rows(): AsyncGenerator<Row> {
+    for await (const { line, text } of readLines(input)) {
+      if (intr.signal.aborted) break;
+      if (text.trim() === '') continue;
+      lines++;
+      const started = performance.now();
+      const fail = (field: string, problem: string, base: Row = {}): Row => {
+        const msg = formatIssue({ file: input, line, field, problem });
+        process.stderr.write(`${msg}\n`);
+        errors++;
+        void rec.sample({
+          id: `line-${line}`,
+          outcome: 'error',
+          duration_ms: performance.now() - started,
+          error: msg,
+        });
+        return { ...base, error: msg };
+      };
+      if (text.length > MAX_LINE_BYTES || Buffer.byteLength(text) > MAX_LINE_BYTES) {
+        yield fail(
+          '',
+          `line is ${Buffer.byteLength(text)} bytes, over the ${MAX_LINE_BYTES / 1024 / 1024} MB limit; split or shorten it`,
+        );
+        continue;
+      }
+      const parsed = parseJsonlLine<unknown>(input, line, text);
+      if (!parsed.ok) {
+        yield fail(parsed.issue.field, parsed.issue.problem);
+        continue;
+      }
+      const problem = checkRow(parsed.value, langOpt, metric);
+      const row = (
+        typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value)
+          ? parsed.value
+          : {}
+      ) as Row;
+      if (problem) {
+        yield fail(problem[0], problem[1], row);
+        continue;
+      }
+      const lang = (row.lang ?? langOpt) as CodeLang | undefined;
+      try {
+        if (lang && needsCodeBleu(metric, lang) && !loaded.has(lang)) {
+          await initCodeBleu([lang]);
+          loaded.add(lang);
+        }
+        const fields = scorePair(metric, row.hyp as string, row.ref as string, { variant, lang });
+        for (const [k, v] of Object.entries(fields)) {
+          const s = (sums[k] ??= { sum: 0, n: 0 });
+          s.sum += v;
+          s.n++;
+        }
+        void rec.sample({
+          id: `line-${line}`,
+          outcome: 'pass',
+          duration_ms: performance.now() - started,
+          data: fields,
+        });
+        progress.tick();
+        yield { ...row, ...fields };
+      } catch (e) {
+        yield fail(lang ? 'hyp/ref' : '', `could not be scored: ${(e as Error).message}`, row);
+      }
+    }
+  }
+  try {
+    if (out) await writeJsonlAtomic(out, rows());
+    else for await (const r of rows()) process.stdout.write(`${stableStringify(r)}\n`);
+  } finally {
+    intr.dispose();
+  }
+  const means = Object.fromEntries(Object.entries(sums).map(([k, s]) => [k, s.sum / s.n]));
+  const cancelled = intr.signal.aborted;
+  await rec.finish(cancelled ? 'cancelled' : 'success', {
+    outputs: out ? { scores: out } : {},
+    metrics: { ...means, lines, errors },
+  });
+  progress.done(`${lines} lines, ${errors} errors`);
+  ctx.emitJson({ run_id: runId, lines, errors, means, out: out ?? null });
+  if (out) {
+    ctx.log(`scored ${lines - errors}/${lines} lines → ${out} (run record ${rec.dir})`);
+    for (const [k, v] of Object.entries(means)) ctx.log(`  ${k.padEnd(28)} mean ${v.toFixed(6)}`);
+  }
+  return cancelled ? 130 : 0;
+}
+
+export const scorePairs = defineCommand({
+  name: 'score-pairs',
+  summary: 'score {hyp, ref} pairs with one metric or all',
+  description:
+    'Reads {hyp, ref, lang?} JSONL and writes each line with the metric fields added, named as in the ' +
+    'reference vector files (nltk_m1, nltk_m4, sacre_sent, cxg_smooth, rouge1_f, rougeL_f, rouge1_f_stem, ' +
+    'rougeL_f_stem, indel_ratio, fuzz_ratio_lev, fuzz_ratio_difflib, lev_sim, em, em_strip, em_split; ' +
+    'codebleu adds codebleu and its four components). indel_ratio and fuzz_* are 0–100, the rest 0–1. ' +
+    '--metric all writes every field that applies (CodeBLEU only for lines with a language). Bad lines ' +
+    'keep going: they get an "error" field and a message on stderr. Without --out, lines go to stdout.',
+  examples: [
+    'faun score-pairs --metric all --input pairs.jsonl --out scored.jsonl',
+    'faun score-pairs --metric bleu --variant m4 --input pairs.jsonl',
+    'faun score-pairs --metric codebleu --lang python --input code.jsonl --out code-scored.jsonl',
+  ],
+  options: [
+    {
+      name: 'metric',
+      type: 'string',
+      choices: [...PAIR_METRICS],
+      required: true,
+      description: 'metric family',
+    },
+    { name: 'input', short: 'i', type: 'string', arg: 'FILE', required: true, description: 'pairs (JSONL)' },
+    {
+      name: 'out',
+      short: 'o',
+      type: 'string',
+      arg: 'FILE',
+      description: 'output JSONL (written atomically)',
+    },
+    {
+      name: 'lang',
+      type: 'string',
+      choices: [...CODE_LANGS],
+      description: 'language for codebleu when a line has none',
+    },
+    {
+      name: 'variant',
+      type: 'string',
+      description: `metric variant: ${Object.entries(PAIR_VARIANTS)
+        .map(([m, v]) => `${m}: ${v.join('|')}`)
+        .join('; ')}`,
+    },
+  ],
+  run,
+});

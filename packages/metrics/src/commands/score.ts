@@ -1,0 +1,150 @@
+/**
+ * `faun score`: scores a predictions file against a task dataset with {@link scoreTask}, writes the
+ * per-item scores (ItemScore JSONL) atomically, records the run, and prints the aggregate table.
+ */
+import { join } from 'node:path';
+import { type CommandContext, defineCommand, InputError, newRunId, RunRecord } from '@faun/kit';
+import {
+  CeItem,
+  FlItem,
+  formatIssue,
+  type JsonlIssue,
+  Prediction,
+  QaItem,
+  readJsonlAll,
+  type TaskName,
+  writeJsonlAtomic,
+} from '@faun/schema';
+import { METRICS } from '../registry.ts';
+import { scoreTask, type TaskScore } from '../score/task.ts';
+
+const SCHEMAS = { qa: QaItem, fl: FlItem, ce: CeItem } as const;
+
+function failOnIssues(what: string, issues: JsonlIssue[]): void {
+  if (!issues.length) return;
+  const shown = issues.slice(0, 5).map(formatIssue).join('\n  ');
+  throw new InputError(
+    `${issues.length} bad line(s) in the ${what}:\n  ${shown}${issues.length > 5 ? '\n  …' : ''}`,
+    { hint: `fix those lines; every ${what} line must be a valid record` },
+  );
+}
+
+/** A readable aggregate table: metric, mean, 95% interval, n. */
+export function formatScoreTable(s: TaskScore): string {
+  const rows = Object.values(s.aggregate).map((a) => [
+    a.metric,
+    a.mean.toFixed(4),
+    `[${a.low.toFixed(4)}, ${a.high.toFixed(4)}]`,
+    String(a.n),
+    METRICS[a.metric]?.higherIsBetter === false ? '↓' : '↑',
+  ]);
+  const head = ['metric', 'mean', '95% CI (bootstrap)', 'n', ''];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+async function run(ctx: CommandContext): Promise<number> {
+  const task = String(ctx.opts.task) as TaskName;
+  const dataset = String(ctx.opts.dataset);
+  const predictions = String(ctx.opts.predictions);
+  const seed = Number(ctx.opts.seed ?? 0);
+  const iterations = Number(ctx.opts.bootstrap ?? 1000);
+  const schema = SCHEMAS[task];
+  const items = await readJsonlAll(dataset, { schema: schema as typeof QaItem, errors: 'collect' });
+  failOnIssues('dataset', items.issues);
+  const preds = await readJsonlAll(predictions, { schema: Prediction, errors: 'collect' });
+  failOnIssues('predictions', preds.issues);
+  const limit = ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit);
+  const list = limit === undefined ? items.values : items.values.slice(0, limit);
+  const runId = newRunId(`score-${task}`);
+  const rec = await RunRecord.start({
+    dir: join(ctx.logDir, runId),
+    runId,
+    command: 'score',
+    argv: ctx.argv,
+    options: ctx.opts,
+    inputs: [dataset, predictions],
+    seed,
+  });
+  const progress = ctx.progress({ label: `score ${task}`, total: list.length });
+  progress.status(task === 'ce' ? 'loading grammars and scoring' : 'scoring');
+  const result = await scoreTask(task, list, preds.values, { seed, bootstrap: iterations });
+  progress.tick(list.length);
+  progress.done();
+  const out = ctx.opts.out === undefined ? join(rec.dir, 'scores.jsonl') : String(ctx.opts.out);
+  await writeJsonlAtomic(out, result.items);
+  for (const it of result.items)
+    await rec.sample({
+      id: it.id,
+      outcome: it.missing ? 'skipped' : 'pass',
+      duration_ms: 0,
+      data: { scores: it.scores, note: it.note },
+    });
+  const { items: _items, ...summary } = result;
+  await rec.finish('success', {
+    outputs: { scores: out },
+    metrics: { aggregate: result.aggregate, missing: result.missing, unknown: result.unknown },
+  });
+  ctx.emitJson({ ...summary, run_id: runId, out });
+  ctx.log(`${task.toUpperCase()}: ${result.n_items} items, models: ${result.models.join(', ') || '(none)'}`);
+  ctx.log(formatScoreTable(result));
+  if (result.missing.count)
+    ctx.log(
+      `missing predictions: ${result.missing.count} (scored as empty): ${result.missing.ids.slice(0, 10).join(', ')}${result.missing.count > 10 ? ', …' : ''}`,
+    );
+  if (result.unknown.count)
+    ctx.log(
+      `predictions for ids not in the dataset (ignored): ${result.unknown.count}: ${result.unknown.ids.slice(0, 10).join(', ')}`,
+    );
+  ctx.log(`per-item scores → ${out} (run record ${rec.dir})`);
+  return 0;
+}
+
+export const score = defineCommand({
+  name: 'score',
+  summary: 'score predictions against a task dataset',
+  description:
+    'QA: bleu (nltk sentence BLEU, method1), rougeL, rouge1, editsim. FL: em (strict), em_lenient, ' +
+    'top1/top3/top5, mrr. CE: codebleu_patch (predicted vs gold SEARCH/REPLACE text), apply_rate (share ' +
+    'of predictions whose edits all apply), codebleu_file (edited file vs file_after), file_em. Every ' +
+    'aggregate has a seeded bootstrap 95% interval. Items without a prediction count as empty answers ' +
+    'and are listed. Per-item ItemScore rows go to --out (default: the run directory).',
+  examples: [
+    'faun score --task qa --dataset qa.jsonl --predictions preds/qa.jsonl',
+    'faun score --task fl --dataset fl.jsonl --predictions preds/fl-bm25.jsonl --json',
+    'faun score --task ce --dataset ce.jsonl --predictions preds/ce.jsonl --out ce-scores.jsonl --seed 1',
+  ],
+  options: [
+    {
+      name: 'task',
+      type: 'string',
+      choices: ['qa', 'fl', 'ce'],
+      required: true,
+      description: 'task of the dataset',
+    },
+    { name: 'dataset', type: 'string', arg: 'FILE', required: true, description: 'task dataset (JSONL)' },
+    {
+      name: 'predictions',
+      short: 'p',
+      type: 'string',
+      arg: 'FILE',
+      required: true,
+      description: 'predictions (JSONL)',
+    },
+    { name: 'out', short: 'o', type: 'string', arg: 'FILE', description: 'per-item scores (JSONL)' },
+    { name: 'seed', type: 'number', arg: 'N', default: 0, description: 'bootstrap seed' },
+    {
+      name: 'bootstrap',
+      type: 'number',
+      arg: 'N',
+      default: 1000,
+      description: 'bootstrap resamples (0 = none)',
+    },
+  ],
+  run,
+});
