@@ -1,0 +1,185 @@
+/** REST routes of the fake GitHub. Returns a status + JSON body (+ link/location), never touches budgets. */
+import { createHash } from 'node:crypto';
+import type { Corpus } from './corpus.ts';
+import type { FakeRepo } from './corpus-types.ts';
+import type { Lists } from './lists.ts';
+import { pageOf } from './paging.ts';
+import { fakeSha } from './rng.ts';
+import {
+  commentJson,
+  eventJson,
+  issueJson,
+  prFilesJson,
+  pullJson,
+  repoJson,
+  timelineJson,
+} from './shapes.ts';
+
+export interface RouteResult {
+  status: number;
+  body: unknown;
+  link?: string | null;
+  location?: string;
+  /** Serve `body` (a string) as text instead of JSON. */
+  raw?: boolean;
+}
+
+const DOCS = 'https://docs.github.com/rest';
+export const INBOX_ID = 999_999;
+
+export function notFound(): RouteResult {
+  return { status: 404, body: { message: 'Not Found', documentation_url: DOCS } };
+}
+
+function blobSha(content: string): string {
+  return createHash('sha1')
+    .update(`blob ${Buffer.byteLength(content)}\0${content}`)
+    .digest('hex');
+}
+
+function refOk(corpus: Corpus, repo: FakeRepo, ref: string): boolean {
+  return (
+    ref === repo.defaultBranch ||
+    ref === 'release-1.x' ||
+    ref === repo.baseSha ||
+    corpus.prOfHeadSha(repo, ref) !== null
+  );
+}
+
+export function route(corpus: Corpus, lists: Lists, url: URL, accept: string): RouteResult {
+  const api = url.origin;
+  const path = decodeURIComponent(url.pathname).replace(/\/+$/, '');
+  let m = /^\/repositories\/(\d+)(\/.*)?$/.exec(path);
+  let repo: FakeRepo | null = null;
+  let rest = '';
+  if (m) {
+    if (Number(m[1]) === INBOX_ID) {
+      const im = /^\/issues\/(\d+)$/.exec(m[2] ?? '');
+      const src = im
+        ? corpus
+            .repos()
+            .map((r) => corpus.entry(r, Number(im[1])))
+            .find((e) => e?.gap === 'transferred')
+        : null;
+      if (!src) return notFound();
+      return { status: 200, body: issueJson(api, `${corpus.owner}/inbox`, { ...src, gap: null }) };
+    }
+    repo = corpus.byId(Number(m[1]));
+    rest = m[2] ?? '';
+  } else {
+    m = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(path);
+    if (!m) return notFound();
+    const found = corpus.find(`${m[1]}/${m[2]}`);
+    if (found?.renamed) {
+      const location = `${api}/repositories/${found.repo.id}${m[3] ?? ''}${url.search}`;
+      return {
+        status: 301,
+        body: { message: 'Moved Permanently', url: location, documentation_url: DOCS },
+        location,
+      };
+    }
+    repo = found?.repo ?? null;
+    rest = m[3] ?? '';
+  }
+  if (!repo) return notFound();
+  const r = repo;
+  if (rest === '') return { status: 200, body: repoJson(api, r) };
+  if (rest === '/issues') return lists.issues(url, r, (e) => issueJson(api, r.full, e));
+  if (rest === '/issues/comments') return lists.comments(url, r, (n, c) => commentJson(api, r.full, n, c));
+  const im = /^\/(issues|pulls)\/(\d+)(?:\/(comments|events|timeline|files))?$/.exec(rest);
+  if (im) {
+    const e = corpus.entry(r, Number(im[2]));
+    if (!e) return notFound();
+    if (e.gap === 'deleted')
+      return { status: 410, body: { message: 'This issue was deleted', documentation_url: DOCS } };
+    if (e.gap === 'transferred') {
+      const location = `${api}/repositories/${INBOX_ID}/issues/${e.number}`;
+      return {
+        status: 301,
+        body: { message: 'Moved Permanently', url: location, documentation_url: DOCS },
+        location,
+      };
+    }
+    const kind = im[1];
+    const sub = im[3];
+    if (kind === 'pulls' && !e.pull) return notFound();
+    if (kind === 'issues' && sub === 'files') return notFound();
+    if (!sub)
+      return { status: 200, body: kind === 'pulls' ? pullJson(api, r, e) : issueJson(api, r.full, e) };
+    const items =
+      sub === 'comments'
+        ? e.comments.map((c) => commentJson(api, r.full, e.number, c))
+        : sub === 'events'
+          ? e.events.map((ev) => eventJson(api, r.full, ev))
+          : sub === 'timeline'
+            ? timelineJson(api, corpus, r, e)
+            : kind === 'pulls'
+              ? prFilesJson(api, corpus, r, e)
+              : null;
+    if (!items) return notFound();
+    const page = pageOf(url, items);
+    return { status: 200, body: page.items, link: page.link };
+  }
+  const tm = /^\/git\/trees\/([^/]+)$/.exec(rest);
+  if (tm) {
+    const sha = tm[1] ?? '';
+    if (!refOk(corpus, r, sha)) return notFound();
+    const paths = corpus.paths(r);
+    const dirs = new Set<string>();
+    for (const p of paths)
+      for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) dirs.add(p.slice(0, i));
+    const tree = [
+      ...[...dirs].map((d) => ({
+        path: d,
+        mode: '040000',
+        type: 'tree',
+        sha: fakeSha(`${r.full}:tree:${d}`),
+      })),
+      ...paths.map((p) => {
+        const content = corpus.file(r, p, sha) ?? '';
+        return {
+          path: p,
+          mode: '100644',
+          type: 'blob',
+          sha: blobSha(content),
+          size: Buffer.byteLength(content),
+        };
+      }),
+    ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return {
+      status: 200,
+      body: { sha, url: `${api}/repos/${r.full}/git/trees/${sha}`, tree, truncated: false },
+    };
+  }
+  const cm = /^\/contents\/(.+)$/.exec(rest);
+  if (cm) {
+    const p = cm[1] ?? '';
+    const ref = url.searchParams.get('ref') ?? r.defaultBranch;
+    if (!refOk(corpus, r, ref))
+      return {
+        status: 404,
+        body: { message: `No commit found for the ref ${ref}`, documentation_url: DOCS },
+      };
+    const content = corpus.file(r, p, ref);
+    if (content === null) return notFound();
+    if (/raw/.test(accept)) return { status: 200, body: content, raw: true };
+    const b64 = Buffer.from(content)
+      .toString('base64')
+      .replace(/(.{60})/g, '$1\n');
+    return {
+      status: 200,
+      body: {
+        type: 'file',
+        encoding: 'base64',
+        size: Buffer.byteLength(content),
+        name: p.split('/').pop(),
+        path: p,
+        content: b64,
+        sha: blobSha(content),
+        url: `${api}/repos/${r.full}/contents/${p}?ref=${ref}`,
+        download_url: `${api}/repos/${r.full}/contents/${p}?ref=${ref}`,
+      },
+    };
+  }
+  return notFound();
+}
