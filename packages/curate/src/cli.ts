@@ -1,19 +1,325 @@
-/** `faun` subcommands owned by this package. */
-import { defineCommand, FaunError } from '@faun/kit';
+/** `faun` subcommands owned by this package: `curate` and `build`. */
+import { readFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { type CommandContext, defineCommand, type OptionSpec, onInterrupt, UsageError } from '@faun/kit';
+import { readJsonl, stableStringify, type TaskItem, type TaskName, writeFileAtomic } from '@faun/schema';
+import { botConfigFrom } from './bots.ts';
+import { buildFromStore } from './build.ts';
+import { curateStore } from './curate.ts';
+import { writeDataset } from './dataset.ts';
+import { DEFAULT_FILTERS, type FilterConfig } from './filters.ts';
+import { type FunnelRow, formatFunnel } from './funnel.ts';
+import type { Agreement } from './pairing.ts';
+import { KEEP_RULES, parseKeepRule, readReview, reviewRows, toCsv } from './review.ts';
+import { collect, openStore } from './store.ts';
+import { importRow, normalizeRow } from './swebench.ts';
+import { makeSource, providerGenerate, syntaxCommentOnly } from './wiring.ts';
+
+const sourceOptions: OptionSpec[] = [
+  {
+    name: 'repo-dir',
+    type: 'list',
+    repeatable: true,
+    arg: 'OWNER/REPO=PATH',
+    description: 'read trees and files of a repository from a local clone (git ls-tree / git show)',
+  },
+  {
+    name: 'api-url',
+    type: 'string',
+    arg: 'URL',
+    description: 'read trees and files through this GitHub API (token from GITHUB_TOKEN)',
+  },
+];
+
+const filterOptions: OptionSpec[] = [
+  { name: 'min-body', type: 'number', arg: 'N', description: 'minimum issue body length', default: 200 },
+  {
+    name: 'max-chars',
+    type: 'number',
+    arg: 'N',
+    description: 'maximum issue title+body length',
+    default: 20000,
+  },
+  {
+    name: 'max-events',
+    type: 'number',
+    arg: 'N',
+    description: 'maximum timeline events per issue',
+    default: 10,
+  },
+  {
+    name: 'bot-pattern',
+    type: 'string',
+    arg: 'REGEX',
+    description: 'machine-user login pattern (default: built-in)',
+  },
+  {
+    name: 'bot-logins',
+    type: 'list',
+    arg: 'LOGINS',
+    description: 'extra machine-user logins',
+    repeatable: true,
+  },
+  {
+    name: 'bot-allow',
+    type: 'list',
+    arg: 'LOGINS',
+    description: 'humans the bot pattern matches',
+    repeatable: true,
+  },
+  { name: 'github-hosts', type: 'list', arg: 'HOSTS', description: 'hosts that count as inside GitHub' },
+  { name: 'non-functional-globs', type: 'list', arg: 'GLOBS', description: 'docs/test/non-functional paths' },
+  { name: 'code-extensions', type: 'list', arg: 'EXTS', description: 'source file extensions (no dot)' },
+];
+
+function filtersFrom(o: Record<string, unknown>): FilterConfig {
+  const list = (k: string) =>
+    Array.isArray(o[k]) && (o[k] as string[]).length ? (o[k] as string[]) : undefined;
+  return {
+    minBodyChars: Number(o.minBody ?? DEFAULT_FILTERS.minBodyChars),
+    maxChars: Number(o.maxChars ?? DEFAULT_FILTERS.maxChars),
+    maxEvents: Number(o.maxEvents ?? DEFAULT_FILTERS.maxEvents),
+    githubHosts: list('githubHosts') ?? DEFAULT_FILTERS.githubHosts,
+    bots: botConfigFrom({
+      pattern: typeof o.botPattern === 'string' ? o.botPattern : undefined,
+      logins: list('botLogins'),
+      allow: list('botAllow'),
+    }),
+    codeExtensions: list('codeExtensions') ?? DEFAULT_FILTERS.codeExtensions,
+    nonFunctionalGlobs: list('nonFunctionalGlobs') ?? DEFAULT_FILTERS.nonFunctionalGlobs,
+  };
+}
+
+function formatAgreement(a: Agreement): string {
+  const pct = a.rate === null ? 'n/a' : `${(100 * a.rate).toFixed(1)}%`;
+  return [
+    `closing keyword vs GitHub closingIssuesReferences/willCloseTarget: ${a.compared} compared, ${a.unknown} without GitHub data, agreement ${pct}`,
+    '                 github:yes  github:no',
+    `  keyword:yes    ${String(a.both).padStart(10)}  ${String(a.oursOnly).padStart(9)}   (colon form among keyword-only: ${a.oursOnlyViaColon})`,
+    `  keyword:no     ${String(a.githubOnly).padStart(10)}  ${String(a.neither).padStart(9)}`,
+  ].join('\n');
+}
+
+async function runCurate(ctx: CommandContext): Promise<number> {
+  const o = ctx.opts;
+  if (o.reviewIn && o.reviewOut) throw new UsageError('use --review-out or --review-in, not both');
+  const filters = filtersFrom(o);
+  const irq = onInterrupt(() => null);
+  const store = await openStore(String(o.db));
+  try {
+    const source = makeSource((o.repoDir as string[] | undefined) ?? [], o.apiUrl as string | undefined);
+    const model = typeof o.semanticCheck === 'string' ? o.semanticCheck : null;
+    const review = o.reviewIn
+      ? {
+          rows: readReview(await readFile(String(o.reviewIn), 'utf8'), String(o.reviewIn)),
+          rule: parseKeepRule(String(o.keepRule)),
+          file: String(o.reviewIn),
+        }
+      : null;
+    const progress = ctx.progress({ label: 'curate' });
+    const result = await curateStore(store, {
+      filters,
+      commentOnly: await syntaxCommentOnly(source),
+      generate: model ? await providerGenerate(model, irq.signal) : null,
+      model,
+      review,
+      repos: (o.repos as string[] | undefined) ?? [],
+      onRepo: (r) => progress.tick(1, r),
+      onPair: () => progress.status('semantic check'),
+    });
+    progress.done();
+    ctx.log(formatFunnel(result.rows));
+    ctx.log('');
+    ctx.log(formatAgreement(result.agreement.total));
+    if (result.review) {
+      const k = result.review.kappa;
+      const f = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
+      ctx.log(
+        `review: ${result.review.reviewed} reviewed, rule ${result.review.rule}; Cohen's kappa reviewers ${f(k.reviewers)}, LLM vs reviewer 1 ${f(k.llmVsReviewer1)}, LLM vs reviewer 2 ${f(k.llmVsReviewer2)}`,
+      );
+    }
+    if (o.reviewOut) {
+      const titles = new Map(result.pairs.map((p) => [`${p.pair.repo}#${p.pair.issue}`, p.issue.title]));
+      const rows = reviewRows(result.labels, titles);
+      const base = String(o.reviewOut).replace(/\.(csv|jsonl)$/, '');
+      await writeFileAtomic(`${base}.csv`, toCsv(rows));
+      await writeFileAtomic(`${base}.jsonl`, rows.map((r) => `${stableStringify(r)}\n`).join(''));
+      ctx.log(
+        `review sheet: ${base}.csv and ${base}.jsonl (${rows.length} pairs; fill reviewer_1 / reviewer_2 with yes/no)`,
+      );
+    }
+    ctx.log(`${result.pairs.length} fix pairs stored in ${o.db}`);
+    ctx.emitJson({
+      pairs: result.pairs.map((p) => p.pair),
+      funnel: result.rows,
+      agreement: result.agreement,
+      removed: result.removed,
+      kappa: result.review?.kappa ?? null,
+    });
+    return 0;
+  } finally {
+    irq.dispose();
+    await store.close?.();
+  }
+}
+
+async function runBuild(ctx: CommandContext): Promise<number> {
+  const o = ctx.opts;
+  const out = String(o.out);
+  const tasks = ((o.tasks as string[] | undefined) ?? ['qa', 'fl', 'ce']) as TaskName[];
+  const source = makeSource((o.repoDir as string[] | undefined) ?? [], o.apiUrl as string | undefined);
+  const irq = onInterrupt(() => (ctx.argv.length ? `faun ${ctx.argv.join(' ')}` : null));
+  const items: Partial<Record<TaskName, TaskItem[]>> = {};
+  let funnel: FunnelRow[] = [];
+  let skipped: Array<{ task: string; reason: string; id: string }> = [];
+  let name: string;
+  try {
+    if (o.fromSwebench) {
+      const file = String(o.fromSwebench);
+      name = basename(file, extname(file));
+      const want = tasks.filter((t) => t !== 'qa');
+      if (tasks.includes('qa'))
+        skipped.push({ id: '*', task: 'qa', reason: 'benchmark rows carry no conversation' });
+      const progress = ctx.progress({ label: 'import' });
+      const fl: TaskItem[] = [];
+      const ce: TaskItem[] = [];
+      for await (const { line, value } of readJsonl<Record<string, unknown>>(file)) {
+        if (irq.signal.aborted) break;
+        const r = await importRow(normalizeRow(value, `${file}:${line}`), source);
+        fl.push(...r.fl);
+        ce.push(...r.ce);
+        skipped.push(...r.skipped);
+        progress.tick(1, String(value.instance_id ?? line));
+      }
+      progress.done();
+      if (want.includes('fl')) items.fl = fl;
+      if (want.includes('ce')) items.ce = ce;
+      skipped = skipped.filter((s) => tasks.includes(s.task as TaskName));
+    } else {
+      if (!o.db) throw new UsageError('give --db FILE (a curated store) or --from-swebench rows.jsonl');
+      name = basename(String(o.db), extname(String(o.db)));
+      const store = await openStore(String(o.db));
+      try {
+        const progress = ctx.progress({ label: 'build' });
+        const built = await buildFromStore(store, {
+          tasks,
+          source,
+          onPair: (id) => progress.tick(1, id),
+          signal: irq.signal,
+        });
+        progress.done();
+        for (const t of tasks) items[t] = built[t];
+        skipped = built.skipped;
+        funnel = await collect(store.funnel());
+        for (const t of tasks) await store.putTaskItems?.(`${name}/${t}`, built[t]);
+      } finally {
+        await store.close?.();
+      }
+    }
+    if (irq.signal.aborted) {
+      ctx.log('interrupted: nothing written; run the same command again');
+      return 130;
+    }
+  } finally {
+    irq.dispose();
+  }
+  const card = await writeDataset(out, items, {
+    name: typeof o.name === 'string' ? o.name : name,
+    source: o.fromSwebench
+      ? `SWE-bench rows ${basename(String(o.fromSwebench))}`
+      : `store ${basename(String(o.db))}`,
+    funnel,
+    skipped,
+  });
+  for (const [file, f] of Object.entries(card.files)) ctx.log(`${join(out, file)}: ${f.items} items`);
+  const nSkipped = skipped.length;
+  if (nSkipped) ctx.log(`${nSkipped} items skipped (reasons in ${join(out, 'README.md')})`);
+  ctx.log(`content hash ${card.content_hash}`);
+  ctx.emitJson(card);
+  return 0;
+}
 
 export const commands = [
   defineCommand({
     name: 'curate',
-    summary: 'not built yet',
-    run() {
-      throw new FaunError("'faun curate' is not built yet");
-    },
+    summary: 'pair issues with fixing PRs and apply the filters',
+    description:
+      'Runs the FAUN-Eval funnel over every crawled repository in the store (bot, length, size, duplicate,\n' +
+      'event, link and participant filters; pairing; merged / default-branch / one-to-one / one-file /\n' +
+      'docs-or-test / comment-only filters; optional LLM semantic check and human review) and stores the\n' +
+      'surviving pairs and the funnel table (see `faun stats`).',
+    examples: [
+      'faun curate --db faun.duckdb',
+      'faun curate --db faun.duckdb --semantic-check openai:gpt-4o-mini --review-out review',
+      'faun curate --db faun.duckdb --review-in review.csv --keep-rule llm+one',
+    ],
+    options: [
+      {
+        name: 'db',
+        type: 'string',
+        arg: 'FILE',
+        description: 'DuckDB store written by faun crawl',
+        required: true,
+      },
+      {
+        name: 'semantic-check',
+        type: 'string',
+        arg: 'MODEL',
+        description: 'label pairs with this model (provider:name)',
+      },
+      {
+        name: 'review-out',
+        type: 'string',
+        arg: 'FILE',
+        description: 'write the review sheet (FILE.csv + FILE.jsonl)',
+      },
+      {
+        name: 'review-in',
+        type: 'string',
+        arg: 'FILE',
+        description: 'import reviewer decisions (.csv or .jsonl)',
+      },
+      {
+        name: 'keep-rule',
+        type: 'string',
+        description: 'which pairs a review keeps',
+        choices: [...KEEP_RULES],
+        default: 'both',
+      },
+      { name: 'repos', type: 'list', arg: 'OWNER/REPO', description: 'only these repositories' },
+      ...filterOptions,
+      ...sourceOptions,
+    ],
+    run: runCurate,
   }),
   defineCommand({
     name: 'build',
-    summary: 'not built yet',
-    run() {
-      throw new FaunError("'faun build' is not built yet");
-    },
+    summary: 'build the QA / FL / CE task datasets',
+    description: 'Writes <task>.jsonl (sorted, stable keys), card.json and README.md into --out.',
+    examples: [
+      'faun build --db faun.duckdb --out datasets/faun --repo-dir pallets/flask=../flask',
+      'faun build --from-swebench with-files.jsonl --out datasets/swebench-lite --tasks fl,ce',
+    ],
+    options: [
+      { name: 'db', type: 'string', arg: 'FILE', description: 'curated DuckDB store' },
+      { name: 'out', type: 'string', arg: 'DIR', description: 'output folder', required: true },
+      {
+        name: 'tasks',
+        type: 'list',
+        arg: 'TASKS',
+        description: 'tasks to build',
+        choices: ['qa', 'fl', 'ce'],
+        default: ['qa', 'fl', 'ce'],
+      },
+      {
+        name: 'from-swebench',
+        type: 'string',
+        arg: 'FILE',
+        description: 'import SWE-bench / Multi-SWE-bench rows',
+      },
+      { name: 'name', type: 'string', arg: 'NAME', description: 'dataset name on the card' },
+      ...sourceOptions,
+    ],
+    run: runBuild,
   }),
 ];

@@ -1,0 +1,62 @@
+/**
+ * Connections to sibling packages, loaded lazily and checked structurally so curation keeps working
+ * (with the step marked skipped) when one of them is not available: the model provider for the
+ * semantic check (@faun/models) and the comment/string-only test (@faun/syntax).
+ * @module
+ */
+import { PrerequisiteError } from '@faun/kit';
+import type { CommentOnlyCheck } from './funnel.ts';
+import { prFileTexts } from './patch.ts';
+import type { Generate } from './semantic.ts';
+import { GitHubApiSource, LocalGitSource, parseRepoDirs, type RepoSource, routeSources } from './source.ts';
+
+/** A `generate(prompt)` backed by a `provider:name` model from @faun/models (temperature 0). */
+export async function providerGenerate(model: string, signal: AbortSignal): Promise<Generate> {
+  const mod = (await import('@faun/models')) as unknown as {
+    createProvider?: (
+      spec: string,
+    ) => Promise<{ generate(req: unknown, o: { signal: AbortSignal }): Promise<{ text: string }> }>;
+  };
+  if (!mod.createProvider)
+    throw new PrerequisiteError('@faun/models has no createProvider in this build', {
+      hint: 'run without --semantic-check (the step is then marked skipped)',
+    });
+  const provider = await mod.createProvider(model);
+  return async (prompt) =>
+    (await provider.generate({ messages: [{ role: 'user', content: prompt }], temperature: 0 }, { signal }))
+      .text;
+}
+
+type SyntaxCheck = (before: string, after: string, lang: string) => boolean | Promise<boolean>;
+
+/**
+ * The comment/string-only check through @faun/syntax, reading files from `source`. Undefined (step
+ * skipped) when there is no source or the syntax package lacks the test; null verdicts (unsupported
+ * language, unreadable file) keep the pair.
+ */
+export async function syntaxCommentOnly(source: RepoSource | null): Promise<CommentOnlyCheck | undefined> {
+  if (!source) return undefined;
+  const mod = (await import('@faun/syntax')) as unknown as {
+    isCommentOrStringOnlyChange?: SyntaxCheck;
+    detectLanguage?: (path: string) => string | null;
+  };
+  const check = mod.isCommentOrStringOnlyChange;
+  const detect = mod.detectLanguage;
+  if (!check || !detect) return undefined;
+  return async (repo, pr, file) => {
+    const lang = detect(file.filename);
+    if (!lang) return null;
+    const texts = await prFileTexts(source, repo, pr, file);
+    if (!texts) return null;
+    return await check(texts.before, texts.after, lang);
+  };
+}
+
+/** The file source from `--repo-dir` values and `--api-url` (token from GITHUB_TOKEN / GH_TOKEN). */
+export function makeSource(repoDirs: string[], apiUrl: string | undefined): RepoSource | null {
+  const local = new LocalGitSource(parseRepoDirs(repoDirs));
+  const token = process.env.GITHUB_TOKEN ?? process.env.GH_TOKEN;
+  const api = apiUrl ? new GitHubApiSource({ apiUrl, token }) : null;
+  if (repoDirs.length === 0 && !api) return null;
+  return routeSources(local, api);
+}
