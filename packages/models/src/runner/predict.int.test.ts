@@ -177,4 +177,36 @@ describe('faun predict against a fake OpenAI-compatible server', () => {
     expect(preds.map((p) => p.id)).toEqual(items(8).map((i) => i.id));
     expect(preds.map((p) => p.output)).toEqual(items(8).map((i) => i.gold_path));
   }, 60_000);
+
+  test('the first Ctrl+C stops cleanly, saves finished items and prints the resume command', async () => {
+    await server.stop();
+    server = startFakeOpenAi((k, a) => script(k, a));
+    script = (key) => ({ ...(answer(key) as { kind: 'ok'; text: string }), delayMs: 200 });
+    const out = join(dir, 'd.jsonl');
+    const args = [...common('fl8.jsonl', 'd.jsonl'), '-j', '1', '--no-cache'];
+    const child = cli(args, join(dir, 'cache-d'));
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && !(existsSync(out) && readPreds(out).length >= 2)) await Bun.sleep(20);
+    child.kill('SIGINT');
+    const [code, stdout, stderr] = await Promise.all([
+      child.exited,
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+    ]);
+    expect(code).toBe(130);
+    expect(stderr).toContain('resume with: faun predict --task fl');
+    expect(stdout).toContain('items not run; resume with:');
+    const saved = readPreds(out);
+    // Everything that was sent (including the call in flight at Ctrl+C) finished and was saved.
+    expect(saved.length).toBe(server.log.length);
+    expect(saved.map((p) => p.id)).toEqual(
+      items(8)
+        .slice(0, saved.length)
+        .map((i) => i.id),
+    );
+    const r = await run(args, join(dir, 'cache-d'));
+    expect(r.code).toBe(0);
+    expect(server.log.length).toBe(8);
+    expect(readPreds(out).map((p) => p.output)).toEqual(items(8).map((i) => i.gold_path));
+  }, 60_000);
 });

@@ -1,0 +1,147 @@
+import { afterAll, describe, expect, test } from 'bun:test';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RunRecord } from '@faun/kit';
+import { type FlItem, writeJsonlAtomic } from '@faun/schema';
+import { ProviderError } from '../errors.ts';
+import { createMockProvider } from '../providers/baseline.ts';
+import type { GenerateRequest } from '../types.ts';
+import { type PredictOptions, runPredictions } from './predict.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'faun-runner-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const items: FlItem[] = Array.from({ length: 5 }, (_, i) => ({
+  v: 1,
+  id: `o/r#${i}`,
+  repo: 'o/r',
+  language: 'python',
+  issue_number: i,
+  issue_title: `title ${i}`,
+  issue_body: `body ${i}`,
+  task: 'fl',
+  base_commit: null,
+  tree: ['a.py', 'b.py'],
+  gold_path: 'a.py',
+}));
+
+const lines = (p: string) =>
+  readFileSync(p, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+
+function opts(
+  out: string,
+  answer: (r: GenerateRequest) => string,
+  extra: Partial<PredictOptions> = {},
+): PredictOptions {
+  return {
+    task: 'fl',
+    items,
+    model: 'mock:m',
+    provider: createMockProvider('mock:m', answer),
+    out,
+    concurrency: 2,
+    ablate: [],
+    params: { temperature: 0 },
+    promptBudget: 10_000,
+    ...extra,
+  };
+}
+
+describe('runPredictions', () => {
+  test('records prompt version, ablation, input length and per-item errors without stopping', async () => {
+    const out = join(dir, 'a.jsonl');
+    const seen: GenerateRequest[] = [];
+    const s = await runPredictions(
+      opts(
+        out,
+        (r) => {
+          seen.push(r);
+          if (r.item?.id === 'o/r#3') throw new ProviderError('nope', { status: 400 });
+          return 'a.py';
+        },
+        { ablate: ['issue_title'] },
+      ),
+    );
+    expect(s).toMatchObject({ total: 5, generated: 4, errors: 1, resumed: 0, malformed: 0 });
+    const preds = lines(out);
+    expect(preds.map((p) => p.id)).toEqual(items.map((i) => i.id));
+    expect(preds[0]).toMatchObject({
+      prompt_version: 'fl-v1',
+      ablate: ['issue_title'],
+      truncated: false,
+      error: null,
+    });
+    expect(preds[0].input_tokens).toBeGreaterThan(10);
+    expect(preds[3]).toMatchObject({ output: '', error: 'HTTP 400: nope' });
+    // The ablated title reaches neither the prompt nor the item handed to the provider.
+    expect(seen.every((r) => r.item?.issue_title === '' && !r.messages[1]!.content.includes('title '))).toBe(
+      true,
+    );
+    expect(seen.every((r) => r.messages[1]!.content.includes('body '))).toBe(true);
+  });
+
+  test('resumes: skips finished items, retries errors, repairs a torn last line', async () => {
+    const out = join(dir, 'a.jsonl');
+    appendFileSync(out, '{"v":1,"id":"o/r#4","tas');
+    const asked: string[] = [];
+    const s = await runPredictions(
+      opts(
+        out,
+        (r) => {
+          asked.push(r.item!.id);
+          return 'b.py';
+        },
+        { ablate: ['issue_title'] },
+      ),
+    );
+    expect(asked).toEqual(['o/r#3']);
+    expect(s).toMatchObject({ resumed: 4, generated: 1, errors: 0 });
+    const preds = lines(out);
+    expect(preds.map((p) => p.output)).toEqual(['a.py', 'a.py', 'a.py', 'b.py', 'a.py']);
+  });
+
+  test('refuses to mix configurations in one output file', async () => {
+    const out = join(dir, 'a.jsonl');
+    await expect(runPredictions(opts(out, () => 'a.py'))).rejects.toThrow('another configuration');
+  });
+
+  test('--limit runs the first N; an abort stops taking new items and keeps what finished', async () => {
+    const out = join(dir, 'b.jsonl');
+    const s = await runPredictions({ ...opts(out, () => 'a.py'), limit: 2 });
+    expect(s.total).toBe(2);
+    expect(lines(out).map((p) => p.id)).toEqual(['o/r#0', 'o/r#1']);
+
+    const out2 = join(dir, 'c.jsonl');
+    const ctl = new AbortController();
+    const record = await RunRecord.start({
+      dir: join(dir, 'run'),
+      runId: 'r',
+      command: 'predict',
+      argv: [],
+      options: {},
+    });
+    const s2 = await runPredictions({
+      ...opts(out2, (r) => {
+        if (r.item?.id === 'o/r#1') ctl.abort();
+        return 'zzz';
+      }),
+      concurrency: 1,
+      signal: ctl.signal,
+      record,
+    });
+    expect(s2).toMatchObject({ cancelled: true, generated: 2, notRun: 3, malformed: 0 });
+    expect(lines(out2).map((p) => p.id)).toEqual(['o/r#0', 'o/r#1']);
+    await record.flush();
+    const samples = lines(record.samplesPath);
+    expect(samples.map((x) => x.outcome)).toEqual(['pass', 'pass']);
+    expect(samples[0].data).toMatchObject({
+      path_strict: 'zzz',
+      in_tree: false,
+      format_problem: 'path is not in the tree',
+    });
+  });
+});
