@@ -100,12 +100,13 @@ function formatAgreement(a: Agreement): string {
   ].join('\n');
 }
 
-async function runCurate(ctx: CommandContext): Promise<number> {
+/** `faun curate`; `open` is replaceable for tests. */
+export async function runCurate(ctx: CommandContext, open = openStore): Promise<number> {
   const o = ctx.opts;
   if (o.reviewIn && o.reviewOut) throw new UsageError('use --review-out or --review-in, not both');
   const filters = filtersFrom(o);
   const irq = onInterrupt(() => null);
-  const store = await openStore(String(o.db));
+  const store = await open(String(o.db));
   try {
     const source = makeSource((o.repoDir as string[] | undefined) ?? [], o.apiUrl as string | undefined);
     const model = typeof o.semanticCheck === 'string' ? o.semanticCheck : null;
@@ -163,10 +164,14 @@ async function runCurate(ctx: CommandContext): Promise<number> {
   }
 }
 
-async function runBuild(ctx: CommandContext): Promise<number> {
+/** `faun build`; `open` is replaceable for tests. */
+export async function runBuild(ctx: CommandContext, open = openStore): Promise<number> {
   const o = ctx.opts;
   const out = String(o.out);
-  const tasks = ((o.tasks as string[] | undefined) ?? ['qa', 'fl', 'ce']) as TaskName[];
+  let tasks = ((o.tasks as string[] | undefined) ?? ['qa', 'fl', 'ce']) as TaskName[];
+  // Benchmark rows have no conversation: without an explicit --tasks, import builds FL and CE only.
+  if (o.fromSwebench && ctx.sources.tasks !== 'flag' && ctx.sources.tasks !== 'env')
+    tasks = tasks.filter((t) => t !== 'qa');
   const source = makeSource((o.repoDir as string[] | undefined) ?? [], o.apiUrl as string | undefined);
   const irq = onInterrupt(() => (ctx.argv.length ? `faun ${ctx.argv.join(' ')}` : null));
   const items: Partial<Record<TaskName, TaskItem[]>> = {};
@@ -198,7 +203,7 @@ async function runBuild(ctx: CommandContext): Promise<number> {
     } else {
       if (!o.db) throw new UsageError('give --db FILE (a curated store) or --from-swebench rows.jsonl');
       name = basename(String(o.db), extname(String(o.db)));
-      const store = await openStore(String(o.db));
+      const store = await open(String(o.db));
       try {
         const progress = ctx.progress({ label: 'build' });
         const built = await buildFromStore(store, {
@@ -290,7 +295,7 @@ export const commands = [
       ...filterOptions,
       ...sourceOptions,
     ],
-    run: runCurate,
+    run: (ctx) => runCurate(ctx),
   }),
   defineCommand({
     name: 'build',
@@ -320,6 +325,6 @@ export const commands = [
       { name: 'name', type: 'string', arg: 'NAME', description: 'dataset name on the card' },
       ...sourceOptions,
     ],
-    run: runBuild,
+    run: (ctx) => runBuild(ctx),
   }),
 ];

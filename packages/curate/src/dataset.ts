@@ -117,7 +117,7 @@ export function renderCard(c: DatasetCard): string {
       .join(', ');
     lines.push(`| ${task} | ${n} | ${langs} | ${Object.keys(c.repos[task] ?? {}).length} |`);
   }
-  lines.push('', '## Lengths (characters; nearest-rank quantiles)', '');
+  lines.push('', '## Lengths (characters, or lines/files where named; nearest-rank quantiles)', '');
   lines.push(
     '| task | measure | n | min | p25 | median | p75 | max |',
     '|---|---|---:|---:|---:|---:|---:|---:|',
