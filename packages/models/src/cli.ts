@@ -77,6 +77,12 @@ export const predict = defineCommand({
     },
     { name: 'temperature', type: 'number', default: 0, description: 'sampling temperature' },
     {
+      name: 'seed',
+      type: 'number',
+      arg: 'N',
+      description: 'sampling seed sent to the model (where supported)',
+    },
+    {
       name: 'max-tokens',
       type: 'number',
       arg: 'N',
@@ -140,6 +146,10 @@ export const predict = defineCommand({
     const prices = o.prices ? loadPriceTable(String(o.prices)) : null;
 
     const items = await loadDataset(String(o.dataset), task);
+    if (limit !== null && limit < items.length)
+      ctx.log(
+        `--limit ${limit}: running ${limit} of ${items.length} items — fine for testing, not for reported results`,
+      );
     const base = await createProvider(model, {
       baseUrl: o.baseUrl ? String(o.baseUrl) : null,
       timeoutMs: Number(o.timeout) * 1000,
@@ -182,7 +192,11 @@ export const predict = defineCommand({
         out: String(o.out),
         concurrency,
         ablate,
-        params: { temperature: Number(o.temperature), maxTokens },
+        params: {
+          temperature: Number(o.temperature),
+          maxTokens,
+          ...(o.seed === undefined ? {} : { seed: Number(o.seed) }),
+        },
         promptBudget,
         prices,
         signal: interrupt.signal,
@@ -207,6 +221,12 @@ export const predict = defineCommand({
       `tokens: ${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion` +
         (summary.costUsd !== null ? ` · cost $${summary.costUsd.toFixed(4)}` : ''),
     );
+    const b = summary.lengthBuckets;
+    if (b)
+      ctx.log(
+        `input length (est. tokens) buckets: ${b.labels.map((l) => `${l} ${b.counts[l]}`).join(', ')} ` +
+          `at ${b.thresholds.map((t) => Math.round(t)).join(' / ')}`,
+      );
     ctx.log(`predictions: ${summary.out}  run record: ${record.dir}`);
     if (summary.cancelled)
       ctx.log(`interrupted with ${summary.notRun} items not run; resume with: ${resumeCommand}`);

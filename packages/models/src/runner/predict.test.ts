@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunRecord } from '@faun/kit';
-import { type FlItem, writeJsonlAtomic } from '@faun/schema';
+import type { FlItem } from '@faun/schema';
 import { ProviderError } from '../errors.ts';
 import { createMockProvider } from '../providers/baseline.ts';
 import type { GenerateRequest } from '../types.ts';

@@ -9,6 +9,7 @@
 import type { Progress, RunRecord } from '@faun/kit';
 import { UsageError } from '@faun/kit';
 import { appendJsonl, type Prediction, type TaskItem, type TaskName, writeJsonlAtomic } from '@faun/schema';
+import { lengthBuckets } from '../buckets.ts';
 import { costOf, type PriceTable } from '../cost.ts';
 import { describeError } from '../errors.ts';
 import { checkOutput } from '../parse/inspect.ts';
@@ -55,6 +56,8 @@ export interface PredictSummary {
   tokens: { prompt: number; completion: number; cached: number };
   costUsd: number | null;
   out: string;
+  /** Tercile buckets of `input_tokens` over the output file's predictions (null when empty). */
+  lengthBuckets: { thresholds: number[]; labels: string[]; counts: Record<string, number> } | null;
 }
 
 const sameConfig = (p: Prediction, o: PredictOptions) =>
@@ -99,6 +102,7 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
     tokens: { prompt: 0, completion: 0, cached: 0 },
     costUsd: null,
     out: o.out,
+    lengthBuckets: null,
   };
   o.progress?.setTotal(selected.length);
   if (s.resumed) {
@@ -202,10 +206,13 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
   const finalById = new Map(byId);
   const current = await loadPredictions(o.out);
   for (const p of current.values) if (p.error !== null && !finalById.has(p.id)) finalById.set(p.id, p);
-  await writeJsonlAtomic(
-    o.out,
-    [...finalById.values()].sort((a, b) => order.get(a.id)! - order.get(b.id)!),
-  );
+  const final = [...finalById.values()].sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  await writeJsonlAtomic(o.out, final);
+  const lengths = final.flatMap((p) => (p.input_tokens === null ? [] : [p.input_tokens]));
+  if (lengths.length) {
+    const { thresholds, labels, counts } = lengthBuckets(lengths);
+    s.lengthBuckets = { thresholds, labels, counts };
+  }
   o.progress?.done(status());
   return s;
 }
