@@ -64,8 +64,8 @@ export function flattenTree(tree: Tree): FlatTree {
   };
   const root = make();
   const stack: CNode[] = [root];
-  const visible: { node: CNode; k: number }[] = [];
-  visible.push({ node: root, k: visibleIndex++ });
+  const visible: { node: CNode }[] = [{ node: root }];
+  visibleIndex++;
   // iterative pre-order walk; `stack` holds the ancestors of the cursor's node
   if (cursor.gotoFirstChild()) {
     for (;;) {
@@ -74,7 +74,10 @@ export function flattenTree(tree: Tree): FlatTree {
       parent.children.push(node);
       if (stack.length + 1 > maxDepth) maxDepth = stack.length + 1;
       const isVisible = node.named || node.missing;
-      if (isVisible) visible.push({ node, k: visibleIndex++ });
+      if (isVisible) {
+        visible.push({ node });
+        visibleIndex++;
+      }
       if (cursor.gotoFirstChild()) {
         if (!isVisible) {
           // rare: an anonymous node with children; tree-sitter prints it on its own
@@ -99,13 +102,25 @@ export function flattenTree(tree: Tree): FlatTree {
     }
   }
   cursor.delete();
-  if (spans.length !== visibleIndex) spansOk = false;
+  // Align visible nodes with the printed spans. tree-sitter also prints MISSING leaves of hidden tokens
+  // (e.g. `(MISSING _newline)`), which the node API does not expose: skip those spans.
   const spanOf = new Map<CNode, string>();
-  if (spansOk) {
-    for (const { node, k } of visible) {
-      const s = spans[k] as [number, number];
-      spanOf.set(node, rootSexp.slice(s[0], s[1]));
+  let k = 0;
+  for (const { node } of visible) {
+    let s = spans[k];
+    while (s && rootSexp.startsWith('(MISSING ', s[0]) && !missingMatches(node, rootSexp.slice(s[0], s[1]))) {
+      s = spans[++k];
     }
+    if (!s) {
+      spansOk = false;
+      break;
+    }
+    spanOf.set(node, rootSexp.slice(s[0], s[1]));
+    k++;
+  }
+  for (; k < spans.length; k++) {
+    const s = spans[k] as [number, number];
+    if (!rootSexp.startsWith('(MISSING ', s[0])) spansOk = false;
   }
   for (const f of fallbackNodes) if (f.node.children.length > 0) spanOf.set(f.node, f.sexp());
   if (!spansOk) {
@@ -122,6 +137,10 @@ export function flattenTree(tree: Tree): FlatTree {
   };
   walk(root);
   return { root, depth: maxDepth, sexps };
+}
+
+function missingMatches(node: CNode, span: string): boolean {
+  return node.missing && span === (node.named ? `(MISSING ${node.type})` : `(MISSING "${node.type}")`);
 }
 
 /**

@@ -1,0 +1,96 @@
+import { beforeAll, describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { sharedPath } from '@faun/kit';
+import { codebleu, corpusCodebleu, initCodeBleu } from './codebleu.ts';
+import type { CodeBleuResult, CodeLang } from './types.ts';
+
+beforeAll(async () => {
+  await initCodeBleu();
+});
+
+const FIELDS = [
+  'codebleu',
+  'ngram_match_score',
+  'weighted_ngram_match_score',
+  'syntax_match_score',
+  'dataflow_match_score',
+] as const;
+
+interface Row extends CodeBleuResult {
+  lang: CodeLang;
+  hyp: string;
+  ref: string;
+  source: string;
+}
+
+describe('codebleu-dev.jsonl reference vectors', () => {
+  const path = sharedPath('data/metrics/codebleu-dev.jsonl');
+  test.if(path !== null)(
+    'every row matches codebleu 0.7.1 within 1e-6 on every field',
+    () => {
+      const rows = readFileSync(path as string, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Row);
+      expect(rows.length).toBeGreaterThan(300);
+      const mismatches: string[] = [];
+      rows.forEach((row, i) => {
+        const got = codebleu(row.ref, row.hyp, row.lang);
+        for (const f of FIELDS) {
+          if (!(Math.abs(got[f] - row[f]) <= 1e-6)) {
+            mismatches.push(`row ${i + 1} (${row.lang}, ${row.source}) ${f}: got ${got[f]}, want ${row[f]}`);
+          }
+        }
+      });
+      expect(mismatches).toEqual([]);
+    },
+    60_000,
+  );
+});
+
+describe('driver', () => {
+  test('throws a clear error for an unsupported language', () => {
+    expect(() => codebleu('a', 'a', 'ruby' as CodeLang)).toThrow(/unsupported language 'ruby'/);
+  });
+
+  test('corpus level accumulates components over pairs (not a mean of per-pair scores)', () => {
+    const pairs = [
+      { refs: 'def f(x):\n    return x + 1', hyp: 'def f(x):\n    return x + 1' },
+      { refs: 'print(a)', hyp: 'x = 1' },
+    ];
+    const corpus = corpusCodebleu(pairs, 'python');
+    // syntax: pair 1 has 6 reference subtrees all matched; pair 2 has 4, none matched → 6/10
+    expect(corpus.syntax_match_score).toBeCloseTo(0.6, 12);
+    const a = codebleu(pairs[0]!.refs, pairs[0]!.hyp, 'python');
+    const b = codebleu(pairs[1]!.refs, pairs[1]!.hyp, 'python');
+    expect(corpus.syntax_match_score).not.toBeCloseTo((a.syntax_match_score + b.syntax_match_score) / 2, 6);
+  });
+
+  test('weights are configurable and dataflow 0 counts as 1 unless fixed', () => {
+    const r = codebleu("print('hello')", 'x = 1', 'python', { weights: [0, 0, 0, 1] });
+    expect(r.dataflow_match_score).toBe(0);
+    expect(r.codebleu).toBe(1);
+    expect(codebleu("print('hello')", 'x = 1', 'python', { fixDataflowZero: true }).codebleu).toBe(0);
+  });
+
+  test('multiple references are accepted', () => {
+    const r = codebleu(['return a + b', 'return b + a'], 'return a + b', 'python');
+    expect(r.ngram_match_score).toBe(1);
+  });
+
+  test('empty, broken and huge inputs give defined scores', () => {
+    for (const lang of ['python', 'java', 'javascript', 'typescript', 'go'] as const) {
+      const e = codebleu('', '', lang);
+      expect(e.syntax_match_score).toBe(1);
+      expect(e.codebleu).toBe(0.5);
+      const broken = codebleu('if (x) { return [1, 2', ')))( {{ ]] "unterminated', lang);
+      expect(Number.isFinite(broken.codebleu)).toBe(true);
+    }
+    const line = 'x = foo(a, b) + [1, 2, 3]  # note\n';
+    const huge = line.repeat(Math.ceil(5_000_000 / line.length));
+    const t0 = performance.now();
+    const r = codebleu(huge, `${huge}y = 2\n`, 'python');
+    expect(r.codebleu).toBeGreaterThan(0.9);
+    expect(performance.now() - t0).toBeLessThan(60_000);
+  }, 120_000);
+});

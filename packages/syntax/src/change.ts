@@ -1,0 +1,79 @@
+/**
+ * Does a change touch only comments and string literals? Both versions are parsed and reduced to a
+ * structural token sequence — named nodes as open/close marks, leaves as (type, text) — with comments
+ * dropped and each string literal reduced to one marker, whatever its text, quotes or prefix (code inside
+ * interpolations such as `${x}` or f-string `{x}` stays code). Equal sequences mean the change is confined to comments, string
+ * contents and layout. Python docstrings are string literals, so docstring-only edits count as true.
+ * Whitespace-only reformatting also yields true (the structure captures Python's indentation blocks).
+ */
+import { applyPatch } from 'diff';
+import type { Node } from 'web-tree-sitter';
+import type { SyntaxLang } from './languages.ts';
+import { parseCode } from './parsers.ts';
+
+const COMMENT_TYPES = new Set(['comment', 'line_comment', 'block_comment', 'html_comment']);
+const STRING_TYPES = new Set([
+  'string',
+  'string_literal',
+  'template_string',
+  'character_literal',
+  'interpreted_string_literal',
+  'raw_string_literal',
+  'rune_literal',
+]);
+const CODE_INSIDE_STRING = new Set(['interpolation', 'template_substitution']);
+
+/** The structural token sequence of `code`, joined into one string (see the module doc). */
+export function codeSignature(code: string, lang: SyntaxLang): string {
+  const tree = parseCode(code, lang);
+  try {
+    const out: string[] = [];
+    const visit = (node: Node, inString: boolean) => {
+      const type = node.type;
+      if (COMMENT_TYPES.has(type)) return;
+      if (inString && !CODE_INSIDE_STRING.has(type)) {
+        // string text, quotes and prefixes: nothing; interpolations below stay code
+        for (const child of node.children) if (child) visit(child, true);
+        return;
+      }
+      if (STRING_TYPES.has(type)) {
+        out.push('<str');
+        for (const child of node.children) if (child) visit(child, true);
+        out.push('>');
+        return;
+      }
+      if (node.childCount === 0) {
+        out.push(`${type}\u0001${node.text}`);
+        return;
+      }
+      if (node.isNamed) out.push(`(${type}`);
+      for (const child of node.children) if (child) visit(child, false);
+      if (node.isNamed) out.push(')');
+    };
+    visit(tree.rootNode, false);
+    return out.join('\u0000');
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
+ * True when `before` and `after` differ only inside comments or string literals (or in layout); false when
+ * any code token or the syntax structure changed. The grammar must be loaded (`initSyntax`).
+ */
+export function isCommentOrStringOnlyChange(before: string, after: string, lang: SyntaxLang): boolean {
+  if (before === after) return true;
+  return codeSignature(before, lang) === codeSignature(after, lang);
+}
+
+/**
+ * The diff-level variant: applies a unified diff of one file to its pre-change content and compares the
+ * two versions. Throws when the diff does not apply to `before`.
+ */
+export function isCommentOrStringOnlyDiff(diff: string, before: string, lang: SyntaxLang): boolean {
+  const after = applyPatch(before, diff);
+  if (after === false) {
+    throw new Error('the unified diff does not apply to the given pre-change file content');
+  }
+  return isCommentOrStringOnlyChange(before, after, lang);
+}
