@@ -1,12 +1,185 @@
-/** `faun` subcommands owned by this package. */
-import { defineCommand, FaunError } from '@faun/kit';
+/** `faun serve` (the API and pages) and `faun serve keys create|list|revoke`. */
+import { type CommandContext, defineCommand, type OptionSpec, UsageError } from '@faun/kit';
+import { openDatabase } from './db/open.ts';
+import { startServer } from './server.ts';
+import { createKey, listKeys, revokeKey } from './service/keys.ts';
+
+const DB_OPTION: OptionSpec = {
+  name: 'db',
+  type: 'string',
+  arg: 'DIR|URL',
+  description: 'database: a PGlite folder or a postgres:// URL (default $DATABASE_URL, else .faun/api-db)',
+};
+
+const num = (v: unknown): number | undefined => (v === undefined || v === null ? undefined : Number(v));
+
+async function withDb<T>(
+  ctx: CommandContext,
+  fn: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
+) {
+  const db = await openDatabase((ctx.opts.db as string | undefined) ?? undefined);
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+const keys = defineCommand({
+  name: 'keys',
+  summary: 'manage API keys (create, list, revoke)',
+  description:
+    'With the embedded PGlite database, run these while the server is stopped (one process at a time may open ' +
+    'the folder); with PostgreSQL they work at any time.',
+  run() {
+    throw new UsageError('faun serve keys: name a subcommand: create, list or revoke');
+  },
+  subcommands: [
+    defineCommand({
+      name: 'create',
+      summary: 'create an API key and print it once',
+      examples: [
+        'faun serve keys create --name ci --runs-per-day 20',
+        'faun serve keys create --name me --admin',
+      ],
+      options: [
+        DB_OPTION,
+        { name: 'name', type: 'string', description: 'who or what the key is for', required: true },
+        { name: 'admin', type: 'boolean', description: 'may delete any run', default: false },
+        {
+          name: 'runs-per-day',
+          type: 'number',
+          arg: 'N',
+          description: 'run submissions per 24 h',
+          default: 50,
+        },
+        {
+          name: 'items-per-day',
+          type: 'number',
+          arg: 'N',
+          description: 'items scored per 24 h',
+          default: 200000,
+        },
+        {
+          name: 'rate',
+          type: 'number',
+          arg: 'R',
+          description: 'requests per second (token bucket)',
+          default: 20,
+        },
+        { name: 'burst', type: 'number', arg: 'N', description: 'bucket size', default: 40 },
+      ],
+      async run(ctx) {
+        const name = String(ctx.opts.name ?? '').trim();
+        if (!name) throw new UsageError('--name is required');
+        const made = await withDb(ctx, (d) =>
+          createKey(d.db, {
+            name,
+            admin: Boolean(ctx.opts.admin),
+            runsPerDay: num(ctx.opts.runsPerDay),
+            itemsPerDay: num(ctx.opts.itemsPerDay),
+            ratePerSec: num(ctx.opts.rate),
+            burst: num(ctx.opts.burst),
+          }),
+        );
+        ctx.emitJson(made);
+        if (!ctx.json) {
+          process.stdout.write(`${made.token}\n`);
+          ctx.log(`key ${made.id} created for '${name}'; the token above is shown only once`);
+        }
+        return 0;
+      },
+    }),
+    defineCommand({
+      name: 'list',
+      summary: 'list API keys (never their secrets)',
+      options: [DB_OPTION],
+      async run(ctx) {
+        const list = await withDb(ctx, (d) => listKeys(d.db));
+        ctx.emitJson(list);
+        if (!ctx.json)
+          for (const k of list)
+            ctx.log(
+              `${k.id}  ${k.name.padEnd(20)} ${k.revokedAt ? 'revoked' : 'active '}  ${k.admin ? 'admin ' : ''}runs/day ${k.runsPerDay}  items/day ${k.itemsPerDay}  ${k.ratePerSec}/s`,
+            );
+        return 0;
+      },
+    }),
+    defineCommand({
+      name: 'revoke',
+      summary: 'revoke an API key by id',
+      args: '<id>',
+      options: [DB_OPTION],
+      async run(ctx) {
+        const id = ctx.args[0];
+        if (!id) throw new UsageError('faun serve keys revoke <id>: the key id is missing (see keys list)');
+        const ok = await withDb(ctx, (d) => revokeKey(d.db, id));
+        if (!ok) throw new UsageError(`no key with id '${id}'`, { hint: 'faun serve keys list' });
+        ctx.log(`key ${id} revoked`);
+        ctx.emitJson({ id, revoked: true });
+        return 0;
+      },
+    }),
+  ],
+});
 
 export const commands = [
   defineCommand({
     name: 'serve',
-    summary: 'not built yet',
-    run() {
-      throw new FaunError("'faun serve' is not built yet");
+    summary: 'serve the scoring API and result pages',
+    description:
+      'Serves /v1 (OpenAPI at /openapi.json, reference at /docs) and the leaderboard, run and dataset pages. ' +
+      'Jobs run in this process unless --redis-url / REDIS_URL is set, in which case `faun worker` processes pull them.',
+    examples: [
+      'faun serve --port 8787 --datasets datasets',
+      'DATABASE_URL=postgres://faun@db/faun REDIS_URL=redis://localhost:6379 faun serve --host 0.0.0.0',
+    ],
+    options: [
+      { name: 'port', type: 'number', arg: 'N', description: 'TCP port', default: 8787 },
+      { name: 'host', type: 'string', arg: 'ADDR', description: 'listen address', default: '127.0.0.1' },
+      DB_OPTION,
+      { name: 'store', type: 'string', arg: 'FILE', description: 'DuckDB store for dataset funnels' },
+      {
+        name: 'datasets',
+        type: 'string',
+        arg: 'DIR',
+        description: 'folder of dataset JSONL files',
+        default: 'datasets',
+      },
+      {
+        name: 'redis-url',
+        type: 'string',
+        arg: 'URL',
+        description: 'Redis for the job queue (default $REDIS_URL)',
+      },
+      {
+        name: 'inline-workers',
+        type: 'number',
+        arg: 'N',
+        description: 'jobs run inside the server (default 2 without Redis, 0 with)',
+      },
+      { name: 'public-reads', type: 'boolean', description: 'allow reads without an API key', default: true },
+    ],
+    subcommands: [keys],
+    async run(ctx) {
+      const h = await startServer({
+        port: Number(ctx.opts.port ?? 8787),
+        hostname: String(ctx.opts.host ?? '127.0.0.1'),
+        ...(ctx.opts.db ? { db: String(ctx.opts.db) } : {}),
+        store: (ctx.opts.store as string | undefined) ?? null,
+        datasetsDir: String(ctx.opts.datasets ?? 'datasets'),
+        redisUrl: (ctx.opts.redisUrl as string | undefined) ?? process.env.REDIS_URL ?? null,
+        ...(ctx.opts.inlineWorkers !== undefined ? { inlineWorkers: Number(ctx.opts.inlineWorkers) } : {}),
+        config: { publicReads: ctx.opts.publicReads !== false },
+      });
+      ctx.log(`faun API on ${h.url}  (pages: ${h.url}/leaderboard, reference: ${h.url}/docs)`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      ctx.log('stopping');
+      await h.stop();
+      return 0;
     },
   }),
 ];

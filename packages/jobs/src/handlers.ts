@@ -16,14 +16,10 @@ export type ScoreTaskFn = (
   opts?: Record<string, unknown>,
 ) => unknown;
 
-/** Loads `scoreTask` from @faun/metrics. */
+/** Loads `scoreTask` from @faun/metrics (lazily, so a verify-only worker never loads the metrics). */
 export async function loadScoreTask(): Promise<ScoreTaskFn> {
-  const m = (await import('@faun/metrics')) as Record<string, unknown>;
-  if (typeof m.scoreTask !== 'function')
-    throw new PermanentJobError('@faun/metrics does not export scoreTask', {
-      cause: 'update the workspace: the metrics package provides it',
-    });
-  return m.scoreTask as ScoreTaskFn;
+  const { scoreTask } = await import('@faun/metrics');
+  return scoreTask as ScoreTaskFn;
 }
 
 /** The per-item scores inside a scoreTask result. */

@@ -1,0 +1,92 @@
+/**
+ * The Hono application: request ids, JSON request logs, one error envelope through `app.onError`,
+ * validation errors as 400 with field paths, the /v1 routes, /openapi.json, /docs and the HTML pages.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { createAuth } from './auth/middleware.ts';
+import type { AppEnv, Services } from './context.ts';
+import { ApiError, envelope, invalid } from './errors.ts';
+import { pageRoutes } from './pages/routes.ts';
+import { datasetRoutes } from './routes/datasets.ts';
+import { docsPage } from './routes/docs.ts';
+import { healthRoutes } from './routes/health.ts';
+import { runRoutes } from './routes/runs.ts';
+import { scoreRoutes } from './routes/score.ts';
+
+const ID_RE = /^[A-Za-z0-9._-]{1,100}$/;
+
+export function createApp(s: Services): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw invalid(result.error, result.target === 'json' ? 'body' : result.target);
+    },
+  });
+  app.use(
+    requestId({
+      headerName: 'x-request-id',
+      generator: () => crypto.randomUUID(),
+      limitLength: 100,
+    }),
+  );
+  app.use(async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    if (incoming && !ID_RE.test(incoming)) c.header('x-request-id', c.get('requestId'));
+    const started = performance.now();
+    await next();
+    if (s.config.logRequests)
+      s.log({
+        event: 'request',
+        request_id: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        key_id: c.get('key')?.id ?? null,
+      });
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) {
+      for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+      return c.json(envelope(err.code, err.message, err.details), err.status);
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status;
+      const code = status === 413 ? 'payload_too_large' : status === 400 ? 'invalid_request' : 'http_error';
+      return c.json(envelope(code, err.message || 'bad request'), status);
+    }
+    s.log({
+      event: 'error',
+      level: 'error',
+      request_id: c.get('requestId'),
+      error: String((err as Error)?.stack ?? err),
+    });
+    return c.json(envelope('internal', 'internal server error', { request_id: c.get('requestId') }), 500);
+  });
+  app.notFound((c) => c.json(envelope('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
+
+  const auth = createAuth(s);
+  const key = auth('key');
+  const read = auth('read');
+  healthRoutes(app, s);
+  scoreRoutes(app, s, key);
+  runRoutes(app, s, { key, read });
+  datasetRoutes(app, s, read);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key from `faun serve keys create`',
+  });
+  const info = {
+    title: 'faun API',
+    version: '1',
+    description: 'Scoring, runs, datasets and leaderboards of faun.',
+  };
+  app.doc31('/openapi.json', { openapi: '3.1.0', info });
+  app.get('/docs', (c) => c.html(docsPage(app.getOpenAPI31Document({ openapi: '3.1.0', info }))));
+  pageRoutes(app, s, read);
+  return app;
+}

@@ -1,0 +1,26 @@
+import { expect, test } from 'bun:test';
+import { hashSecret, newKey, parseToken, verifySecret } from './keys.ts';
+import { RateLimiter } from './rate.ts';
+
+test('a new key verifies with its own secret only', () => {
+  const k = newKey();
+  const parsed = parseToken(k.token);
+  expect(parsed?.id).toBe(k.id);
+  expect(verifySecret(k.salt, k.hash, parsed!.secret)).toBe(true);
+  expect(verifySecret(k.salt, k.hash, `${parsed!.secret}x`)).toBe(false);
+  expect(k.hash).toBe(hashSecret(k.salt, parsed!.secret));
+  expect(k.hash).not.toContain(parsed!.secret);
+  expect(parseToken('Bearer nope')).toBeNull();
+  expect(parseToken('faun_zz_short')).toBeNull();
+});
+
+test('token bucket allows a burst then the refill rate', () => {
+  let t = 0;
+  const r = new RateLimiter(() => t);
+  const allowed = Array.from({ length: 5 }, () => r.take('k', 2, 3) === 0);
+  expect(allowed).toEqual([true, true, true, false, false]);
+  t += 500; // one token at 2/s
+  expect(r.take('k', 2, 3)).toBe(0);
+  expect(r.take('k', 2, 3)).toBeCloseTo(0.5, 5);
+  expect(r.take('other', 2, 3)).toBe(0);
+});

@@ -1,0 +1,52 @@
+/** What request handlers share: the services of one server and its settings. */
+import type { Queue, ScoreTaskFn } from '@faun/jobs';
+import type { Database } from './db/open.ts';
+import type { apiKeys } from './db/schema.ts';
+import type { DatasetRegistry } from './service/datasets.ts';
+import type { RunService } from './service/runs.ts';
+import type { StatsSource } from './service/stats.ts';
+
+export type KeyRow = typeof apiKeys.$inferSelect;
+
+export interface ApiConfig {
+  /** Allow GET endpoints and pages without a key (default true). */
+  publicReads: boolean;
+  /** Max body bytes of POST /v1/score/* (default 1 MiB). */
+  scoreBodyLimit: number;
+  /** Max body bytes of POST /v1/runs (default 64 MiB). */
+  runBodyLimit: number;
+  /** Max items per POST /v1/score/* request (default 500). */
+  maxScoreItems: number;
+  /** How long a verified key stays cached, ms (default 5000). */
+  keyCacheMs: number;
+  /** Anonymous read rate per client address, requests/s (burst 2×). */
+  anonRatePerSec: number;
+  /** Log one JSON line per request (default true). */
+  logRequests: boolean;
+}
+
+export const DEFAULT_CONFIG: ApiConfig = {
+  publicReads: true,
+  scoreBodyLimit: 1 << 20,
+  runBodyLimit: 64 << 20,
+  maxScoreItems: 500,
+  keyCacheMs: 5000,
+  anonRatePerSec: 50,
+  logRequests: true,
+};
+
+export interface Services {
+  db: Database;
+  datasets: DatasetRegistry;
+  runs: RunService;
+  work: Queue;
+  results: Queue;
+  stats: StatsSource;
+  loadScoreTask: () => Promise<ScoreTaskFn>;
+  config: ApiConfig;
+  log: (fields: Record<string, unknown>) => void;
+}
+
+export interface AppEnv {
+  Variables: { key: KeyRow | null; requestId: string };
+}

@@ -1,0 +1,139 @@
+/** Datasets, their statistics, and the leaderboard. */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, eq } from 'drizzle-orm';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv, Services } from '../context.ts';
+import { leaderboard } from '../db/schema.ts';
+import { ApiError } from '../errors.ts';
+import type { Interval } from '../service/report.ts';
+import { DatasetStatsView, DatasetView, ErrorSchema, errorResponses, LeaderboardEntry } from './schemas.ts';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** The metric a leaderboard is ranked by, per task. */
+export const PRIMARY_METRIC: Record<string, string[]> = {
+  exec: ['resolved'],
+  fl: ['em', 'exact_match', 'accuracy'],
+  qa: ['rougeL', 'rouge_l', 'bleu'],
+  ce: ['codebleu_file', 'codebleu_patch', 'apply_rate'],
+};
+
+export function primaryMetric(task: string, metrics: Record<string, Interval>): string | null {
+  for (const m of PRIMARY_METRIC[task] ?? []) if (m in metrics) return m;
+  return Object.keys(metrics).sort()[0] ?? null;
+}
+
+export async function leaderboardEntries(s: Services, dataset?: string, task?: string) {
+  const rows = await s.db.db
+    .select()
+    .from(leaderboard)
+    .where(
+      and(
+        dataset ? eq(leaderboard.dataset, dataset) : undefined,
+        task ? eq(leaderboard.task, task) : undefined,
+      ),
+    );
+  const entries = rows.map((r) => ({
+    run_id: r.runId,
+    dataset: r.dataset,
+    task: r.task,
+    model: r.model,
+    n: r.n,
+    metrics: r.metrics as Record<string, Interval>,
+    created_at: r.createdAt.toISOString(),
+  }));
+  const score = (e: (typeof entries)[number]) => {
+    const m = primaryMetric(e.task, e.metrics);
+    return m ? (e.metrics[m]?.value ?? 0) : 0;
+  };
+  return entries.sort(
+    (a, b) => score(b) - score(a) || a.model.localeCompare(b.model) || a.run_id.localeCompare(b.run_id),
+  );
+}
+
+export function datasetRoutes(app: OpenAPIHono<AppEnv>, s: Services, read: MiddlewareHandler<AppEnv>): void {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/datasets',
+      tags: ['datasets'],
+      summary: 'Datasets this server scores against',
+      middleware: [read] as const,
+      responses: { 200: json(z.object({ items: z.array(DatasetView) }), 'Datasets'), ...errorResponses },
+    }),
+    (c) =>
+      c.json(
+        {
+          items: s.datasets
+            .list()
+            .map((d) => ({ name: d.name, task: d.task, items: d.itemCount, sha256: d.sha256 })),
+        },
+        200,
+      ),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/datasets/{name}/stats',
+      tags: ['datasets'],
+      summary: 'Funnel, per-repository counts and length distribution of a dataset',
+      middleware: [read] as const,
+      request: {
+        params: z.object({
+          name: z
+            .string()
+            .min(1)
+            .max(200)
+            .openapi({ param: { name: 'name', in: 'path' } }),
+        }),
+      },
+      responses: {
+        200: json(DatasetStatsView, 'Statistics'),
+        ...errorResponses,
+        404: json(ErrorSchema, 'No such dataset'),
+      },
+    }),
+    async (c) => {
+      const { name } = c.req.valid('param');
+      if (!s.datasets.get(name))
+        throw new ApiError(404, 'dataset_not_found', `no dataset named '${name}'`, {
+          available: s.datasets.list().map((d) => d.name),
+        });
+      return c.json(await s.stats.stats(name), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/leaderboard',
+      tags: ['leaderboard'],
+      summary: 'Finished runs ranked by the primary metric, with confidence intervals',
+      middleware: [read] as const,
+      request: {
+        query: z.object({
+          dataset: z
+            .string()
+            .optional()
+            .openapi({ param: { name: 'dataset', in: 'query' } }),
+          task: z
+            .enum(['qa', 'fl', 'ce', 'exec'])
+            .optional()
+            .openapi({ param: { name: 'task', in: 'query' } }),
+        }),
+      },
+      responses: {
+        200: json(z.object({ items: z.array(LeaderboardEntry) }), 'Leaderboard'),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json({ items: await leaderboardEntries(s, q.dataset, q.task) }, 200);
+    },
+  );
+}

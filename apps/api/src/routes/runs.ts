@@ -1,0 +1,256 @@
+/** Runs: submit (202 + id, idempotency key), status, report, paged samples, list, delete. */
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv, Services } from '../context.ts';
+import { results, runs } from '../db/schema.ts';
+import { ApiError } from '../errors.ts';
+import {
+  ErrorSchema,
+  errorResponses,
+  Page,
+  Paging,
+  ReportView,
+  RunStatus,
+  RunView,
+  SampleView,
+  SubmitRunBody,
+} from './schemas.ts';
+
+type RunRow = typeof runs.$inferSelect;
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const notFound = { 404: json(ErrorSchema, 'No such run') };
+const IdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});
+
+export function runView(r: RunRow) {
+  return {
+    id: r.id,
+    dataset: r.dataset,
+    task: r.task,
+    kind: r.kind as 'text' | 'exec',
+    model: r.model,
+    status: r.status as z.infer<typeof RunStatus>,
+    total: r.total,
+    done: r.done,
+    progress: r.total === 0 ? 1 : r.done / r.total,
+    created_at: r.createdAt.toISOString(),
+    finished_at: r.finishedAt ? r.finishedAt.toISOString() : null,
+    error: r.error,
+    links: {
+      self: `/v1/runs/${r.id}`,
+      report: `/v1/runs/${r.id}/report`,
+      samples: `/v1/runs/${r.id}/samples`,
+      page: `/runs/${r.id}`,
+    },
+  };
+}
+
+export async function getRun(s: Services, id: string): Promise<RunRow> {
+  const [row] = await s.db.db.select().from(runs).where(eq(runs.id, id));
+  if (!row) throw new ApiError(404, 'run_not_found', `no run with id '${id}'`);
+  return row;
+}
+
+export function runRoutes(
+  app: OpenAPIHono<AppEnv>,
+  s: Services,
+  auth: { key: MiddlewareHandler<AppEnv>; read: MiddlewareHandler<AppEnv> },
+): void {
+  const limit = bodyLimit({
+    maxSize: s.config.runBodyLimit,
+    onError: () => {
+      throw new ApiError(413, 'payload_too_large', `the body exceeds ${s.config.runBodyLimit} bytes`);
+    },
+  });
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/runs',
+      tags: ['runs'],
+      summary: 'Submit predictions for scoring or execution verification',
+      security: [{ bearer: [] }],
+      middleware: [auth.key, limit] as const,
+      request: {
+        headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
+        body: { content: { 'application/json': { schema: SubmitRunBody } }, required: true },
+      },
+      responses: {
+        202: json(RunView, 'Accepted; poll the run'),
+        ...errorResponses,
+        404: json(ErrorSchema, 'No such dataset'),
+        413: json(ErrorSchema, 'Body too large'),
+      },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const key = c.get('key')!;
+      const { id } = await s.runs.submit(
+        { keyId: key.id, runsPerDay: key.runsPerDay, itemsPerDay: key.itemsPerDay },
+        {
+          dataset: body.dataset,
+          model: body.model,
+          predictions: body.predictions,
+          idempotencyKey: c.req.valid('header')['idempotency-key'],
+          bytes: Number(c.req.header('content-length') ?? 0),
+        },
+      );
+      c.header('location', `/v1/runs/${id}`);
+      return c.json(runView(await getRun(s, id)), 202);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/runs',
+      tags: ['runs'],
+      summary: 'List runs, newest first',
+      middleware: [auth.read] as const,
+      request: { query: Paging.extend({ dataset: z.string().optional(), status: RunStatus.optional() }) },
+      responses: { 200: json(Page(RunView, 'RunPage'), 'Runs'), ...errorResponses },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const where = and(
+        q.dataset ? eq(runs.dataset, q.dataset) : undefined,
+        q.status ? eq(runs.status, q.status) : undefined,
+      );
+      const [count] = await s.db.db.select({ n: sql<number>`count(*)::int` }).from(runs).where(where);
+      const rows = await s.db.db
+        .select()
+        .from(runs)
+        .where(where)
+        .orderBy(desc(runs.createdAt), desc(runs.id))
+        .limit(q.per_page)
+        .offset((q.page - 1) * q.per_page);
+      return c.json(
+        { items: rows.map(runView), page: q.page, per_page: q.per_page, total: count?.n ?? 0 },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/runs/{id}',
+      tags: ['runs'],
+      summary: 'Run status and progress',
+      middleware: [auth.read] as const,
+      request: { params: IdParam },
+      responses: { 200: json(RunView, 'The run'), ...errorResponses, ...notFound },
+    }),
+    async (c) => c.json(runView(await getRun(s, c.req.valid('param').id)), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/runs/{id}/report',
+      tags: ['runs'],
+      summary: 'The report of a finished run: outcome counts, metrics with confidence intervals',
+      middleware: [auth.read] as const,
+      request: { params: IdParam },
+      responses: {
+        200: json(ReportView, 'The report'),
+        ...errorResponses,
+        ...notFound,
+        409: json(ErrorSchema, 'The run has not finished'),
+      },
+    }),
+    async (c) => {
+      const run = await getRun(s, c.req.valid('param').id);
+      if (run.status !== 'done' || !run.report)
+        throw new ApiError(
+          409,
+          'run_not_finished',
+          `run ${run.id} is ${run.status} (${run.done}/${run.total})`,
+          {
+            status: run.status,
+            error: run.error,
+          },
+        );
+      return c.json(run.report as z.infer<typeof ReportView>, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/runs/{id}/samples',
+      tags: ['runs'],
+      summary: 'Per-item results, paged, optionally filtered by outcome',
+      middleware: [auth.read] as const,
+      request: {
+        params: IdParam,
+        query: Paging.extend({ status: z.enum(['pass', 'fail', 'error', 'timeout', 'skipped']).optional() }),
+      },
+      responses: { 200: json(Page(SampleView, 'SamplePage'), 'Samples'), ...errorResponses, ...notFound },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const q = c.req.valid('query');
+      await getRun(s, id);
+      const where = and(eq(results.runId, id), q.status ? eq(results.outcome, q.status) : undefined);
+      const [count] = await s.db.db.select({ n: sql<number>`count(*)::int` }).from(results).where(where);
+      const rows = await s.db.db
+        .select()
+        .from(results)
+        .where(where)
+        .orderBy(results.itemId)
+        .limit(q.per_page)
+        .offset((q.page - 1) * q.per_page);
+      const items = rows.map((r) => ({
+        item_id: r.itemId,
+        outcome: r.outcome as z.infer<typeof SampleView>['outcome'],
+        scores: r.scores as Record<string, number>,
+        answer: r.answer,
+        data: r.data as Record<string, unknown>,
+        log: r.log,
+        error: r.error,
+        duration_ms: r.durationMs,
+      }));
+      return c.json({ items, page: q.page, per_page: q.per_page, total: count?.n ?? 0 }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/v1/runs/{id}',
+      tags: ['runs'],
+      summary: 'Delete a run, its results and its leaderboard entry (owner or admin key)',
+      security: [{ bearer: [] }],
+      middleware: [auth.key] as const,
+      request: { params: IdParam },
+      responses: {
+        204: { description: 'Deleted' },
+        ...errorResponses,
+        ...notFound,
+        403: json(ErrorSchema, 'Not yours'),
+      },
+    }),
+    async (c) => {
+      const run = await getRun(s, c.req.valid('param').id);
+      const key = c.get('key')!;
+      if (run.keyId !== key.id && !key.admin)
+        throw new ApiError(
+          403,
+          'forbidden',
+          'only the key that submitted a run (or an admin key) can delete it',
+        );
+      await s.db.db.delete(runs).where(eq(runs.id, run.id));
+      return c.body(null, 204);
+    },
+  );
+}

@@ -1,0 +1,179 @@
+/** Request and response schemas of the API, in one place (they also make up /openapi.json). */
+
+import { CeItem, FlItem, ItemScore, Prediction, QaItem, SampleOutcome } from '@faun/schema';
+import { z } from '@hono/zod-openapi';
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: 'invalid_request' }),
+      message: z.string(),
+      details: z.unknown(),
+    }),
+  })
+  .openapi('Error');
+
+export const errorResponses = {
+  400: {
+    description: 'Malformed body or parameters (details list field paths)',
+    content: { 'application/json': { schema: ErrorSchema } },
+  },
+  401: {
+    description: 'Missing or invalid API key',
+    content: { 'application/json': { schema: ErrorSchema } },
+  },
+  429: {
+    description: 'Rate limit or quota exceeded',
+    content: { 'application/json': { schema: ErrorSchema } },
+  },
+} as const;
+
+const ITEM_SCHEMAS = { qa: QaItem, fl: FlItem, ce: CeItem } as const;
+
+/** Body of POST /v1/score/{task}. */
+export function scoreBody(task: 'qa' | 'fl' | 'ce', maxItems: number) {
+  return z
+    .object({
+      items: z.array(ITEM_SCHEMAS[task]).min(1).max(maxItems),
+      predictions: z.array(Prediction).max(maxItems),
+      /** Bootstrap resamples for the confidence intervals (0 = none). */
+      bootstrap: z.number().int().min(0).max(10_000).optional(),
+      seed: z.number().int().optional(),
+    })
+    .openapi(`Score${task.toUpperCase()}Request`);
+}
+
+export const Aggregate = z
+  .object({ metric: z.string(), mean: z.number(), low: z.number(), high: z.number(), n: z.number().int() })
+  .openapi('Aggregate');
+
+/** Exactly what `scoreTask` (and so `faun score`) returns. */
+export const ScoreResponse = z
+  .object({
+    task: z.enum(['qa', 'fl', 'ce']),
+    models: z.array(z.string()),
+    n_items: z.number().int(),
+    items: z.array(ItemScore),
+    aggregate: z
+      .record(z.string(), Aggregate)
+      .openapi({ description: 'metric → mean with a bootstrap 95% interval' }),
+    missing: z.object({ count: z.number().int(), ids: z.array(z.string()) }),
+    unknown: z.object({ count: z.number().int(), ids: z.array(z.string()) }),
+    seed: z.number().int(),
+  })
+  .openapi('ScoreResponse');
+
+export const SubmitRunBody = z
+  .object({
+    dataset: z.string().min(1).openapi({ example: 'fl-sample' }),
+    model: z.string().min(1).optional(),
+    predictions: z.array(z.record(z.string(), z.unknown())).min(1).openapi({
+      description: 'Prediction records (text datasets) or {instance_id, model_patch} (execution)',
+    }),
+  })
+  .openapi('SubmitRun');
+
+export const RunStatus = z.enum(['queued', 'running', 'done', 'error']);
+
+export const RunView = z
+  .object({
+    id: z.string(),
+    dataset: z.string(),
+    task: z.string(),
+    kind: z.enum(['text', 'exec']),
+    model: z.string(),
+    status: RunStatus,
+    total: z.number().int(),
+    done: z.number().int(),
+    progress: z.number(),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+    error: z.string().nullable(),
+    links: z.object({ self: z.string(), report: z.string(), samples: z.string(), page: z.string() }),
+  })
+  .openapi('Run');
+
+export const Paging = z.object({
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1)
+    .openapi({ param: { name: 'page', in: 'query' } }),
+  per_page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(50)
+    .openapi({ param: { name: 'per_page', in: 'query' } }),
+});
+
+export const Page = <T extends z.ZodType>(item: T, name: string) =>
+  z
+    .object({
+      items: z.array(item),
+      page: z.number().int(),
+      per_page: z.number().int(),
+      total: z.number().int(),
+    })
+    .openapi(name);
+
+export const SampleView = z
+  .object({
+    item_id: z.string(),
+    outcome: SampleOutcome,
+    scores: z.record(z.string(), z.number()),
+    answer: z.string().nullable(),
+    data: z.record(z.string(), z.unknown()),
+    log: z.string().nullable(),
+    error: z.string().nullable(),
+    duration_ms: z.number(),
+  })
+  .openapi('Sample');
+
+export const Interval = z.object({ value: z.number(), lo: z.number().nullable(), hi: z.number().nullable() });
+
+export const ReportView = z
+  .object({
+    run_id: z.string(),
+    dataset: z.string(),
+    task: z.string(),
+    kind: z.string(),
+    model: z.string(),
+    total: z.number().int(),
+    counts: z.record(z.string(), z.number()),
+    metrics: z.record(z.string(), Interval),
+    aggregates: z.unknown(),
+  })
+  .openapi('Report');
+
+export const DatasetView = z
+  .object({ name: z.string(), task: z.string(), items: z.number().int(), sha256: z.string() })
+  .openapi('Dataset');
+
+export const DatasetStatsView = z
+  .object({
+    name: z.string(),
+    task: z.string(),
+    items: z.number().int(),
+    per_repo: z.array(z.object({ repo: z.string(), items: z.number().int() })),
+    length: z.array(
+      z.object({ bucket: z.string(), lo: z.number(), hi: z.number().nullable(), items: z.number() }),
+    ),
+    funnel: z.array(z.object({ step: z.string(), count: z.number() })).nullable(),
+    store_counts: z.record(z.string(), z.number()).nullable(),
+  })
+  .openapi('DatasetStats');
+
+export const LeaderboardEntry = z
+  .object({
+    run_id: z.string(),
+    dataset: z.string(),
+    task: z.string(),
+    model: z.string(),
+    n: z.number().int(),
+    metrics: z.record(z.string(), Interval),
+    created_at: z.string(),
+  })
+  .openapi('LeaderboardEntry');

@@ -1,0 +1,113 @@
+/**
+ * Starts the API: opens the database, registers datasets, wires the queues (in-process by default,
+ * Redis when a URL is given) and serves HTTP with Bun. Returns a handle that stops everything.
+ */
+import { resolve } from 'node:path';
+import {
+  createWorkHandler,
+  defaultWorkDeps,
+  forwardFinalFailures,
+  loadScoreTask,
+  openQueue,
+  RESULTS_QUEUE,
+  ResultMessage,
+  type ScoreTaskFn,
+  scoreChunk,
+  WORK_QUEUE,
+} from '@faun/jobs';
+import { createApp } from './app.ts';
+import { type ApiConfig, DEFAULT_CONFIG, type Services } from './context.ts';
+import { openDatabase } from './db/open.ts';
+import { DatasetRegistry } from './service/datasets.ts';
+import { RunService } from './service/runs.ts';
+import { createStats } from './service/stats.ts';
+
+export interface ServeOptions {
+  port?: number;
+  hostname?: string;
+  /** Database: folder for PGlite, `memory://`, or a postgres:// URL (default $DATABASE_URL or .faun/api-db). */
+  db?: string;
+  /** Folder of dataset JSONL files (default `datasets`). */
+  datasetsDir?: string | null;
+  /** DuckDB store for dataset statistics. */
+  store?: string | null;
+  /** Redis URL for the queue (default $REDIS_URL; absent → in-process). */
+  redisUrl?: string | null;
+  /** Work jobs this process runs itself (default 2 in-process, 0 with Redis). */
+  inlineWorkers?: number;
+  config?: Partial<ApiConfig>;
+  log?: (fields: Record<string, unknown>) => void;
+  /** Override the scoring function (tests of the server without the metrics package). */
+  scoreTask?: ScoreTaskFn;
+}
+
+export interface ServerHandle {
+  url: string;
+  port: number;
+  services: Services;
+  stop(): Promise<void>;
+}
+
+/** Structured JSON log lines on stderr. */
+export function jsonLog(fields: Record<string, unknown>): void {
+  process.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), level: 'info', ...fields })}\n`);
+}
+
+export async function startServer(o: ServeOptions = {}): Promise<ServerHandle> {
+  const log = o.log ?? jsonLog;
+  const db = await openDatabase(o.db);
+  const datasets = new DatasetRegistry();
+  const dir = o.datasetsDir === undefined ? 'datasets' : o.datasetsDir;
+  if (dir) await datasets.scan(resolve(dir));
+  const redisUrl = o.redisUrl === undefined ? (process.env.REDIS_URL ?? null) : o.redisUrl;
+  const work = openQueue(WORK_QUEUE, { redisUrl });
+  const results = openQueue(RESULTS_QUEUE, { redisUrl });
+  const scoreTaskLoader = o.scoreTask ? async () => o.scoreTask! : loadScoreTask;
+  const runs = new RunService({ db: db.db, datasets, work, loadScoreTask: scoreTaskLoader, log });
+  const services: Services = {
+    db,
+    datasets,
+    runs,
+    work,
+    results,
+    stats: createStats(datasets, o.store ?? null),
+    loadScoreTask: scoreTaskLoader,
+    config: { ...DEFAULT_CONFIG, ...o.config },
+    log,
+  };
+  await results.process(async (job) => runs.ingest(ResultMessage.parse(job.data)), { concurrency: 1 });
+  const inline = o.inlineWorkers ?? (redisUrl ? 0 : 2);
+  if (inline > 0) {
+    const deps = defaultWorkDeps();
+    if (o.scoreTask) deps.score = (job) => scoreChunk(job, o.scoreTask);
+    await work.process(createWorkHandler(results, deps), { concurrency: inline });
+    forwardFinalFailures(work, results);
+  }
+  const app = createApp(services);
+  const server = Bun.serve({
+    port: o.port ?? 8787,
+    hostname: o.hostname ?? '127.0.0.1',
+    maxRequestBodySize: Math.max(services.config.runBodyLimit, services.config.scoreBodyLimit) + 1024,
+    fetch: (req, srv) => app.fetch(req, { server: srv }),
+  });
+  const url = `http://${server.hostname}:${server.port}`;
+  log({
+    event: 'listening',
+    url,
+    database: db.backend,
+    queue: work.backend,
+    datasets: datasets.list().length,
+  });
+  return {
+    url,
+    port: server.port ?? 0,
+    services,
+    async stop() {
+      await server.stop(true);
+      await work.close();
+      await results.close();
+      await services.stats.close();
+      await db.close();
+    },
+  };
+}

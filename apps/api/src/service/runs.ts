@@ -1,0 +1,321 @@
+/**
+ * Runs: submission (validation, quotas, idempotency, job fan-out), result ingestion (idempotent per
+ * (run, item)) and finalization (report + leaderboard entry) once every item has a result.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  type ItemResult,
+  type ItemResultInput,
+  type Queue,
+  ResultMessage,
+  type ScoreTaskFn,
+} from '@faun/jobs';
+import { sha256 } from '@faun/kit';
+import { Prediction } from '@faun/schema';
+import { and, eq, gte, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/open.ts';
+import { leaderboard, results, runs, submissions } from '../db/schema.ts';
+import { ApiError, invalid } from '../errors.ts';
+import type { DatasetRegistry } from './datasets.ts';
+import { emptyCounts, metricsOf, type OutcomeCounts, wilson } from './report.ts';
+
+/** SWE-bench style prediction for execution runs. */
+export const ExecPrediction = z.object({
+  instance_id: z.string().min(1),
+  model_patch: z.string(),
+  model_name_or_path: z.string().optional(),
+});
+
+export interface Caller {
+  keyId: string;
+  runsPerDay: number;
+  itemsPerDay: number;
+}
+
+export interface SubmitInput {
+  dataset: string;
+  model?: string | undefined;
+  predictions: unknown[];
+  idempotencyKey?: string | undefined;
+  bytes: number;
+}
+
+export interface RunServiceDeps {
+  db: Db;
+  datasets: DatasetRegistry;
+  work: Queue;
+  loadScoreTask: () => Promise<ScoreTaskFn>;
+  log: (fields: Record<string, unknown>) => void;
+  /** Items per text scoring job (default 25). */
+  chunkSize?: number;
+}
+
+const DAY_MS = 86_400_000;
+
+export class RunService {
+  constructor(private readonly d: RunServiceDeps) {}
+
+  /** Checks the caller's daily quotas for a run of `items` items. */
+  async checkQuota(caller: Caller, items: number): Promise<void> {
+    const since = new Date(Date.now() - DAY_MS);
+    const [row] = await this.d.db
+      .select({ n: sql<number>`count(*)::int`, items: sql<number>`coalesce(sum(${runs.total}), 0)::int` })
+      .from(runs)
+      .where(and(eq(runs.keyId, caller.keyId), gte(runs.createdAt, since)));
+    const n = row?.n ?? 0;
+    const used = row?.items ?? 0;
+    if (n >= caller.runsPerDay)
+      throw new ApiError(
+        429,
+        'quota_exceeded',
+        `run quota reached: ${n} of ${caller.runsPerDay} runs per day`,
+        {
+          quota: 'runs_per_day',
+          limit: caller.runsPerDay,
+          used: n,
+        },
+      );
+    if (used + items > caller.itemsPerDay)
+      throw new ApiError(
+        429,
+        'quota_exceeded',
+        `item quota reached: ${used} + ${items} exceeds ${caller.itemsPerDay} items per day`,
+        { quota: 'items_per_day', limit: caller.itemsPerDay, used },
+      );
+  }
+
+  /** Creates a run and enqueues its jobs; a repeated idempotency key returns the first run. */
+  async submit(caller: Caller, input: SubmitInput): Promise<{ id: string; created: boolean }> {
+    const { db } = this.d;
+    if (input.idempotencyKey) {
+      const [prev] = await db
+        .select({ id: runs.id })
+        .from(runs)
+        .where(and(eq(runs.keyId, caller.keyId), eq(runs.idempotencyKey, input.idempotencyKey)));
+      if (prev) return { id: prev.id, created: false };
+    }
+    const info = this.d.datasets.get(input.dataset);
+    if (!info)
+      throw new ApiError(404, 'dataset_not_found', `no dataset named '${input.dataset}'`, {
+        available: this.d.datasets.list().map((x) => x.name),
+      });
+    const ds = await this.d.datasets.items(input.dataset);
+    const ids = new Set(ds.items.map((it) => ('instance_id' in it ? it.instance_id : it.id)));
+    const preds = this.parsePredictions(ds.task, input.predictions, ids);
+    const model = input.model ?? preds.model;
+    await this.checkQuota(caller, ids.size);
+    const id = `run-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+    const json = JSON.stringify(input.predictions);
+    try {
+      await db.transaction(async (tx) => {
+        await tx.insert(runs).values({
+          id,
+          keyId: caller.keyId,
+          dataset: info.name,
+          task: ds.task,
+          kind: ds.task === 'exec' ? 'exec' : 'text',
+          model,
+          status: 'queued',
+          total: ids.size,
+          idempotencyKey: input.idempotencyKey ?? null,
+        });
+        await tx
+          .insert(submissions)
+          .values({ runId: id, sha256: sha256(json), bytes: input.bytes, predictions: preds.records });
+      });
+    } catch (e) {
+      if (input.idempotencyKey) {
+        const [prev] = await db
+          .select({ id: runs.id })
+          .from(runs)
+          .where(and(eq(runs.keyId, caller.keyId), eq(runs.idempotencyKey, input.idempotencyKey)));
+        if (prev) return { id: prev.id, created: false };
+      }
+      throw e;
+    }
+    await this.enqueue(id, ds, preds.byId, model);
+    this.d.log({
+      event: 'run_submitted',
+      run_id: id,
+      dataset: info.name,
+      items: ids.size,
+      key_id: caller.keyId,
+    });
+    return { id, created: true };
+  }
+
+  private parsePredictions(task: string, raw: unknown[], ids: Set<string>) {
+    const byId = new Map<string, Record<string, unknown>>();
+    const records: Record<string, unknown>[] = [];
+    const models = new Set<string>();
+    const schema = task === 'exec' ? ExecPrediction : Prediction;
+    raw.forEach((r, i) => {
+      const p = schema.safeParse(r);
+      if (!p.success) throw invalid(p.error, `body.predictions.${i}`);
+      const v = p.data as Record<string, unknown>;
+      const id = String(v.instance_id ?? v.id);
+      if (!ids.has(id))
+        throw new ApiError(
+          400,
+          'invalid_request',
+          `body.predictions.${i}: id '${id}' is not in the dataset`,
+          [
+            {
+              path: `body.predictions.${i}.${task === 'exec' ? 'instance_id' : 'id'}`,
+              message: 'unknown id',
+            },
+          ],
+        );
+      if (task !== 'exec' && v.task !== task)
+        throw new ApiError(400, 'invalid_request', `body.predictions.${i}.task: expected '${task}'`, [
+          { path: `body.predictions.${i}.task`, message: `expected '${task}'` },
+        ]);
+      if (byId.has(id))
+        throw new ApiError(400, 'invalid_request', `body.predictions.${i}: duplicate id '${id}'`, [
+          { path: `body.predictions.${i}`, message: 'duplicate id' },
+        ]);
+      byId.set(id, v);
+      records.push(v);
+      models.add(String(v.model ?? v.model_name_or_path ?? 'unknown'));
+    });
+    return { byId, records, model: [...models].sort().join('+') || 'unknown' };
+  }
+
+  private async enqueue(
+    runId: string,
+    ds: Awaited<ReturnType<DatasetRegistry['items']>>,
+    byId: Map<string, Record<string, unknown>>,
+    model: string,
+  ): Promise<void> {
+    const skipped: ItemResultInput[] = [];
+    const jobs: { name: string; id: string; data: unknown }[] = [];
+    if (ds.task === 'exec') {
+      for (const inst of ds.items) {
+        const p = byId.get(inst.instance_id);
+        if (!p) skipped.push({ runId, itemId: inst.instance_id, outcome: 'skipped' });
+        else
+          jobs.push({
+            name: 'verify',
+            id: `${runId}:${inst.instance_id}`,
+            data: { runId, instance: inst, model, patch: String(p.model_patch) },
+          });
+      }
+    } else {
+      const have = ds.items.filter((it) => byId.has(it.id));
+      for (const it of ds.items)
+        if (!byId.has(it.id)) skipped.push({ runId, itemId: it.id, outcome: 'skipped' });
+      const size = this.d.chunkSize ?? 25;
+      for (let i = 0; i < have.length; i += size) {
+        const items = have.slice(i, i + size);
+        jobs.push({
+          name: 'score',
+          id: `${runId}:${i / size}`,
+          data: { runId, task: ds.task, items, predictions: items.map((it) => byId.get(it.id)) },
+        });
+      }
+    }
+    if (skipped.length) await this.ingest(ResultMessage.parse({ runId, results: skipped }));
+    if (jobs.length) await this.d.work.enqueueMany(jobs);
+  }
+
+  /** Writes a job's results (idempotently), advances progress, finalizes the run when complete. */
+  async ingest(msg: ResultMessage): Promise<number> {
+    const { db } = this.d;
+    const rows = msg.results.map((r: ItemResult) => ({
+      runId: msg.runId,
+      itemId: r.itemId,
+      outcome: r.outcome,
+      scores: r.scores,
+      answer: r.answer,
+      data: r.data,
+      log: r.log,
+      error: r.error,
+      durationMs: r.durationMs,
+    }));
+    if (rows.length === 0) return 0;
+    const [exists] = await db.select({ id: runs.id }).from(runs).where(eq(runs.id, msg.runId));
+    if (!exists) return 0; // the run was deleted: drop late results
+    const inserted = await db
+      .insert(results)
+      .values(rows)
+      .onConflictDoNothing()
+      .returning({ itemId: results.itemId });
+    if (inserted.length === 0) return 0;
+    const [r] = await db
+      .update(runs)
+      .set({
+        done: sql`${runs.done} + ${inserted.length}`,
+        status: sql`case when ${runs.status} = 'queued' then 'running' else ${runs.status} end`,
+      })
+      .where(eq(runs.id, msg.runId))
+      .returning({ done: runs.done, total: runs.total });
+    if (r && r.done >= r.total) await this.finalize(msg.runId);
+    return inserted.length;
+  }
+
+  /** Outcome counts of a run from its results. */
+  async counts(runId: string): Promise<OutcomeCounts> {
+    const rows = await this.d.db
+      .select({ outcome: results.outcome, n: sql<number>`count(*)::int` })
+      .from(results)
+      .where(eq(results.runId, runId))
+      .groupBy(results.outcome);
+    const c = emptyCounts();
+    for (const r of rows) if (r.outcome in c) c[r.outcome as keyof OutcomeCounts] = r.n;
+    return c;
+  }
+
+  /** Computes the report and the leaderboard entry of a complete run. */
+  async finalize(runId: string): Promise<void> {
+    const { db } = this.d;
+    const [run] = await db.select().from(runs).where(eq(runs.id, runId));
+    if (!run) return;
+    try {
+      const counts = await this.counts(runId);
+      let metrics: Record<string, unknown>;
+      let aggregates: unknown = null;
+      if (run.kind === 'exec') {
+        metrics = { resolved: wilson(counts.pass, run.total) };
+      } else {
+        const ds = await this.d.datasets.items(run.dataset);
+        const [sub] = await db.select().from(submissions).where(eq(submissions.runId, runId));
+        const preds = (sub?.predictions ?? []) as Record<string, unknown>[];
+        const scoreTask = await this.d.loadScoreTask();
+        aggregates = await scoreTask(run.task, ds.items, preds, {});
+        metrics = metricsOf(aggregates);
+        if (aggregates && typeof aggregates === 'object' && 'items' in aggregates)
+          aggregates = { ...(aggregates as Record<string, unknown>), items: undefined };
+      }
+      const report = {
+        run_id: runId,
+        dataset: run.dataset,
+        task: run.task,
+        kind: run.kind,
+        model: run.model,
+        total: run.total,
+        counts,
+        metrics,
+        aggregates,
+      };
+      await db.transaction(async (tx) => {
+        await tx
+          .update(runs)
+          .set({ status: 'done', report, finishedAt: new Date() })
+          .where(eq(runs.id, runId));
+        await tx
+          .insert(leaderboard)
+          .values({ runId, dataset: run.dataset, task: run.task, model: run.model, metrics, n: run.total })
+          .onConflictDoNothing();
+      });
+      this.d.log({ event: 'run_done', run_id: runId, counts });
+    } catch (e) {
+      const message = (e as Error).message ?? String(e);
+      await db
+        .update(runs)
+        .set({ status: 'error', error: message, finishedAt: new Date() })
+        .where(eq(runs.id, runId));
+      this.d.log({ event: 'run_error', run_id: runId, error: message });
+    }
+  }
+}
