@@ -38,7 +38,7 @@ const filterOptions: OptionSpec[] = [
     type: 'number',
     arg: 'N',
     description: 'maximum issue title+body length',
-    default: 20000,
+    default: 8000,
   },
   {
     name: 'max-events',

@@ -28,7 +28,7 @@ export const NON_FUNCTIONAL_GLOBS = [
 export interface FilterConfig {
   /** Minimum issue body length in characters (FAUN-Eval: 200). */
   minBodyChars: number;
-  /** Maximum issue title+body length in characters ("too large"). */
+  /** Maximum issue title+body length in characters ("too large"; default 8,000 ≈ 2k tokens). */
   maxChars: number;
   /** Maximum number of timeline events per issue (FAUN-Eval: 10). */
   maxEvents: number;
@@ -43,7 +43,7 @@ export interface FilterConfig {
 
 export const DEFAULT_FILTERS: FilterConfig = {
   minBodyChars: 200,
-  maxChars: 20_000,
+  maxChars: 8_000,
   maxEvents: 10,
   githubHosts: ['github.com', '*.github.com', '*.githubusercontent.com'],
   bots: DEFAULT_BOT_CONFIG,
@@ -62,6 +62,19 @@ export function isShortBody(e: RawEntry, cfg: FilterConfig): boolean {
 
 export function isTooLarge(e: RawEntry, cfg: FilterConfig): boolean {
   return e.title.length + bodyOf(e).length > cfg.maxChars;
+}
+
+const DUPLICATE_OF =
+  /^\s*duplicate of\s+(?:#\d+|[\w.-]+\/[\w.-]+#\d+|https?:\/\/github\.com\/\S+\/(?:issues|pull)\/\d+)/im;
+
+/**
+ * True when GitHub marks the issue a duplicate: the `duplicate` label, `state_reason: duplicate`, or a
+ * "Duplicate of #N" comment (GitHub's own marking command) by a non-bot.
+ */
+export function isMarkedDuplicate(e: RawEntry, comments: Array<{ body: string; human: boolean }>): boolean {
+  if (e.labels.some((l) => l.toLowerCase() === 'duplicate')) return true;
+  if (e.state_reason?.toLowerCase() === 'duplicate') return true;
+  return comments.some((c) => c.human && DUPLICATE_OF.test(c.body));
 }
 
 /** Text used to detect duplicates: the body, lower-cased, whitespace collapsed. */

@@ -11,6 +11,7 @@ import {
   changedFiles,
   type FilterConfig,
   hasExternalLink,
+  isMarkedDuplicate,
   isMerged,
   isNonFunctional,
   isShortBody,
@@ -143,6 +144,11 @@ export async function curateRepo(
   issueStep('tooLarge', (e) => isTooLarge(e, cfg));
   const seen = new Set<string>();
   issueStep('duplicate', (e) => {
+    const comments = (commentsBy.get(e.number) ?? []).map((c) => ({
+      body: c.body,
+      human: !isBot(c.author, cfg.bots),
+    }));
+    if (isMarkedDuplicate(e, comments)) return true;
     const key = normalizedText(e);
     if (seen.has(key)) return true;
     seen.add(key);

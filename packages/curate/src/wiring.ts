@@ -27,28 +27,25 @@ export async function providerGenerate(model: string, signal: AbortSignal): Prom
       .text;
 }
 
-type SyntaxCheck = (before: string, after: string, lang: string) => boolean | Promise<boolean>;
-
 /**
- * The comment/string-only check through @faun/syntax, reading files from `source`. Undefined (step
- * skipped) when there is no source or the syntax package lacks the test; null verdicts (unsupported
- * language, unreadable file) keep the pair.
+ * The comment/string-only check through @faun/syntax (tree-sitter; Python, Java, JavaScript,
+ * TypeScript, Go), reading files from `source`. Undefined (step skipped) when there is no source;
+ * null verdicts (unsupported language, unreadable file, grammar failure) keep the pair.
  */
 export async function syntaxCommentOnly(source: RepoSource | null): Promise<CommentOnlyCheck | undefined> {
   if (!source) return undefined;
-  const mod = (await import('@faun/syntax')) as unknown as {
-    isCommentOrStringOnlyChange?: SyntaxCheck;
-    detectLanguage?: (path: string) => string | null;
-  };
-  const check = mod.isCommentOrStringOnlyChange;
-  const detect = mod.detectLanguage;
-  if (!check || !detect) return undefined;
+  const syntax = await import('@faun/syntax');
   return async (repo, pr, file) => {
-    const lang = detect(file.filename);
+    const lang = syntax.detectLanguage(file.filename);
     if (!lang) return null;
     const texts = await prFileTexts(source, repo, pr, file);
     if (!texts) return null;
-    return await check(texts.before, texts.after, lang);
+    try {
+      await syntax.initSyntax([lang]);
+      return syntax.isCommentOrStringOnlyChange(texts.before, texts.after, lang);
+    } catch {
+      return null;
+    }
   };
 }
 
