@@ -111,6 +111,9 @@ describe('faun predict against a fake OpenAI-compatible server', () => {
     expect(preds.map((p) => p.id)).toEqual(items(6).map((i) => i.id));
     expect(preds.map((p) => p.output)).toEqual(items(6).map((i) => i.gold_path));
     expect(preds.every((p) => p.error === null && p.usage !== null)).toBe(true);
+    // The fake server reports 100 prompt + 10 completion tokens per answer; failed attempts report none.
+    expect(r.out).toContain('tokens: 600 prompt + 60 completion');
+    expect(r.out).toContain('6 generated, 0 resumed, 0 errors');
 
     const again = server.log.length;
     const r2 = await run([...common('fl6.jsonl', 'a2.jsonl'), '--timeout', '1'], cache);
