@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { applySearchReplace, parseSearchReplace } from '@faun/metrics';
 import type { RawEntry } from '@faun/schema';
 import { buildFromStore } from './build.ts';
 import { curateStore } from './curate.ts';
 import { writeDataset } from './dataset.ts';
-import { applyBlocks, parseBlocks } from './edits.ts';
 import { DEFAULT_FILTERS } from './filters.ts';
 import { LocalGitSource } from './source.ts';
 import { MemoryStore } from './store.ts';
@@ -103,8 +103,8 @@ describe('curate → build over a local clone', () => {
         pr_number: 2,
         path: 'src/widget/layout.py',
       });
-      const applied = applyBlocks(BEFORE, parseBlocks(ce?.gold_patch ?? ''));
-      expect(applied.ok && applied.text).toBe(AFTER);
+      const applied = applySearchReplace(BEFORE, parseSearchReplace(ce?.gold_patch ?? '').blocks);
+      expect(applied.ok && applied.result).toBe(AFTER);
     });
   }
 

@@ -1,11 +1,12 @@
 /**
- * Gold SEARCH/REPLACE blocks for CE items: derived from a before/after file pair, rendered in the
- * canonical text format, and checked by parsing the text back and re-applying it to the pre-change
- * file, which must give the post-change file byte for byte. Line-based and exact, the same semantics
- * as the scorer's `parseSearchReplace` / `applySearchReplace` (a file is `text.split('\n')`, so a
- * trailing newline is a final empty line and CRLF is kept inside lines).
+ * Gold SEARCH/REPLACE blocks for CE items: derived from a before/after file pair, rendered with the
+ * scorer's canonical `formatSearchReplace`, and checked with the scorer's own `parseSearchReplace` +
+ * `applySearchReplace`: every block must match exactly and the result must equal the post-change file
+ * byte for byte. Line-based (a file is `text.split('\n')`, so a trailing newline is a final empty
+ * line and CRLF is kept inside lines).
  * @module
  */
+import { applySearchReplace, formatSearchReplace, parseSearchReplace } from '@faun/metrics';
 import { diffArrays } from 'diff';
 
 export interface EditBlock {
@@ -13,33 +14,14 @@ export interface EditBlock {
   replace: string;
 }
 
-const START = /^\s*<{5,9} ?SEARCH\s*$/;
-const MID = /^\s*={5,9}\s*$/;
-const END = /^\s*>{5,9} ?REPLACE\s*$/;
-
-/** Renders blocks as `<<<<<<< SEARCH / ======= / >>>>>>> REPLACE`, separated by a blank line. */
-export function formatBlocks(blocks: EditBlock[]): string {
-  return blocks
-    .map((b) => ['<<<<<<< SEARCH', b.search, '=======', b.replace, '>>>>>>> REPLACE'].join('\n'))
-    .join('\n\n');
+/** Renders blocks in the scorer's canonical format, each preceded by the file path when given. */
+export function formatBlocks(blocks: EditBlock[], path: string | null = null): string {
+  return formatSearchReplace(blocks.map((b) => ({ path, search: b.search, replace: b.replace, line: 0 })));
 }
 
-/** Parses blocks from text produced by {@link formatBlocks} (prose between blocks is ignored). */
+/** Parses blocks with the scorer's parser (paths and prose around blocks are ignored here). */
 export function parseBlocks(text: string): EditBlock[] {
-  const lines = text.split('\n');
-  const out: EditBlock[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!START.test(lines[i] ?? '')) continue;
-    let j = i + 1;
-    const search: string[] = [];
-    while (j < lines.length && !MID.test(lines[j] ?? '')) search.push(lines[j++] ?? '');
-    j++;
-    const replace: string[] = [];
-    while (j < lines.length && !END.test(lines[j] ?? '')) replace.push(lines[j++] ?? '');
-    out.push({ search: search.join('\n'), replace: replace.join('\n') });
-    i = j;
-  }
-  return out;
+  return parseSearchReplace(text).blocks.map((b) => ({ search: b.search, replace: b.replace }));
 }
 
 const toLines = (s: string): string[] => (s === '' ? [] : s.split('\n'));
@@ -105,18 +87,13 @@ function lineEdits(a: string[], b: string[]): Edit[] {
   return edits;
 }
 
-/** True when a block's text would be misread by the parser (a line that looks like a marker). */
-function hasMarkerLine(text: string): boolean {
-  return text.split('\n').some((l) => START.test(l) || MID.test(l) || END.test(l));
-}
-
 /**
  * Derives blocks turning `before` into `after`: one block per group of changed lines with `context`
  * unchanged lines around it, widened until every SEARCH is unique where it is applied and the
  * formatted text parses back and re-applies to exactly `after`. Returns null when no block set
  * survives that round trip (e.g. the file contains lines that look like block markers).
  */
-export function deriveBlocks(before: string, after: string): EditBlock[] | null {
+export function deriveBlocks(before: string, after: string, path: string | null = null): EditBlock[] | null {
   if (before === after) return [];
   const a = before.split('\n');
   const edits = lineEdits(a, after.split('\n'));
@@ -137,15 +114,18 @@ export function deriveBlocks(before: string, after: string): EditBlock[] | null 
       repl.push(...a.slice(pos, hi));
       blocks.push({ search: a.slice(lo, hi).join('\n'), replace: repl.join('\n') });
     }
-    if (verifyBlocks(before, after, formatBlocks(blocks))) return blocks;
+    if (verifyBlocks(before, after, formatBlocks(blocks, path))) return blocks;
   }
   return null;
 }
 
-/** True when `text` parses to blocks that turn `before` into exactly `after`. */
+/**
+ * True when the scorer parses `text` without problems and applying its blocks to `before` matches every
+ * block exactly (no whitespace-tolerant fallback) and gives exactly `after`.
+ */
 export function verifyBlocks(before: string, after: string, text: string): boolean {
-  const blocks = parseBlocks(text);
-  if (blocks.some((b) => hasMarkerLine(b.search) || hasMarkerLine(b.replace))) return false;
-  const r = applyBlocks(before, blocks);
-  return r.ok && r.text === after;
+  const parsed = parseSearchReplace(text);
+  if (parsed.problems.length > 0) return false;
+  const r = applySearchReplace(before, parsed.blocks);
+  return r.ok && r.result === after && r.matches.every((m) => m === 'exact' || m === 'create');
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { sharedPath } from '@faun/kit';
+import { applySearchReplace, parseSearchReplace } from '@faun/metrics';
 import { readJsonlAll } from '@faun/schema';
-import { applyBlocks, parseBlocks } from './edits.ts';
 import { importRow, normalizeRow } from './swebench.ts';
 
 const rowsPath = sharedPath('data/swebench-lite/with-files.jsonl');
@@ -22,8 +22,12 @@ describe.skipIf(rowsPath === null)('SWE-bench import (shared with-files rows)', 
         const before = (raw.files_before as Record<string, string>)[item.path];
         const after = (raw.files_after as Record<string, string>)[item.path];
         expect(item.file_before).toBe(before as string);
-        const applied = applyBlocks(before as string, parseBlocks(item.gold_patch));
-        expect(applied.ok && applied.text === after).toBe(true);
+        // Checked with the scorer's own parser and applier, byte for byte.
+        const parsed = parseSearchReplace(item.gold_patch);
+        expect(parsed.problems).toEqual([]);
+        expect(parsed.blocks.every((b) => b.path === item.path)).toBe(true);
+        const applied = applySearchReplace(before as string, parsed.blocks);
+        expect(applied.ok && applied.result === after).toBe(true);
       }
       for (const item of out.fl) {
         fl++;
@@ -84,7 +88,7 @@ describe('row formats', () => {
     });
     expect(out.ce[0]).toMatchObject({ file_after: 'a = 1\nb = 3\nc = 4\n', pr_number: 7, pr_title: 'Fix b' });
     expect(out.ce[0]?.gold_patch).toBe(
-      '<<<<<<< SEARCH\na = 1\nb = 2\nc = 4\n\n=======\na = 1\nb = 3\nc = 4\n\n>>>>>>> REPLACE',
+      'm.py\n<<<<<<< SEARCH\na = 1\nb = 2\nc = 4\n\n=======\na = 1\nb = 3\nc = 4\n\n>>>>>>> REPLACE\n',
     );
   });
   test('a row of another format is rejected with the field name', () => {
