@@ -65,6 +65,24 @@ describe('faun curate / faun build commands', () => {
     expect(store.funnelRows.find((r) => r.step === 'semantic')).toMatchObject({ removed: 1, skipped: false });
   });
 
+  test('--semantic-check with a real @faun/models provider (echo) labels and filters the pairs', async () => {
+    const store = new MemoryStore().add(plantedRepo());
+    const a = ctx({ db: 'x.duckdb', semanticCheck: 'echo:no' });
+    expect(await runCurate(a.c, async () => store)).toBe(0);
+    expect(store.funnelRows.find((r) => r.step === 'semantic')).toMatchObject({
+      input: 3,
+      removed: 3,
+      skipped: false,
+    });
+    const b = ctx({ db: 'x.duckdb', semanticCheck: 'echo:yes' });
+    expect(await runCurate(b.c, async () => store)).toBe(0);
+    expect(store.pairList.map((p) => [p.issue, p.semantic?.llm, p.semantic?.model, p.semantic?.rule])).toEqual([
+      [1, 'clear', 'echo:yes', 'llm'],
+      [22, 'clear', 'echo:yes', 'llm'],
+      [28, 'clear', 'echo:yes', 'llm'],
+    ]);
+  });
+
   test('--review-in and --review-out together is a usage error', async () => {
     const a = ctx({ db: 'x', reviewIn: 'a.csv', reviewOut: 'b' });
     await expect(runCurate(a.c, async () => new MemoryStore())).rejects.toThrow('not both');
