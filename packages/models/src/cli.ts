@@ -1,5 +1,5 @@
 /** `faun` subcommands owned by this package: `predict`. */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defineCommand, newRunId, onInterrupt, RunRecord, UsageError } from '@faun/kit';
 import type { TaskName } from '@faun/schema';
 import { loadPriceTable } from './cost.ts';
@@ -122,6 +122,12 @@ export const predict = defineCommand({
       description: 'use the on-disk model-call cache (--no-cache to skip)',
     },
     { name: 'cache-dir', type: 'string', arg: 'DIR', description: 'cache location (default ~/.cache/faun)' },
+    {
+      name: 'repo-dir',
+      type: 'string',
+      arg: 'DIR',
+      description: 'checkouts as DIR/<owner>/<name>/ for bm25 to index file contents too',
+    },
     { name: 'prices', type: 'string', arg: 'FILE', description: 'price table JSON for cost accounting' },
   ],
   async run(ctx) {
@@ -145,6 +151,8 @@ export const predict = defineCommand({
       );
     const prices = o.prices ? loadPriceTable(String(o.prices)) : null;
 
+    if (resolve(String(o.out)) === resolve(String(o.dataset)))
+      throw new UsageError('--out is the dataset file itself', { hint: 'write predictions to another file' });
     const items = await loadDataset(String(o.dataset), task);
     if (limit !== null && limit < items.length)
       ctx.log(
@@ -153,6 +161,7 @@ export const predict = defineCommand({
     const base = await createProvider(model, {
       baseUrl: o.baseUrl ? String(o.baseUrl) : null,
       timeoutMs: Number(o.timeout) * 1000,
+      repoDir: o.repoDir ? String(o.repoDir) : null,
     });
     const cacheStats = { hits: 0, misses: 0 };
     const runId = newRunId(`predict-${task}-${model.replace(/[:/]/g, '_')}`);

@@ -12,7 +12,13 @@ export * from './parse/qa.ts';
 export * from './prompts/build.ts';
 export { PROMPT_VERSIONS } from './prompts/templates.ts';
 export { createBaselineProvider, createEchoProvider, createMockProvider } from './providers/baseline.ts';
-export { bm25Rank, createBm25Provider, tokenize } from './providers/bm25.ts';
+export {
+  bm25Rank,
+  type ContentSource,
+  checkoutContents,
+  createBm25Provider,
+  tokenize,
+} from './providers/bm25.ts';
 export {
   COMPATIBLE_SERVICES,
   createOpenAiProvider,

@@ -13,6 +13,8 @@ import type { ModelProvider } from './types.ts';
 export interface ProviderOptions {
   baseUrl?: string | null;
   timeoutMs?: number;
+  /** Local checkouts `<dir>/<owner>/<name>/…` for providers that read files (bm25). */
+  repoDir?: string | null;
   env?: Record<string, string | undefined>;
 }
 
@@ -78,7 +80,7 @@ registerProvider('openai-compat', async () => {
 });
 registerProvider('bm25', async () => {
   const m = await import('./providers/bm25.ts');
-  return (name) => m.createBm25Provider(name);
+  return (name, o) => m.createBm25Provider(name, o.repoDir ? m.checkoutContents(o.repoDir) : undefined);
 });
 registerProvider('replay', async () => (await import('./providers/replay.ts')).createReplayProvider);
 registerProvider('baseline', async () => (await import('./providers/baseline.ts')).createBaselineProvider);

@@ -1,8 +1,11 @@
 import { describe, expect, test } from 'bun:test';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sharedPath } from '@faun/kit';
 import type { FlItem } from '@faun/schema';
 import { loadSwebenchRows, toFlItem } from '../../testing/swebench.ts';
-import { bm25Rank, createBm25Provider, tokenize } from './bm25.ts';
+import { bm25Rank, checkoutContents, createBm25Provider, tokenize } from './bm25.ts';
 
 describe('BM25 fault-localization baseline', () => {
   test('tokenize splits paths on / _ . - and camelCase', () => {
@@ -31,6 +34,32 @@ describe('BM25 fault-localization baseline', () => {
       { id: 'y.py', text: 'nothing' },
     ];
     expect(bm25Rank('frobnicate fails', docs)[0]!.id).toBe('x.py');
+  });
+
+  test('--repo-dir contents are indexed when the files exist', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faun-bm25-'));
+    try {
+      mkdirSync(join(dir, 'o/r/src'), { recursive: true });
+      writeFileSync(join(dir, 'o/r/src/b.py'), 'def frobnicate():\n    pass\n');
+      const item = {
+        task: 'fl',
+        id: 'i',
+        repo: 'o/r',
+        issue_title: 'frobnicate fails',
+        issue_body: '',
+        tree: ['src/a.py', 'src/b.py', 'src/missing.py'],
+      } as FlItem;
+      const signal = new AbortController().signal;
+      const without = await createBm25Provider('').generate({ messages: [], item }, { signal });
+      expect(without.text).toBe('src/a.py');
+      const withContents = await createBm25Provider('', checkoutContents(dir)).generate(
+        { messages: [], item },
+        { signal },
+      );
+      expect(withContents.text).toBe('src/b.py');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('bm25:K answers with K ranked paths', async () => {

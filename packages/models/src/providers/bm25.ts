@@ -1,9 +1,11 @@
 /**
  * A local fault-localization baseline: ranks the repository tree's files by BM25 (Okapi, k1 = 1.2,
  * b = 0.75) between the issue text and each file's path tokens (split on `/`, `_`, `.`, `-` and
- * camelCase), plus the file's content tokens when contents are given. No network; deterministic
+ * camelCase), plus the file's content tokens when a content source is given (`--repo-dir`). No network; deterministic
  * (ties keep tree order).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from '@faun/kit';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '../types.ts';
 
@@ -64,11 +66,37 @@ export function bm25Rank(
   return scored.map(({ id, score }) => ({ id, score }));
 }
 
+/** Where file contents come from: the item's repository and a path → the text, or undefined. */
+export type ContentSource = (repo: string, path: string) => string | undefined;
+
+const MAX_CONTENT_CHARS = 64 * 1024;
+
+/**
+ * Contents from local checkouts laid out as `<dir>/<owner>/<name>/<path>` (the working tree at the
+ * item's base commit is the caller's business). Reads at most 64 KiB per file; memoized.
+ */
+export function checkoutContents(dir: string): ContentSource {
+  const memo = new Map<string, string | undefined>();
+  return (repo, path) => {
+    const key = `${repo}\0${path}`;
+    if (memo.has(key)) return memo.get(key);
+    const file = join(dir, repo, path);
+    let text: string | undefined;
+    try {
+      text = existsSync(file) ? readFileSync(file, 'utf8').slice(0, MAX_CONTENT_CHARS) : undefined;
+    } catch {
+      text = undefined;
+    }
+    memo.set(key, text);
+    return text;
+  };
+}
+
 /**
  * `bm25` answers with the single best path; `bm25:K` with a ranked list of K paths, one per line.
- * Reads the FL item from the request (`req.item`); `contents` (path → text) adds file contents.
+ * Reads the FL item from the request (`req.item`); `contents` adds file contents to the index.
  */
-export function createBm25Provider(name: string, contents?: ReadonlyMap<string, string>): ModelProvider {
+export function createBm25Provider(name: string, contents?: ContentSource): ModelProvider {
   const k = name === '' ? 1 : Number(name);
   if (!Number.isInteger(k) || k < 1)
     throw new UsageError(`bm25: bad list length '${name}'`, { hint: 'use bm25 or bm25:K with K ≥ 1' });
@@ -81,7 +109,7 @@ export function createBm25Provider(name: string, contents?: ReadonlyMap<string, 
       if (item?.task !== 'fl')
         throw new UsageError('bm25 is a fault-localization baseline', { hint: 'use it with --task fl' });
       const query = `${item.issue_title}\n${item.issue_body}`;
-      const docs = item.tree.map((p) => ({ id: p, text: contents?.get(p) }));
+      const docs = item.tree.map((p) => ({ id: p, text: contents?.(item.repo, p) }));
       const ranked = bm25Rank(query, docs).slice(0, k);
       return { text: ranked.map((r) => r.id).join('\n'), usage: null };
     },

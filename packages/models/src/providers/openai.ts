@@ -25,6 +25,8 @@ export const COMPATIBLE_SERVICES: Record<string, { baseUrl: string | null; keyRe
   llamacpp: { baseUrl: 'http://127.0.0.1:8080/v1', keyRequired: false },
 };
 
+const REASONING_MODEL = /^(o\d|gpt-5)/;
+
 /** Appends `/v1` to a bare host (no path), like promptfoo; strips trailing slashes otherwise. */
 export function normalizeBaseUrl(raw: string): string {
   const trimmed = raw.trim().replace(/\/+$/, '');
@@ -100,8 +102,10 @@ export function createOpenAiProvider(o: OpenAiOptions): ModelProvider {
     { signal }: { signal: AbortSignal },
   ): Promise<GenerateResult> {
     const body: Record<string, unknown> = { model: o.model, messages: req.messages };
-    if (req.temperature !== undefined) body.temperature = req.temperature;
-    if (req.maxTokens !== undefined) body.max_tokens = req.maxTokens;
+    // OpenAI's reasoning models take `max_completion_tokens` and only the default temperature.
+    const reasoning = (o.service === 'openai' || o.service === 'azure') && REASONING_MODEL.test(o.model);
+    if (req.temperature !== undefined && !reasoning) body.temperature = req.temperature;
+    if (req.maxTokens !== undefined) body[reasoning ? 'max_completion_tokens' : 'max_tokens'] = req.maxTokens;
     if (req.stop?.length) body.stop = req.stop;
     if (req.seed !== undefined) body.seed = req.seed;
     const headers: Record<string, string> = { 'content-type': 'application/json' };
