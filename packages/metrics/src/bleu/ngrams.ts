@@ -44,7 +44,7 @@ export function closestRefLength(refLens: readonly number[], hypLen: number): nu
       bestDiff = d;
     }
   }
-  return best < 0 ? 0 : best;
+  return Math.max(best, 0);
 }
 
 /**
@@ -100,7 +100,7 @@ export function clippedAllOrders(
         const c = hc[g]!;
         if (c > 0) {
           const r = rmax[g]!;
-          m += c < r ? c : r;
+          m += Math.min(c, r);
           hc[g] = 0; // count each distinct n-gram once
         }
       }

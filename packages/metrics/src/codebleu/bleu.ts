@@ -5,16 +5,6 @@
 
 const SEP = '\x1f'; // Python whitespace: never inside a whitespace-split token
 
-/** Counts of the n-grams of `tokens` in first-occurrence order. */
-export function ngramCounts(tokens: readonly string[], n: number): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (let i = 0; i + n <= tokens.length; i++) {
-    const key = n === 1 ? (tokens[i] as string) : tokens.slice(i, i + n).join(SEP);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return counts;
-}
-
 /** Exactly rounded sum (Shewchuk), like Python's `math.fsum`. */
 export function fsum(values: readonly number[]): number {
   const partials: number[] = [];
@@ -66,36 +56,89 @@ export interface TokenSample {
   refs: readonly (readonly string[])[];
 }
 
+/** N-gram counts (n = 1..4) of one token list; keys are numbers when the vocabulary is small. */
+type Counts4 = [Map<string, number>, Map<number | string, number>, Map<number | string, number>, Map<number | string, number>];
+
+/** Counts of a sample's hypothesis and references, computed once and shared by both n-gram components. */
+interface SampleCounts {
+  hyp: Counts4;
+  refs: Counts4[];
+  hypLen: number;
+  refLens: number[];
+}
+
+function countsOf(tokens: readonly string[], ids: Map<string, number>, big: boolean): Counts4 {
+  const id = new Int32Array(tokens.length);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as string;
+    let v = ids.get(t);
+    if (v === undefined) {
+      v = ids.size;
+      ids.set(t, v);
+    }
+    id[i] = v;
+  }
+  const uni = new Map<string, number>();
+  for (const t of tokens) uni.set(t, (uni.get(t) ?? 0) + 1);
+  const out: Counts4 = [uni, new Map(), new Map(), new Map()];
+  for (let n = 2; n <= 4; n++) {
+    const m = out[n - 1] as Map<number | string, number>;
+    for (let i = 0; i + n <= tokens.length; i++) {
+      let key: number | string;
+      if (big) key = tokens.slice(i, i + n).join(SEP);
+      else {
+        key = 0;
+        for (let j = 0; j < n; j++) key = key * 8192 + (id[i + j] as number);
+      }
+      m.set(key, (m.get(key) ?? 0) + 1);
+    }
+  }
+  return out;
+}
+
+/** Precomputes the n-gram counts of every sample (token ids per sample keep 4-gram keys exact numbers). */
+export function sampleCounts(samples: readonly TokenSample[]): SampleCounts[] {
+  return samples.map(({ hyp, refs }) => {
+    const ids = new Map<string, number>();
+    let vocab = hyp.length;
+    for (const r of refs) vocab += r.length;
+    const big = vocab >= 8192;
+    return {
+      hyp: countsOf(hyp, ids, big),
+      refs: refs.map((r) => countsOf(r, ids, big)),
+      hypLen: hyp.length,
+      refLens: refs.map((r) => r.length),
+    };
+  });
+}
+
 const W4 = [0.25, 0.25, 0.25, 0.25] as const;
 
 /** CodeBLEU's `bleu.corpus_bleu` (nltk corpus BLEU, method1, weights 0.25×4). */
-export function corpusNgramMatch(samples: readonly TokenSample[]): number {
+export function corpusNgramMatch(samples: readonly SampleCounts[]): number {
   const nums = [0, 0, 0, 0];
   const dens = [0, 0, 0, 0];
   let hypLen = 0;
   let refLen = 0;
-  for (const { hyp, refs } of samples) {
+  for (const s of samples) {
     for (let n = 1; n <= 4; n++) {
-      const counts = ngramCounts(hyp, n);
-      const maxRef = new Map<string, number>();
-      for (const ref of refs) {
-        const rc = ngramCounts(ref, n);
-        for (const g of counts.keys()) maxRef.set(g, Math.max(maxRef.get(g) ?? 0, rc.get(g) ?? 0));
-      }
+      const counts = s.hyp[n - 1] as Map<number | string, number>;
       let num = 0;
       let total = 0;
       for (const [g, c] of counts) {
-        num += Math.min(c, maxRef.get(g) ?? 0);
+        let max = 0;
+        for (const r of s.refs) {
+          const rc = (r[n - 1] as Map<number | string, number>).get(g) ?? 0;
+          if (rc > max) max = rc;
+        }
+        num += Math.min(c, max);
         total += c;
       }
       nums[n - 1] = (nums[n - 1] as number) + num;
       dens[n - 1] = (dens[n - 1] as number) + Math.max(1, total);
     }
-    hypLen += hyp.length;
-    refLen += closestRefLength(
-      refs.map((r) => r.length),
-      hyp.length,
-    );
+    hypLen += s.hypLen;
+    refLen += closestRefLength(s.refLens, s.hypLen);
   }
   return combine(nums, dens, brevityPenalty(refLen, hypLen), W4);
 }
@@ -107,7 +150,7 @@ export function corpusNgramMatch(samples: readonly TokenSample[]): number {
  * `fixBrevity` is set.
  */
 export function corpusWeightedNgramMatch(
-  samples: readonly TokenSample[],
+  samples: readonly SampleCounts[],
   keywords: ReadonlySet<string>,
   fixBrevity = false,
 ): number {
@@ -115,40 +158,32 @@ export function corpusWeightedNgramMatch(
   const dens = [0, 0, 0, 0];
   let hypLen = 0;
   let refLen = 0;
-  for (const { hyp, refs } of samples) {
-    for (let n = 1; n <= 4; n++) {
-      const counts = ngramCounts(hyp, n);
-      for (const ref of refs) {
-        const rc = ngramCounts(ref, n);
-        if (n === 1) {
-          let num = 0;
-          let den = 0;
-          for (const [g, c] of rc) {
-            const w = keywords.has(g) ? 1 : 0.2;
-            num += Math.min(c, counts.get(g) ?? 0) * w;
-            den += c * w;
-          }
-          nums[0] = (nums[0] as number) + num;
-          dens[0] = (dens[0] as number) + Math.max(1, den);
-        } else {
-          let num = 0;
-          let total = 0;
-          for (const [g, c] of rc) {
-            num += Math.min(c, counts.get(g) ?? 0);
-            total += c;
-          }
-          nums[n - 1] = (nums[n - 1] as number) + num;
-          dens[n - 1] = (dens[n - 1] as number) + Math.max(1, total);
+  for (const s of samples) {
+    for (const ref of s.refs) {
+      const hu = s.hyp[0];
+      let num = 0;
+      let den = 0;
+      for (const [g, c] of ref[0]) {
+        const w = keywords.has(g) ? 1 : 0.2;
+        num += Math.min(c, hu.get(g) ?? 0) * w;
+        den += c * w;
+      }
+      nums[0] = (nums[0] as number) + num;
+      dens[0] = (dens[0] as number) + Math.max(1, den);
+      for (let n = 2; n <= 4; n++) {
+        const hc = s.hyp[n - 1] as Map<number | string, number>;
+        let m = 0;
+        let total = 0;
+        for (const [g, c] of ref[n - 1] as Map<number | string, number>) {
+          m += Math.min(c, hc.get(g) ?? 0);
+          total += c;
         }
+        nums[n - 1] = (nums[n - 1] as number) + m;
+        dens[n - 1] = (dens[n - 1] as number) + Math.max(1, total);
       }
     }
-    hypLen += hyp.length;
-    refLen += fixBrevity
-      ? closestRefLength(
-          refs.map((r) => r.length),
-          hyp.length,
-        )
-      : 2;
+    hypLen += s.hypLen;
+    refLen += fixBrevity ? closestRefLength(s.refLens, s.hypLen) : 2;
   }
   return combine(nums, dens, brevityPenalty(refLen, hypLen), W4);
 }

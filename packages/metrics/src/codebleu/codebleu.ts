@@ -3,7 +3,7 @@
  * dataflow match, each corpus-level, combined as α·ngram + β·weighted + γ·syntax + θ·(dataflow or 1).
  */
 import { initSyntax, isLoaded, parseCode, type SyntaxLang } from '@faun/syntax';
-import { corpusNgramMatch, corpusWeightedNgramMatch, type TokenSample } from './bleu.ts';
+import { corpusNgramMatch, corpusWeightedNgramMatch, sampleCounts, type TokenSample } from './bleu.ts';
 import { removeComments } from './comments.ts';
 import { extractDataflow, matchDataflow, normalizeDataflow } from './dataflow.ts';
 import { KEYWORDS } from './keywords.ts';
@@ -101,8 +101,9 @@ export function corpusCodebleu(
     hyp: pyStrip(p.hyp),
   }));
   const samples: TokenSample[] = items.map((it) => ({ hyp: tokenize(it.hyp), refs: it.refs.map(tokenize) }));
-  const ngram = corpusNgramMatch(samples);
-  const weighted = corpusWeightedNgramMatch(samples, KEYWORDS[lang], opts.fixWeightedBrevity === true);
+  const counts = sampleCounts(samples);
+  const ngram = corpusNgramMatch(counts);
+  const weighted = corpusWeightedNgramMatch(counts, KEYWORDS[lang], opts.fixWeightedBrevity === true);
 
   const analyzer = new Analyzer(lang, g, opts);
   let synMatch = 0;

@@ -2,7 +2,7 @@
  * Dataflow component: `get_data_flow` (token texts, walker, filter and merge), `normalize_dataflow`, and the
  * per-pair multiset match of `dataflow_match.py`.
  */
-import { type Ctx, type DfgEntry, spanKey, type TokenIndex, tokenNodes, type Walk } from './dfg.ts';
+import { type Ctx, type DfgEntry, States, spanKey, type TokenIndex, tokenNodes, type Walk } from './dfg.ts';
 import { goWalker, javascriptWalker, javaWalker, pythonWalker } from './dfg-langs.ts';
 import type { CNode, FlatTree } from './tree.ts';
 import type { CodeLang } from './types.ts';
@@ -88,7 +88,7 @@ export function extractDataflow(
   let dfg: DfgEntry[];
   try {
     const ctx: Ctx = { index, budget: { left: DFG_WORK_BUDGET } };
-    dfg = walkerFor(lang, ctx, opts.fixDfgRules === true)(flat.root, new Map())[0];
+    dfg = walkerFor(lang, ctx, opts.fixDfgRules === true)(flat.root, new States())[0];
   } catch {
     // the reference catches every exception of the walker (missing fields, recursion) and uses []
     dfg = [];

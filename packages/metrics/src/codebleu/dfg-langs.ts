@@ -9,7 +9,7 @@ import {
   mergeLoop,
   mergeStates,
   pairwise,
-  type States,
+  States,
   seq,
   type TokenInfo,
   tick,
@@ -63,7 +63,7 @@ function pySides(node: CNode): [CNode[], CNode[]] {
 export function pythonWalker(ctx: Ctx): Walk {
   const walk: Walk = (node, entry) => {
     tick(ctx);
-    let states: States = new Map(entry);
+    let states: States = entry.copy();
     if (isTokenNode(node)) return leaf(ctx, node, states);
     const t = node.type;
     if (t === 'default_parameter') return defRule(ctx, walk, node, states);
@@ -84,7 +84,7 @@ export function pythonWalker(ctx: Ctx): Walk {
     }
     if (t === 'if_statement') {
       const dfg: DfgEntry[] = [];
-      let current = new Map(states);
+      let current = states.copy();
       const others: States[] = [];
       let tag = false;
       for (const child of node.children) {
@@ -153,7 +153,7 @@ const IF_TYPES = new Set(['if_statement', 'else']);
 function cLikeWalker(ctx: Ctx, rules: CLikeRules): Walk {
   const walk: Walk = (node, entry) => {
     tick(ctx);
-    let states: States = new Map(entry);
+    let states: States = entry.copy();
     if (isTokenNode(node)) return leaf(ctx, node, states);
     const t = node.type;
     if (rules.def.has(t)) return defRule(ctx, walk, node, states);
@@ -173,7 +173,7 @@ function cLikeWalker(ctx: Ctx, rules: CLikeRules): Walk {
     }
     if (IF_TYPES.has(t)) {
       const dfg: DfgEntry[] = [];
-      let current = new Map(states);
+      let current = states.copy();
       const others: States[] = [];
       let flag = false;
       let tag = t.includes('else');

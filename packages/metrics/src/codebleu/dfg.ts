@@ -44,7 +44,34 @@ export function tokenNodes(root: CNode, out: CNode[] = []): CNode[] {
 /** Too much work (exponential loop re-walks on huge inputs): the graph is given up as empty. */
 export class DfgBudgetError extends Error {}
 
-type States = Map<string, number[]>;
+/**
+ * The reference's `states` dict (variable → defining token idxs), which every call copies on entry. This
+ * copies on first write instead, which keeps the walk linear in practice.
+ */
+export class States {
+  private shared = false;
+  constructor(private map: Map<string, number[]> = new Map()) {}
+  /** A logically independent copy (`dict.copy()`). */
+  copy(): States {
+    this.shared = true;
+    const c = new States(this.map);
+    c.shared = true;
+    return c;
+  }
+  get(k: string): number[] | undefined {
+    return this.map.get(k);
+  }
+  set(k: string, v: number[]): void {
+    if (this.shared) {
+      this.map = new Map(this.map);
+      this.shared = false;
+    }
+    this.map.set(k, v);
+  }
+  entries(): IterableIterator<[string, number[]]> {
+    return this.map.entries();
+  }
+}
 
 interface Ctx {
   index: TokenIndex;
@@ -165,5 +192,5 @@ function seq(walk: Walk, nodes: readonly CNode[], states: States, dfg: DfgEntry[
   return s;
 }
 
-export type { States, Walk };
+export type { Walk };
 export { byIdx, type Ctx, defRule, leaf, lookup, mergeLoop, mergeStates, pairwise, seq, tick, varTokens };

@@ -56,14 +56,14 @@ function unfence(s: string): string {
   return m ? m[1]! : s;
 }
 
-// Path-like tokens: runs of path characters that contain a `/` or `\`, or end in a file extension.
+// Runs of path characters; without a tree, a token must contain a `/` or look like `name.ext`.
 const TOKEN = /[A-Za-z0-9_\-.\\/~@+]+/g;
-const LOOKS_LIKE_PATH = /[\\/]|\.[A-Za-z0-9_]{1,10}$/;
+const LOOKS_LIKE_PATH = /[\\/]|^[\w\-.]*[A-Za-z_][\w-]+\.[A-Za-z][A-Za-z0-9_]{0,9}$/;
 
 /**
  * Every path mentioned in `answer`, in order of first mention, without duplicates. With `tree`, only
  * mentions that exist in it are kept (a mention's `a/`/`b/`-stripped form counts); without it, every
- * path-looking token is kept.
+ * path-looking token (`dir/name`, `name.ext`) is kept.
  */
 export function extractPaths(answer: string, tree?: Iterable<string> | Set<string>): string[] {
   const set = tree === undefined ? null : tree instanceof Set ? tree : pathSet(tree);
@@ -72,7 +72,8 @@ export function extractPaths(answer: string, tree?: Iterable<string> | Set<strin
   for (const m of answer.matchAll(TOKEN)) {
     const cands = pathCandidates(m[0]);
     const first = cands[0];
-    if (first === undefined || !LOOKS_LIKE_PATH.test(first) || /^[.\-/]+$/.test(first)) continue;
+    if (first === undefined || /^[.\-/]+$/.test(first)) continue;
+    if (!set && !LOOKS_LIKE_PATH.test(first)) continue;
     let hit: string | undefined;
     if (set) hit = cands.find((c) => set.has(c));
     else hit = cands.length > 1 ? cands[1] : first;

@@ -1,0 +1,31 @@
+import { expect, test } from 'bun:test';
+import { bootstrapCi, mulberry32, quantileSorted } from './bootstrap.ts';
+
+test('mulberry32 is deterministic per seed', () => {
+  const a = mulberry32(42);
+  const b = mulberry32(42);
+  const xs = Array.from({ length: 5 }, () => a());
+  expect(Array.from({ length: 5 }, () => b())).toEqual(xs);
+  expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+  expect(mulberry32(43)()).not.toBe(xs[0]);
+});
+
+test('quantiles interpolate linearly (numpy default)', () => {
+  expect(quantileSorted([1, 2, 3, 4], 0.5)).toBe(2.5);
+  expect(quantileSorted([1, 2, 3, 4], 0.025)).toBeCloseTo(1.075, 12);
+  expect(quantileSorted([7], 0.9)).toBe(7);
+});
+
+test('bootstrap interval: deterministic, brackets the mean, degenerate cases', () => {
+  const scores = [0, 1, 1, 0, 1, 1, 1, 0, 1, 1];
+  const a = bootstrapCi(scores, { seed: 3 });
+  expect(bootstrapCi(scores, { seed: 3 })).toEqual(a);
+  expect(a.mean).toBeCloseTo(0.7, 12);
+  expect(a.low).toBeLessThan(0.7);
+  expect(a.high).toBeGreaterThan(0.7);
+  expect(a.low).toBeGreaterThanOrEqual(0.3);
+  expect(a.high).toBeLessThanOrEqual(1);
+  expect(bootstrapCi(scores, { seed: 4 })).not.toEqual(a);
+  expect(bootstrapCi([0.5, 0.5, 0.5])).toEqual({ mean: 0.5, low: 0.5, high: 0.5, n: 3 });
+  expect(bootstrapCi([]).n).toBe(0);
+});
