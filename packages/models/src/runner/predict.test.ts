@@ -3,9 +3,9 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunRecord } from '@faun/kit';
-import type { FlItem } from '@faun/schema';
+import type { FlItem, QaItem } from '@faun/schema';
 import { ProviderError } from '../errors.ts';
-import { createMockProvider } from '../providers/baseline.ts';
+import { createBaselineProvider, createMockProvider } from '../providers/baseline.ts';
 import type { GenerateRequest } from '../types.ts';
 import { type PredictOptions, runPredictions } from './predict.ts';
 
@@ -143,5 +143,35 @@ describe('runPredictions', () => {
       in_tree: false,
       format_problem: 'path is not in the tree',
     });
+  });
+
+  test('QA with the title baseline: the output is the issue title, labelled by its model id', async () => {
+    const out = join(dir, 'qa.jsonl');
+    const qa: QaItem[] = [0, 1].map((i) => ({
+      v: 1,
+      id: `o/r#q${i}`,
+      repo: 'o/r',
+      language: 'python',
+      issue_number: i,
+      issue_title: `How do I configure ${i}?`,
+      issue_body: 'Details.',
+      task: 'qa',
+      question_association: 'NONE',
+      context: [],
+      answer: 'Set X.',
+      answer_association: 'MEMBER',
+    }));
+    const s = await runPredictions({
+      ...opts(out, () => ''),
+      task: 'qa',
+      items: qa,
+      model: 'baseline:title',
+      provider: createBaselineProvider('title'),
+    });
+    expect(s).toMatchObject({ generated: 2, malformed: 0 });
+    expect(lines(out).map((p) => [p.model, p.prompt_version, p.output])).toEqual([
+      ['baseline:title', 'qa-v1', 'How do I configure 0?'],
+      ['baseline:title', 'qa-v1', 'How do I configure 1?'],
+    ]);
   });
 });
