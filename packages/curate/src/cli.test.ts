@@ -76,7 +76,9 @@ describe('faun curate / faun build commands', () => {
     });
     const b = ctx({ db: 'x.duckdb', semanticCheck: 'echo:yes' });
     expect(await runCurate(b.c, async () => store)).toBe(0);
-    expect(store.pairList.map((p) => [p.issue, p.semantic?.llm, p.semantic?.model, p.semantic?.rule])).toEqual([
+    expect(
+      store.pairList.map((p) => [p.issue, p.semantic?.llm, p.semantic?.model, p.semantic?.rule]),
+    ).toEqual([
       [1, 'clear', 'echo:yes', 'llm'],
       [22, 'clear', 'echo:yes', 'llm'],
       [28, 'clear', 'echo:yes', 'llm'],

@@ -68,6 +68,8 @@ export interface ApiSourceOptions {
   /** Token from the environment (never logged). */
   token?: string | undefined;
   fetch?: typeof fetch;
+  /** Ask for raw file bodies (default true); false asks for the JSON content object (base64). */
+  raw?: boolean;
 }
 
 /** Reads trees and files through the GitHub REST API (`git/trees?recursive=1`, `contents`). */
@@ -108,18 +110,25 @@ export class GitHubApiSource implements RepoSource {
 
   async file(repo: string, commit: string, path: string): Promise<string | null> {
     const enc = path.split('/').map(encodeURIComponent).join('/');
-    const res = await this.get(
-      `/repos/${repo}/contents/${enc}?ref=${commit}`,
-      'application/vnd.github.raw+json',
-    );
+    const accept =
+      this.opts.raw === false ? 'application/vnd.github+json' : 'application/vnd.github.raw+json';
+    const res = await this.get(`/repos/${repo}/contents/${enc}?ref=${encodeURIComponent(commit)}`, accept);
     if (!res) return null;
-    const type = res.headers.get('content-type') ?? '';
-    if (!type.includes('json')) return await res.text();
-    const body = (await res.json()) as { content?: string; encoding?: string; type?: string };
-    if (body.type && body.type !== 'file') return null;
-    if (body.encoding === 'base64' && typeof body.content === 'string')
+    const text = await res.text();
+    // Raw answers are the file itself; a JSON content object (base64) is decoded. A raw file that
+    // happens to be JSON has no `encoding`/`content` pair, so it is returned as is.
+    let body: { content?: unknown; encoding?: unknown; type?: unknown } | null = null;
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as typeof body;
+    } catch {
+      return text;
+    }
+    if (body && body.encoding === 'base64' && typeof body.content === 'string') {
+      if (body.type !== undefined && body.type !== 'file') return null;
       return Buffer.from(body.content.replace(/\n/g, ''), 'base64').toString('utf8');
-    return typeof body.content === 'string' ? body.content : null;
+    }
+    return text;
   }
 }
 
@@ -133,7 +142,7 @@ export function routeSources(local: LocalGitSource, fallback: RepoSource | null)
     });
   };
   return {
-    tree: (repo, commit) => pick(repo).tree(repo, commit),
-    file: (repo, commit, path) => pick(repo).file(repo, commit, path),
+    tree: async (repo, commit) => pick(repo).tree(repo, commit),
+    file: async (repo, commit, path) => pick(repo).file(repo, commit, path),
   };
 }
