@@ -72,6 +72,13 @@ export interface ApiSourceOptions {
   raw?: boolean;
 }
 
+/** The JSON answer of `GET /repos/{o}/{r}/contents/{path}` (the fields read here). */
+interface ContentObject {
+  content?: unknown;
+  encoding?: unknown;
+  type?: unknown;
+}
+
 /** Reads trees and files through the GitHub REST API (`git/trees?recursive=1`, `contents`). */
 export class GitHubApiSource implements RepoSource {
   private readonly f: typeof fetch;
@@ -117,10 +124,10 @@ export class GitHubApiSource implements RepoSource {
     const text = await res.text();
     // Raw answers are the file itself; a JSON content object (base64) is decoded. A raw file that
     // happens to be JSON has no `encoding`/`content` pair, so it is returned as is.
-    let body: { content?: unknown; encoding?: unknown; type?: unknown } | null = null;
+    let body: ContentObject | null = null;
     try {
       const parsed = JSON.parse(text) as unknown;
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as typeof body;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as ContentObject;
     } catch {
       return text;
     }
