@@ -67,6 +67,8 @@ describe('faun curate / faun build commands', () => {
 
   test('--semantic-check with a real @faun/models provider (echo) labels and filters the pairs', async () => {
     const store = new MemoryStore().add(plantedRepo());
+    await runCurate(ctx({ db: 'x.duckdb' }).c, async () => store);
+    expect(store.pairList.length).toBe(3);
     const a = ctx({ db: 'x.duckdb', semanticCheck: 'echo:no' });
     expect(await runCurate(a.c, async () => store)).toBe(0);
     expect(store.funnelRows.find((r) => r.step === 'semantic')).toMatchObject({
@@ -74,6 +76,7 @@ describe('faun curate / faun build commands', () => {
       removed: 3,
       skipped: false,
     });
+    expect(store.pairList).toEqual([]);
     const b = ctx({ db: 'x.duckdb', semanticCheck: 'echo:yes' });
     expect(await runCurate(b.c, async () => store)).toBe(0);
     expect(

@@ -101,7 +101,11 @@ export async function curateStore(store: CurateStore, o: CurateOptions): Promise
     (removed[repo] ??= {}).semantic = gone;
   }
   rows.sort((a, b) => a.repo.localeCompare(b.repo) || a.order - b.order);
-  await store.putPairs(final);
+  // A fresh run replaces the stored pairs of every curated repository, also those left with none.
+  const withPairs = new Set(final.map((p) => p.repo));
+  for (const repo of repos)
+    if (!withPairs.has(repo)) await store.all?.('DELETE FROM pairs WHERE repo = $1', [repo]);
+  await store.putPairs(final, { replace: true });
   await store.putFunnel(rows);
   return {
     rows,

@@ -19,11 +19,13 @@ export interface CurateStore {
   events(repo: string, number?: number): Many<IssueEvent>;
   crossrefs(repo: string): Many<CrossRef>;
   prFiles(repo: string, number: number): Many<PrFile>;
-  putPairs(pairs: FixPair[]): Promise<unknown> | unknown;
+  /** With `replace`, the stored pairs of the repositories in `pairs` are replaced (a fresh run). */
+  putPairs(pairs: FixPair[], opts?: { replace?: boolean }): Promise<unknown> | unknown;
   pairs(): Many<FixPair>;
   putFunnel(rows: FunnelRow[]): Promise<unknown> | unknown;
   funnel(): Many<FunnelRow>;
   putTaskItems?(dataset: string, items: TaskItem[]): Promise<unknown> | unknown;
+  all?(sql: string, params?: unknown[]): Promise<unknown>;
   close?(): Promise<unknown> | unknown;
 }
 
@@ -116,8 +118,18 @@ export class MemoryStore implements CurateStore {
   prFiles(repo: string, number: number): PrFile[] {
     return this.files.get(`${repo}#${number}`) ?? [];
   }
-  putPairs(pairs: FixPair[]): void {
-    this.pairList = [...pairs];
+  putPairs(pairs: FixPair[], opts: { replace?: boolean } = {}): void {
+    const repos = new Set(pairs.map((p) => p.repo));
+    const kept = opts.replace ? this.pairList.filter((p) => !repos.has(p.repo)) : this.pairList;
+    const key = (p: FixPair) => `${p.repo}#${p.issue}:${p.pr}`;
+    const fresh = new Set(pairs.map(key));
+    this.pairList = [...kept.filter((p) => !fresh.has(key(p))), ...pairs];
+  }
+  /** Removes the stored pairs of `repo` (what `DELETE FROM pairs WHERE repo = $1` does in DuckDB). */
+  async all(sql: string, params: unknown[] = []): Promise<unknown[]> {
+    if (/^DELETE FROM pairs WHERE repo = \$1$/.test(sql))
+      this.pairList = this.pairList.filter((p) => p.repo !== params[0]);
+    return [];
   }
   pairs(): FixPair[] {
     return this.pairList;
