@@ -1,0 +1,314 @@
+/**
+ * The crawl planner. Per repository, five streams run in order, each checkpointed after every page
+ * (rows + next cursor in one sink transaction):
+ *
+ * 1. `issues`     REST issues+PRs list, created asc, 100 per page, following `link` only.
+ * 2. `gql-prs`    GraphQL merged PRs: base branch, changed files, first files, closingIssuesReferences.
+ * 3. `gql-issues` GraphQL closed issues: CrossReferencedEvent (willCloseTarget) and ConnectedEvent.
+ * 4. `details`    per-entity REST calls only for survivors of the cheap filters (see {@link survivorTasks}):
+ *                 issue comments and events, PR files with patches.
+ *
+ * With `since`, the streams are separate (`issues@<since>` …) so an incremental run never mixes with a
+ * finished full crawl, and a re-run of the same command resumes.
+ */
+import { FaunError } from '@faun/kit';
+import type { RawEntry } from '@faun/schema';
+import type { GitHubClient } from './client.ts';
+import { ISSUES_QUERY, PULLS_QUERY } from './queries.ts';
+import {
+  commentFromRest,
+  crossrefsFromGraphql,
+  entryFromRest,
+  eventFromRest,
+  fileFromRest,
+  pullFromGraphql,
+} from './records.ts';
+import type { RepoMeta } from './repos.ts';
+import type { Checkpoint, CrawlSink, IngestBatch } from './sink.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: GitHub JSON.
+type Json = any;
+
+export type SurvivorRule = 'strict' | 'linked';
+
+export interface CrawlOptions {
+  repos: RepoMeta[];
+  client: GitHubClient;
+  sink: CrawlSink;
+  /** ISO time: only entries updated since then (incremental re-crawl). */
+  since?: string | null;
+  /** Repositories crawled in parallel (default 2). */
+  concurrency?: number;
+  /** `strict` (default): cheap filters first; `linked`: details for every linked pair. */
+  survivors?: SurvivorRule;
+  /** Minimum issue body length for `strict` (default 200). */
+  minBody?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: StreamProgress) => void;
+}
+
+export interface StreamProgress {
+  repo: string;
+  stream: string;
+  /** Items stored by this stream so far (cumulative over resumes). */
+  items: number;
+  /** Requests this stream made (pages; retries not counted). */
+  requests: number;
+  done: boolean;
+  /** For `issues` in page mode: estimated total pages (from rel="last"). */
+  estimatedPages?: number;
+}
+
+export interface CrawlSummary {
+  repos: number;
+  streams: Record<string, { items: number; requests: number }>;
+}
+
+const NEXT = /<([^<>]+)>;\s*rel="next"/;
+const LAST = /[?&]page=(\d+)[^>]*>;\s*rel="last"/;
+
+function now(client: GitHubClient): string {
+  return new Date(client.clock.now()).toISOString();
+}
+
+class StreamRun {
+  items: number;
+  requests: number;
+  constructor(
+    readonly o: CrawlOptions,
+    readonly repo: string,
+    readonly stream: string,
+    readonly cp: Checkpoint | null,
+  ) {
+    this.items = cp?.items ?? 0;
+    this.requests = cp?.requests ?? 0;
+  }
+  async save(
+    batch: IngestBatch,
+    cursor: string | null,
+    done: boolean,
+    items: number,
+    extra: Partial<StreamProgress> = {},
+  ) {
+    this.items += items;
+    await this.o.sink.ingest({
+      ...batch,
+      checkpoint: {
+        repo: this.repo,
+        stream: this.stream,
+        cursor,
+        done,
+        updated_at: now(this.o.client),
+        requests: this.requests,
+        items: this.items,
+      },
+    });
+    this.o.onProgress?.({
+      repo: this.repo,
+      stream: this.stream,
+      items: this.items,
+      requests: this.requests,
+      done,
+      ...extra,
+    });
+  }
+}
+
+function aborted(o: CrawlOptions): void {
+  if (o.signal?.aborted) throw new FaunError('interrupted', { exitCode: 130 });
+}
+
+async function issuesStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): Promise<void> {
+  const [owner, repo] = meta.full.split('/') as [string, string];
+  const first = `GET /repos/${owner}/${repo}/issues?state=all&sort=created&direction=asc&per_page=100${o.since ? `&since=${encodeURIComponent(o.since)}` : ''}`;
+  const start = run.cp?.cursor ? `GET ${run.cp.cursor}` : first;
+  for await (const res of o.client.octokit.paginate.iterator(start as 'GET /repos/{owner}/{repo}/issues')) {
+    run.requests++;
+    const link = String(res.headers.link ?? '');
+    const next = NEXT.exec(link)?.[1] ?? null;
+    const last = LAST.exec(link)?.[1];
+    const entries = (res.data as Json[]).map((it) => entryFromRest(it, meta.full, meta.defaultBranch));
+    await run.save(
+      { entries },
+      next,
+      next === null,
+      entries.length,
+      last ? { estimatedPages: Number(last) } : {},
+    );
+    aborted(o);
+  }
+  if (run.requests === (run.cp?.requests ?? 0)) await run.save({}, null, true, 0);
+}
+
+async function graphqlStream(
+  o: CrawlOptions,
+  meta: RepoMeta,
+  run: StreamRun,
+  query: string,
+  connection: 'pullRequests' | 'issues',
+  rows: (nodes: Json[]) => Promise<{ batch: IngestBatch; items: number }>,
+): Promise<void> {
+  const [owner, name] = meta.full.split('/') as [string, string];
+  let cursor = run.cp?.cursor ?? null;
+  for (;;) {
+    run.requests++;
+    let data: Json;
+    try {
+      data = await o.client.octokit.graphql(query, { owner, name, cursor });
+    } catch (e) {
+      const errors = (e as { errors?: Json[] }).errors;
+      if (errors?.some((x) => x.type === 'NOT_FOUND'))
+        throw new FaunError(`repository ${meta.full} not found through GraphQL`);
+      throw e;
+    }
+    const conn = data?.repository?.[connection];
+    if (!conn) throw new FaunError(`GraphQL answer for ${meta.full} has no ${connection}`);
+    const { batch, items } = await rows(conn.nodes ?? []);
+    const next = conn.pageInfo?.hasNextPage ? String(conn.pageInfo.endCursor) : null;
+    await run.save(batch, next ?? cursor, next === null, items);
+    aborted(o);
+    if (next === null) return;
+    cursor = next;
+  }
+}
+
+export interface DetailTask {
+  kind: 'comments' | 'events' | 'files';
+  number: number;
+}
+
+/**
+ * Per-entity work left after the cheap filters, in a stable order. A link is a merged PR into the
+ * default branch whose closingIssuesReferences name a closed issue of the same repository. `strict`
+ * keeps issues with a body ≥ `minBody` characters and PRs with exactly one changed file; `linked` keeps
+ * every linked issue and PR.
+ */
+export function survivorTasks(
+  entries: RawEntry[],
+  defaultBranch: string,
+  rule: SurvivorRule,
+  minBody = 200,
+): DetailTask[] {
+  const byNumber = new Map(entries.map((e) => [e.number, e]));
+  const issues = new Set<number>();
+  const prs = new Set<number>();
+  for (const p of entries) {
+    if (p.kind !== 'pr' || !p.pr?.merged || p.pr.base_ref !== defaultBranch) continue;
+    let linked = false;
+    for (const n of p.pr.closing_issues ?? []) {
+      const i = byNumber.get(n);
+      if (!i || i.kind !== 'issue' || i.state !== 'closed') continue;
+      linked = true;
+      if (rule === 'linked' || (i.body ?? '').trim().length >= minBody) issues.add(n);
+    }
+    if (linked && (rule === 'linked' || p.pr.changed_files === 1)) prs.add(p.number);
+  }
+  const tasks: DetailTask[] = [];
+  for (const n of [...issues].sort((a, b) => a - b)) {
+    if ((byNumber.get(n)?.comments_count ?? 0) > 0) tasks.push({ kind: 'comments', number: n });
+    tasks.push({ kind: 'events', number: n });
+  }
+  for (const n of [...prs].sort((a, b) => a - b)) tasks.push({ kind: 'files', number: n });
+  return tasks;
+}
+
+async function detailsStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): Promise<void> {
+  const [owner, repo] = meta.full.split('/') as [string, string];
+  const tasks = survivorTasks(
+    await o.sink.entries({ repo: meta.full }),
+    meta.defaultBranch,
+    o.survivors ?? 'strict',
+    o.minBody,
+  );
+  let i = Number(run.cp?.cursor ?? 0);
+  const CHUNK = 8;
+  while (i < tasks.length) {
+    const chunk = tasks.slice(i, i + CHUNK);
+    const batch: Required<Pick<IngestBatch, 'comments' | 'events' | 'prFiles'>> = {
+      comments: [],
+      events: [],
+      prFiles: [],
+    };
+    await Promise.all(
+      chunk.map(async (t) => {
+        const route =
+          t.kind === 'files'
+            ? `GET /repos/${owner}/${repo}/pulls/${t.number}/files?per_page=100`
+            : `GET /repos/${owner}/${repo}/issues/${t.number}/${t.kind}?per_page=100`;
+        const rows: Json[] = [];
+        try {
+          for await (const res of o.client.octokit.paginate.iterator(
+            route as 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files',
+          )) {
+            run.requests++;
+            rows.push(...(res.data as Json[]));
+          }
+        } catch (e) {
+          const status = (e as { status?: number }).status;
+          if (status === 404 || status === 410) return;
+          throw e;
+        }
+        if (t.kind === 'comments')
+          batch.comments.push(...rows.map((c) => commentFromRest(c, meta.full, t.number)));
+        else if (t.kind === 'events')
+          batch.events.push(...rows.map((ev) => eventFromRest(ev, meta.full, t.number)));
+        else batch.prFiles.push({ repo: meta.full, number: t.number, files: rows.map(fileFromRest) });
+      }),
+    );
+    i += chunk.length;
+    await run.save(batch, String(i), i >= tasks.length, chunk.length);
+    aborted(o);
+  }
+  if (tasks.length === 0 || (run.cp?.cursor && Number(run.cp.cursor) >= tasks.length))
+    await run.save({}, String(tasks.length), true, 0);
+}
+
+async function crawlRepo(o: CrawlOptions, meta: RepoMeta): Promise<void> {
+  const gen = o.since ? `@${o.since}` : '';
+  const step = async (name: string, fn: (run: StreamRun) => Promise<void>) => {
+    const stream = `${name}${gen}`;
+    const cp = await o.sink.checkpoint(meta.requested, stream);
+    const run = new StreamRun(o, meta.requested, stream, cp);
+    if (cp?.done) {
+      o.onProgress?.({ repo: meta.requested, stream, items: run.items, requests: run.requests, done: true });
+      return;
+    }
+    await fn(run);
+  };
+  await step('issues', (run) => issuesStream(o, meta, run));
+  await step('gql-prs', async (run) => {
+    const prs = new Map(
+      (await o.sink.entries({ repo: meta.full })).filter((e) => e.kind === 'pr').map((e) => [e.number, e]),
+    );
+    await graphqlStream(o, meta, run, PULLS_QUERY, 'pullRequests', async (nodes) => {
+      const entries: RawEntry[] = [];
+      for (const n of nodes) {
+        const e = prs.get(Number(n.number));
+        if (e) entries.push({ ...e, pr: pullFromGraphql(n, meta.full) });
+      }
+      return { batch: { entries }, items: entries.length };
+    });
+  });
+  await step('gql-issues', (run) =>
+    graphqlStream(o, meta, run, ISSUES_QUERY, 'issues', async (nodes) => {
+      const crossrefs = nodes.flatMap((n) => crossrefsFromGraphql(n, meta.full));
+      return { batch: { crossrefs }, items: crossrefs.length };
+    }),
+  );
+  await step('details', (run) => detailsStream(o, meta, run));
+}
+
+/** Crawls every repository (resuming from the sink's checkpoints). */
+export async function crawl(o: CrawlOptions): Promise<void> {
+  const queue = [...o.repos];
+  const workers = Array.from(
+    { length: Math.max(1, Math.min(o.concurrency ?? 2, queue.length)) },
+    async () => {
+      for (let meta = queue.shift(); meta; meta = queue.shift()) {
+        aborted(o);
+        await crawlRepo(o, meta);
+      }
+    },
+  );
+  await Promise.all(workers);
+}
