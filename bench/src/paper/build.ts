@@ -218,7 +218,7 @@ export function lengthThresholds(input: PaperInput): Record<TaskName, [number, n
   return out;
 }
 
-/** A breakdown table: rows (task, model, group) for a grouping of items; columns = that task's metrics. */
+/** Breakdown tables, one per task: rows (model, group) for a grouping of items; columns = the task's metrics. */
 function breakdown(
   input: PaperInput,
   name: string,
@@ -226,50 +226,51 @@ function breakdown(
   groupLabel: string,
   groupOf: (item: ItemInfo) => string,
   order?: string[],
-): Table {
-  const rows: Row[] = [];
-  const width = Math.max(...TASKS.map((t) => TASK_METRICS[t].length));
+): Table[] {
+  const out: Table[] = [];
   for (const task of TASKS) {
     const items = input.items.filter((i) => i.task === task);
+    const runs = baseRuns(input, task);
+    if (items.length === 0 || runs.length === 0) continue;
     const groups = order ?? [...new Set(items.map(groupOf))].sort(byKey);
-    for (const run of baseRuns(input, task))
+    const rows: Row[] = [];
+    for (const run of runs)
       for (const g of groups) {
         const ids = items
           .filter((i) => groupOf(i) === g)
           .map((i) => i.id)
           .sort(byKey);
         if (ids.length === 0) continue;
-        const cells: (Cell | null)[] = TASK_METRICS[task].map((m) =>
-          cellOf(
-            values(run, ids, m.key),
-            deriveSeed(input.seed, `${name}|${task}|${run.model}|${g}|${m.key}`),
-            input.resamples,
+        rows.push({
+          keys: [run.model, g],
+          cells: TASK_METRICS[task].map((m) =>
+            cellOf(
+              values(run, ids, m.key),
+              deriveSeed(input.seed, `${name}|${task}|${run.model}|${g}|${m.key}`),
+              input.resamples,
+            ),
           ),
-        );
-        while (cells.length < width) cells.push(null);
-        rows.push({ keys: [TASK_LABEL[task], run.model, g], cells });
+        });
       }
+    out.push({
+      name: `${name}-${task}`,
+      title: `${title} — ${TASK_LABEL[task]}`,
+      rowHeader: ['model', groupLabel],
+      columns: TASK_METRICS[task].map((m) => ({
+        key: `${task}.${m.key}`,
+        label: m.label,
+        kind: 'score' as const,
+      })),
+      rows,
+      notes: [],
+    });
   }
-  const columns: Column[] = Array.from({ length: width }, (_, k) => ({
-    key: `m${k + 1}`,
-    label: `metric ${k + 1}`,
-    kind: 'score',
-  }));
-  return {
-    name,
-    title,
-    rowHeader: ['task', 'model', groupLabel],
-    columns,
-    rows,
-    notes: [
-      `Metric columns per task — ${TASKS.map((t) => `${TASK_LABEL[t]}: ${TASK_METRICS[t].map((m) => m.label).join(', ')}`).join('; ')}.`,
-    ],
-  };
+  return out;
 }
 
-export function lengthTable(input: PaperInput): Table {
+export function lengthTables(input: PaperInput): Table[] {
   const th = lengthThresholds(input);
-  const t = breakdown(
+  const tables = breakdown(
     input,
     'length',
     'RQ3: scores by input length (short / medium / long)',
@@ -277,10 +278,13 @@ export function lengthTable(input: PaperInput): Table {
     (i) => bucketOf(i.length, th[i.task]),
     BUCKETS,
   );
-  t.notes.push(
-    `Thresholds in estimated tokens — ${TASKS.map((k) => `${TASK_LABEL[k]}: ≤${th[k][0].toFixed(0)} short, ≤${th[k][1].toFixed(0)} medium`).join('; ')}.`,
-  );
-  return t;
+  for (const t of tables) {
+    const task = t.name.slice('length-'.length) as TaskName;
+    t.notes.push(
+      `Input length in estimated tokens: short ≤ ${th[task][0].toFixed(0)} < medium ≤ ${th[task][1].toFixed(0)} < long.`,
+    );
+  }
+  return tables;
 }
 
 export const byLanguage = (input: PaperInput) =>
@@ -320,9 +324,9 @@ export function buildTables(input: PaperInput): Table[] {
     table4(input),
     significance(input),
     ablation(input),
-    lengthTable(input),
-    byLanguage(input),
-    byRepo(input),
+    ...lengthTables(input),
+    ...byLanguage(input),
+    ...byRepo(input),
   ];
   const ex = execution(input);
   if (ex) out.push(ex);

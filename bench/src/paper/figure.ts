@@ -8,12 +8,13 @@ const PALETTE = ['#4C78A8', '#F58518', '#54A24B', '#E45756', '#72B7B2', '#B279A2
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const f = (v: number) => (Math.round(v * 100) / 100).toString();
 
-/** SVG of one task's first metric by length bucket, from the RQ3 length table. */
-export function lengthFigureSvg(t: Table, taskLabel: string, metricLabel: string): string | null {
-  const rows = t.rows.filter((r) => r.keys[0] === taskLabel && r.cells[0]);
+/** SVG of a task's first metric by length bucket, from that task's RQ3 length table. */
+export function lengthFigureSvg(t: Table, taskLabel: string): string | null {
+  const rows = t.rows.filter((r) => r.cells[0]);
+  const metricLabel = t.columns[0]?.label ?? '';
   if (rows.length === 0) return null;
-  const models = [...new Set(rows.map((r) => r.keys[1] ?? ''))];
-  const buckets = [...new Set(rows.map((r) => r.keys[2] ?? ''))];
+  const models = [...new Set(rows.map((r) => r.keys[0] ?? ''))];
+  const buckets = [...new Set(rows.map((r) => r.keys[1] ?? ''))];
   const W = 640;
   const H = 360;
   const m = { l: 56, r: 16, t: 40, b: 64 };
@@ -42,7 +43,7 @@ export function lengthFigureSvg(t: Table, taskLabel: string, metricLabel: string
       `<text x="${f(m.l + gi * groupW + groupW / 2)}" y="${H - m.b + 18}" text-anchor="middle" font-size="12">${esc(b)}</text>`,
     );
     models.forEach((model, mi) => {
-      const c = rows.find((r) => r.keys[1] === model && r.keys[2] === b)?.cells[0];
+      const c = rows.find((r) => r.keys[0] === model && r.keys[1] === b)?.cells[0];
       if (!c) return;
       const x = gx + mi * barW;
       const color = PALETTE[mi % PALETTE.length];

@@ -17,7 +17,7 @@ import {
 import { buildTables } from './build.ts';
 import { lengthFigureSvg, svgToPng } from './figure.ts';
 import { loadDatasets, loadExecution, loadPredictions } from './load.ts';
-import { type ScoredRun, TASK_LABEL, TASK_METRICS, type Table } from './model.ts';
+import { type ScoredRun, TASK_LABEL, type Table } from './model.ts';
 import { toCsv, toJson, toLatex, toMarkdown } from './render.ts';
 
 /** Per-item metric values of one prediction group: item id → metric key (TASK_METRICS) → value. */
@@ -35,7 +35,8 @@ export interface PaperOptions {
   out: string;
   seed?: number;
   resamples?: number;
-  scorer: Scorer;
+  /** Per-item scorer; default `metricsScorer`. */
+  scorer?: Scorer;
   log?: (line: string) => void;
 }
 
@@ -61,7 +62,7 @@ export async function buildPaper(opts: PaperOptions): Promise<PaperResult> {
       task: g.task,
       model: g.model,
       ablate: g.ablate,
-      scores: await opts.scorer(g.task, items, g.predictions),
+      scores: await (opts.scorer ?? metricsScorer)(g.task, items, g.predictions),
     });
   }
   const langs = new Map(ds.infos.map((i) => [i.id, i.language]));
@@ -84,15 +85,13 @@ export async function buildPaper(opts: PaperOptions): Promise<PaperResult> {
     await write(`${t.name}.csv`, toCsv(t));
     await write(`${t.name}.json`, toJson(t));
   }
-  const length = tables.find((t) => t.name === 'length');
-  if (length)
-    for (const task of ['qa', 'fl', 'ce'] as TaskName[]) {
-      const metric = TASK_METRICS[task][0];
-      const svg = metric && lengthFigureSvg(length, TASK_LABEL[task], metric.label);
-      if (!svg) continue;
-      await write(`length-${task}.svg`, svg);
-      await write(`length-${task}.png`, await svgToPng(svg));
-    }
+  for (const task of ['qa', 'fl', 'ce'] as TaskName[]) {
+    const length = tables.find((t) => t.name === `length-${task}`);
+    const svg = length && lengthFigureSvg(length, TASK_LABEL[task]);
+    if (!svg) continue;
+    await write(`length-${task}.svg`, svg);
+    await write(`length-${task}.png`, await svgToPng(svg));
+  }
   await write('tables.md', `# Results\n\n${tables.map(toMarkdown).join('\n')}`);
   const git = gitInfo();
   const manifest = {
@@ -112,3 +111,10 @@ export async function buildPaper(opts: PaperOptions): Promise<PaperResult> {
 }
 
 export type { ExecRow, ItemInfo, ScoredRun, Table } from './model.ts';
+
+/** The default scorer: `scoreTask` of @faun/metrics — the numbers `faun score` prints. */
+export const metricsScorer: Scorer = async (task, items, predictions) => {
+  const { scoreTask } = await import('@faun/metrics');
+  const result = await scoreTask(task, items, predictions, { bootstrap: 0 });
+  return new Map(result.items.map((i) => [i.id, i.scores]));
+};

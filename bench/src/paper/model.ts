@@ -44,7 +44,7 @@ export const TASK_METRICS: Record<TaskName, { key: string; label: string }[]> = 
     { key: 'editsim', label: 'EditSim' },
   ],
   fl: [{ key: 'em', label: 'EM' }],
-  ce: [{ key: 'codebleu', label: 'CodeBLEU' }],
+  ce: [{ key: 'codebleu_patch', label: 'CodeBLEU' }],
 };
 
 export const TASK_LABEL: Record<TaskName, string> = { qa: 'QA', fl: 'FL', ce: 'CE' };
