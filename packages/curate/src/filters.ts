@@ -126,11 +126,10 @@ export function changedFiles(pr: RawEntry, crawled: PrFile[] | undefined): PrFil
   return pr.pr?.files ?? [];
 }
 
-/** Number of files a PR changed (GitHub's `changed_files` when the list is missing). */
+/** Number of files a PR changed: GitHub's `changed_files` when crawled, else the length of the file list. */
 export function changedFileCount(pr: RawEntry, crawled: PrFile[] | undefined): number {
-  const files = changedFiles(pr, crawled);
-  if (files.length > 0) return files.length;
-  return pr.pr?.changed_files ?? 0;
+  if (typeof pr.pr?.changed_files === 'number') return pr.pr.changed_files;
+  return changedFiles(pr, crawled).length;
 }
 
 /** The extension of a path, lower-case, no dot ('' when none). */

@@ -61,6 +61,24 @@ describe('funnel over the planted corpus', () => {
   });
 });
 
+describe('partially crawled details', () => {
+  test('uncrawled comments keep the issue; changed_files wins over a truncated file list', async () => {
+    const data = plantedRepo();
+    data.comments = data.comments.filter((c) => c.number !== 1);
+    data.entries = data.entries.map((e) => {
+      if (e.number === 1) return { ...e, comments_count: 2 };
+      if (e.number === 2 && e.pr) return { ...e, pr: { ...e.pr, changed_files: 3 } };
+      return e;
+    });
+    const out = await curateRepo(data, DEFAULT_FILTERS);
+    expect(ids(out.removed.singleHumanParticipant)).toEqual(['9']);
+    expect(ids(out.removed.multiFile)).toEqual(['18:19', '1:2']);
+    data.entries = data.entries.map((e) => (e.number === 1 ? { ...e, comments_count: 0 } : e));
+    const again = await curateRepo(data, DEFAULT_FILTERS);
+    expect(ids(again.removed.singleHumanParticipant)).toEqual(['1', '9']);
+  });
+});
+
 describe('pairing decoys', () => {
   test('a foreign PR closing our issue and a code-block keyword never pair', () => {
     const links = findLinks(REPO, plantedRepo().entries, plantedRepo().crossrefs);

@@ -157,7 +157,11 @@ export async function curateRepo(
   issueStep('manyEvents', (e) => (eventsBy.get(e.number)?.length ?? 0) > cfg.maxEvents);
   issueStep('externalLink', (e) => hasExternalLink(e, cfg));
   issueStep('singleHumanParticipant', (e) => {
-    const commenters = (commentsBy.get(e.number) ?? []).map((c) => c.author);
+    const stored = commentsBy.get(e.number) ?? [];
+    // Comments are crawled only for some issues; when GitHub counts comments the crawl did not store,
+    // participation cannot be judged and the issue stays.
+    if (stored.length === 0 && e.comments_count > 0) return false;
+    const commenters = stored.map((c) => c.author);
     return humanParticipants(e.author, commenters, cfg.bots).length < 2;
   });
 
