@@ -37,6 +37,8 @@ export interface ServeOptions {
   inlineWorkers?: number;
   config?: Partial<ApiConfig>;
   log?: (fields: Record<string, unknown>) => void;
+  /** Items per text scoring job (default 25). */
+  chunkSize?: number;
   /** Override the scoring function (tests of the server without the metrics package). */
   scoreTask?: ScoreTaskFn;
 }
@@ -63,7 +65,14 @@ export async function startServer(o: ServeOptions = {}): Promise<ServerHandle> {
   const work = openQueue(WORK_QUEUE, { redisUrl });
   const results = openQueue(RESULTS_QUEUE, { redisUrl });
   const scoreTaskLoader = o.scoreTask ? async () => o.scoreTask! : loadScoreTask;
-  const runs = new RunService({ db: db.db, datasets, work, loadScoreTask: scoreTaskLoader, log });
+  const runs = new RunService({
+    db: db.db,
+    datasets,
+    work,
+    loadScoreTask: scoreTaskLoader,
+    log,
+    ...(o.chunkSize ? { chunkSize: o.chunkSize } : {}),
+  });
   const services: Services = {
     db,
     datasets,

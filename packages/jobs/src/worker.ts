@@ -45,6 +45,7 @@ export function errorResults(name: string, data: unknown, error: string): Result
 /** The work-queue handler: runs the job, then posts its results (deduplicated by job id). */
 export function createWorkHandler(results: Queue, deps: WorkDeps): JobHandler {
   return async (job: JobContext) => {
+    deps.log?.(`job ${job.id} ${job.name} start (try ${job.attempt}/${job.attempts})`);
     if (deps.slowMs) await new Promise((r) => setTimeout(r, deps.slowMs));
     let message: ResultMessage;
     if (job.name === 'score') {

@@ -39,7 +39,7 @@ export async function leaderboardPage(s: Services, dataset?: string, task?: stri
         )}<td class="num">${e.n}</td><td class="muted">${e.created_at.slice(0, 10)}</td></tr>`,
     );
     content = h`<div class="card"><h2 style="margin-top:0">${primary} <span class="muted">(95% CI)</span></h2>
-${barChart(bars, { title: `${primary} by model`, max: Math.max(max, 1) })}</div>
+${barChart(bars, { title: `${primary} by model`, max: Math.max(max, 1), width: 1000 })}</div>
 <div class="card"><table id="leaderboard"><thead><tr><th class="num">#</th><th>Model</th>${ordered.map((m) => h`<th class="num">${m}</th>`)}<th class="num">Items</th><th>Date</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
   }

@@ -9,6 +9,17 @@ export interface Bar {
   href?: string;
 }
 
+/** A "nice" axis maximum and step (1, 2 or 5 × 10^k) covering `max` in about four ticks. */
+export function niceAxis(max: number, integer = false): { max: number; step: number } {
+  if (!(max > 0)) return { max: 1, step: integer ? 1 : 0.25 };
+  const raw = max / 4;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const steps = integer ? [1, 2, 5, 10] : [1, 2, 2.5, 5, 10];
+  let step = (steps.find((m) => m * mag >= raw) ?? 10) * mag;
+  if (integer) step = Math.max(1, Math.round(step));
+  return { max: Math.ceil(max / step - 1e-9) * step, step };
+}
+
 const PALETTE = ['#3b6fd8', '#2f9e77', '#d9822b', '#8e5bd3', '#c2416b', '#5a8f29'];
 
 /** Horizontal bars (one per row) on a shared axis from 0 to `max`, with CI whiskers when given. */
@@ -18,13 +29,18 @@ export function barChart(
 ): Safe {
   const width = opts.width ?? 720;
   const labelW = 200;
-  const valueW = 120;
+  const valueW = bars.some((b) => b.lo != null) ? 190 : 70;
   const rowH = 28;
   const plotW = width - labelW - valueW - 20;
-  const max = opts.max ?? Math.max(1e-9, ...bars.map((b) => Math.max(b.value, b.hi ?? 0)));
+  const axisSpec = niceAxis(
+    opts.max ?? Math.max(1e-9, ...bars.map((b) => Math.max(b.value, b.hi ?? 0))),
+    opts.digits === 0,
+  );
+  const max = axisSpec.max;
   const x = (v: number) => labelW + Math.max(0, Math.min(1, v / max)) * plotW;
   const height = bars.length * rowH + 34;
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => t * max);
+  const ticks: number[] = [];
+  for (let t = 0; t <= max + 1e-9; t += axisSpec.step) ticks.push(t);
   const rows = bars.map((b, i) => {
     const y = 10 + i * rowH;
     const color = PALETTE[i % PALETTE.length];
@@ -50,7 +66,7 @@ export function barChart(
     .map(
       (t) =>
         `<line x1="${x(t)}" x2="${x(t)}" y1="6" y2="${axisY}" stroke="#e3e7ee"/>` +
-        `<text x="${x(t)}" y="${axisY + 16}" text-anchor="middle" class="tick">${fmt(t, max >= 10 ? 0 : 2)}</text>`,
+        `<text x="${x(t)}" y="${axisY + 16}" text-anchor="middle" class="tick">${fmt(t, Number.isInteger(axisSpec.step) ? 0 : 2)}</text>`,
     )
     .join('');
   return new Safe(

@@ -26,13 +26,14 @@ export interface StatsSource {
 }
 
 const EDGES = [0, 250, 500, 1000, 2000, 4000, 8000];
+const short = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
 
 /** Histogram of lengths over fixed, human-readable buckets. */
 export function lengthHistogram(lengths: number[]): DatasetStats['length'] {
   return EDGES.map((lo, i) => {
     const hi = EDGES[i + 1] ?? null;
     const items = lengths.filter((n) => n >= lo && (hi === null || n < hi)).length;
-    return { bucket: hi === null ? `${lo}+` : `${lo}–${hi}`, lo, hi, items };
+    return { bucket: hi === null ? `${short(lo)}+` : `${short(lo)}–${short(hi)}`, lo, hi, items };
   });
 }
 
