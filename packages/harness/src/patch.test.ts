@@ -36,8 +36,8 @@ describe('unsafePaths', () => {
     expect(unsafePaths(edit + create)).toEqual([]);
   });
   test('rejects ../, absolute and .git paths', () => {
-    const escape = edit.replaceAll('src/calc.py', '../outside.py');
-    expect(unsafePaths(escape)).toContain('../outside.py');
+    const outside = edit.replaceAll('src/calc.py', '../outside.py');
+    expect(unsafePaths(outside)).toContain('../outside.py');
     const abs = '--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n';
     expect(unsafePaths(abs)).toEqual(['/etc/passwd']);
     expect(unsafePaths(edit.replaceAll('src/calc.py', '.git/hooks/pre-commit'))).toEqual([

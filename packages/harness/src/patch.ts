@@ -84,7 +84,7 @@ export function unsafePaths(diff: string): string[] {
 
 /** True when the patch has no hunks at all (empty, whitespace, or headers only). */
 export function isEmptyPatch(diff: string | null | undefined): boolean {
-  if (!diff || !diff.trim()) return true;
+  if (!diff?.trim()) return true;
   return !/^(@@ |Binary files |GIT binary patch|rename from |new file mode|deleted file mode)/m.test(diff);
 }
 

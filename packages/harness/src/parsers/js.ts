@@ -113,7 +113,7 @@ interface MochaJson {
 export function parseMocha(log: string): TestMap {
   const out: TestMap = {};
   for (const obj of jsonObjects(stripAnsi(log)) as MochaJson[]) {
-    if (!obj || !obj.stats || !Array.isArray(obj.passes)) continue;
+    if (!obj?.stats || !Array.isArray(obj.passes)) continue;
     for (const t of obj.passes) if (t.fullTitle) put(out, t.fullTitle, 'PASSED');
     for (const t of obj.pending ?? []) if (t.fullTitle) put(out, t.fullTitle, 'SKIPPED');
     for (const t of obj.failures ?? []) if (t.fullTitle) put(out, t.fullTitle, 'FAILED');

@@ -1,0 +1,289 @@
+/**
+ * The container backend — the only module that talks to Docker. Images are layered and tagged by
+ * content hash: toolchain (from @faun/services) → repo env (Debian packages, setup) → instance (the
+ * single-commit snapshot at /testbed + install steps). Sandboxes are testcontainers containers with
+ * CPU, memory and pids limits, no network, and labels naming the run and instance.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FaunError, PrerequisiteError, sha256 } from '@faun/kit';
+import type { ExecutionInstance } from '@faun/schema';
+import { ensureDocker, ensureToolchainImage, imageExists, toolchainImageTag } from '@faun/services';
+import { GenericContainer, type StartedTestContainer } from 'testcontainers';
+import { snapshotRepo, treeOf } from './repo.ts';
+import type { Backend, ExecResult, Limits, PreparedEnv, Sandbox } from './sandbox.ts';
+import { sh } from './scripts.ts';
+import { type EnvSpec, installSteps } from './specs.ts';
+
+// No registry here: the resource reaper's image cannot be pulled; containers are removed by us.
+process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
+
+export const LABEL = 'org.faun.harness';
+const WORKDIR = '/testbed';
+const SCRATCH = '/faun';
+
+async function docker(args: string[], input?: string): Promise<{ code: number; out: string }> {
+  const p = Bun.spawn(['docker', ...args], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+    stdin: input === undefined ? 'ignore' : new Blob([input]),
+  });
+  const [out, err, code] = await Promise.all([
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+    p.exited,
+  ]);
+  return { code, out: out + err };
+}
+
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
+
+/** Dockerfile of the repo-env layer. */
+export function envDockerfile(spec: EnvSpec, from: string): string {
+  const lines = [`FROM ${from}`];
+  const env = Object.entries(spec.env ?? {}).sort();
+  if (env.length) lines.push(`ENV ${env.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`);
+  if (spec.apt.length)
+    lines.push(
+      `RUN apt-get update && apt-get install -y --no-install-recommends ${[...spec.apt].sort().join(' ')} \\`,
+      '    && apt-get clean && rm -rf /var/lib/apt/lists/*',
+    );
+  for (const s of spec.envSetup) lines.push(`RUN ${s}`);
+  lines.push(`LABEL ${LABEL}.layer=env ${LABEL}.spec=${JSON.stringify(spec.name)}`, '');
+  return lines.join('\n');
+}
+
+/** Dockerfile of the instance layer. */
+export function instanceDockerfile(spec: EnvSpec, inst: ExecutionInstance, from: string): string {
+  const lines = [`FROM ${from}`, `COPY testbed ${WORKDIR}`, `WORKDIR ${WORKDIR}`];
+  for (const s of installSteps(spec, inst)) lines.push(`RUN ${s}`);
+  lines.push(`RUN mkdir -p ${SCRATCH}`, `LABEL ${LABEL}.layer=instance`, '');
+  return lines.join('\n');
+}
+
+async function build(
+  tag: string,
+  dockerfile: string,
+  ctx: string,
+  network: 'host' | 'none',
+  log: (l: string) => void,
+) {
+  writeFileSync(join(ctx, 'Dockerfile'), dockerfile);
+  log(`building ${tag}`);
+  const r = await docker(['build', '--network', network, '-t', tag, ctx]);
+  if (r.code !== 0) throw new ImageBuildError(`image build failed for ${tag}:\n${r.out.slice(-3000)}`);
+}
+
+/** An image could not be built: an infrastructure failure, not the model's. */
+export class ImageBuildError extends FaunError {}
+
+export class DockerBackend implements Backend {
+  readonly name = 'docker';
+  private readonly building = new Map<string, Promise<void>>();
+
+  /** `runId` labels every container; the run's pid lets later runs detect leftovers of dead runs. */
+  constructor(private readonly runId: string) {}
+
+  private envTag(spec: EnvSpec): { tag: string; dockerfile: string } {
+    const dockerfile = envDockerfile(spec, toolchainImageTag(spec.toolchain));
+    return { tag: `faun/env-${slug(spec.name)}:${sha256(dockerfile).slice(0, 12)}`, dockerfile };
+  }
+
+  envHash(inst: ExecutionInstance, spec: EnvSpec, tree: string): string {
+    if (inst.image) return sha256(`prebuilt:${inst.image}`).slice(0, 16);
+    const env = this.envTag(spec);
+    return sha256(`${env.tag}\n${tree}\n${instanceDockerfile(spec, inst, env.tag)}`).slice(0, 16);
+  }
+
+  /** Builds `tag` once per process even when several workers ask at the same time. */
+  private once(tag: string, make: () => Promise<void>): Promise<void> {
+    let p = this.building.get(tag);
+    if (!p) {
+      p = (async () => {
+        if (!(await imageExists(tag))) await make();
+      })();
+      this.building.set(tag, p);
+      p.catch(() => this.building.delete(tag));
+    }
+    return p;
+  }
+
+  async prepare(
+    inst: ExecutionInstance,
+    spec: EnvSpec,
+    source: string,
+    log: (l: string) => void,
+  ): Promise<PreparedEnv> {
+    await ensureDocker(log);
+    if (inst.image) {
+      if (!(await imageExists(inst.image)))
+        throw new PrerequisiteError(
+          `prebuilt image ${inst.image} is not present locally (no registry to pull from)`,
+        );
+      return { ref: inst.image, hash: this.envHash(inst, spec, '') };
+    }
+    const tree = await treeOf(source, inst.base_commit);
+    const hash = this.envHash(inst, spec, tree);
+    const env = this.envTag(spec);
+    const tag = `faun/inst-${slug(inst.repo)}:${hash}`;
+    await this.once(env.tag, async () => {
+      await ensureToolchainImage(spec.toolchain, log);
+      const ctx = mkdtempSync(join(tmpdir(), 'faun-env-'));
+      try {
+        await build(env.tag, env.dockerfile, ctx, 'host', log);
+      } finally {
+        await rm(ctx, { recursive: true, force: true });
+      }
+    });
+    await this.once(tag, async () => {
+      const ctx = mkdtempSync(join(tmpdir(), 'faun-inst-'));
+      try {
+        await snapshotRepo(source, inst.base_commit, join(ctx, 'testbed'));
+        await build(tag, instanceDockerfile(spec, inst, env.tag), ctx, 'none', log);
+      } finally {
+        await rm(ctx, { recursive: true, force: true });
+      }
+    });
+    return { ref: tag, hash };
+  }
+
+  async start(env: PreparedEnv, opts: { labels: Record<string, string>; limits: Limits }): Promise<Sandbox> {
+    const labels = {
+      [LABEL]: '1',
+      [`${LABEL}.run`]: this.runId,
+      [`${LABEL}.pid`]: String(process.pid),
+      [`${LABEL}.host`]: hostname(),
+      ...opts.labels,
+    };
+    const c = await new LimitedContainer(env.ref, opts.limits)
+      .withCommand(['sleep', 'infinity'])
+      .withEntrypoint([])
+      .withLabels(labels)
+      .withNetworkMode('none')
+      .withWorkingDir(WORKDIR)
+      .withStartupTimeout(60_000)
+      .start();
+    return new ContainerSandbox(c);
+  }
+
+  /** Removes containers labelled by runs whose process is gone (this host only). */
+  async reapOrphans(): Promise<number> {
+    const r = await docker([
+      'ps',
+      '-a',
+      '--filter',
+      `label=${LABEL}`,
+      '--format',
+      `{{.ID}} {{.Label "${LABEL}.pid"}} {{.Label "${LABEL}.host"}}`,
+    ]);
+    if (r.code !== 0) return 0;
+    const dead: string[] = [];
+    for (const line of r.out.trim().split('\n').filter(Boolean)) {
+      const [id, pid, host] = line.split(' ');
+      if (!id || host !== hostname()) continue;
+      if (!pid || !alive(Number(pid))) dead.push(id);
+    }
+    if (dead.length) await docker(['rm', '-f', ...dead]);
+    return dead.length;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A container with the pids limit testcontainers has no builder method for. */
+class LimitedContainer extends GenericContainer {
+  constructor(image: string, limits: Limits) {
+    super(image);
+    this.withResourcesQuota({ memory: limits.memoryMb / 1024, cpu: limits.cpus });
+    this.hostConfig.PidsLimit = limits.pids;
+    this.hostConfig.MemorySwap = limits.memoryMb * 1024 * 1024; // no swap beyond the memory limit
+  }
+}
+
+class ContainerSandbox implements Sandbox {
+  readonly workdir = WORKDIR;
+  readonly scratch = SCRATCH;
+  private killed: string | null = null;
+
+  constructor(private readonly c: StartedTestContainer) {}
+
+  async exec(cmd: string, opts: { timeoutMs?: number } = {}): Promise<ExecResult> {
+    const run = this.c.exec(['bash', '-c', `${cmd} 2>&1`], { workingDir: WORKDIR });
+    if (!opts.timeoutMs) {
+      const r = await run;
+      return { exitCode: r.exitCode, output: r.output, timedOut: false };
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), opts.timeoutMs);
+    });
+    const r = await Promise.race([run, deadline]);
+    clearTimeout(timer);
+    if (r) return { exitCode: r.exitCode, output: r.output, timedOut: false };
+    // The in-container timeout did not stop it: kill the whole container (every process in it).
+    this.killed = 'host deadline';
+    await docker(['kill', this.c.getId()]);
+    run.catch(() => {});
+    return { exitCode: null, output: '', timedOut: true };
+  }
+
+  async writeFile(path: string, content: string): Promise<void> {
+    await this.c.copyContentToContainer([{ content, target: path, mode: 0o755 }]);
+  }
+
+  async readFile(path: string): Promise<string> {
+    const r = await this.c.exec(['cat', path]);
+    if (r.exitCode !== 0) throw new FaunError(`cannot read ${path} in the container: ${r.stderr.trim()}`);
+    return r.stdout;
+  }
+
+  async infraProblem(): Promise<string | null> {
+    const r = await docker([
+      'inspect',
+      '--format',
+      '{{.State.OOMKilled}} {{.State.Running}}',
+      this.c.getId(),
+    ]);
+    if (r.code !== 0) return `container vanished: ${r.out.trim()}`;
+    const [oom, running] = r.out.trim().split(' ');
+    if (oom === 'true') return 'oom: the container hit its memory limit';
+    if (running !== 'true' && !this.killed) return 'container stopped unexpectedly';
+    if (running === 'true') {
+      // cgroup v2 memory.events, or v1 memory.oom_control: a process in the container was OOM-killed.
+      const ev = await this.c.exec([
+        'sh',
+        '-c',
+        `cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null | grep -E '^oom_kill ' || true`,
+      ]);
+      const n = Number(/oom_kill (\d+)/.exec(ev.output)?.[1] ?? 0);
+      if (n > 0) return `oom: ${n} process(es) in the container were killed for memory`;
+    }
+    return null;
+  }
+
+  async dispose(): Promise<void> {
+    await docker(['rm', '-f', '-v', this.c.getId()]);
+  }
+}
+
+/** Runs `cmd` in a bare container of `image` (the benchmark's baseline). */
+export async function bareDockerRun(image: string, cmd: string): Promise<number> {
+  const r = await docker(['run', '--rm', '--network', 'none', image, 'bash', '-c', cmd]);
+  return r.code;
+}
+
+export { sh as shellQuote };

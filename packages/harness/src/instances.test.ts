@@ -1,0 +1,97 @@
+import { afterAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InputError } from '@faun/kit';
+import { loadInstances, loadPredictions, toExecutionInstance } from './instances.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'faun-inst-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const swe = {
+  repo: 'psf/requests',
+  instance_id: 'psf__requests-1',
+  base_commit: 'abc',
+  patch: 'P',
+  test_patch: 'T',
+  FAIL_TO_PASS: '["test_a.py::test_x"]',
+  PASS_TO_PASS: ['test_a.py::test_y'],
+  version: 2.0,
+  environment_setup_commit: 'def',
+};
+const msb = {
+  org: 'fasterxml',
+  repo: 'jackson-core',
+  number: 42,
+  base: { sha: 'b42' },
+  fix_patch: 'F',
+  test_patch: 'T',
+  f2p_tests: { 'com.x.ATest': { run: 'FAIL', test: 'FAIL', fix: 'PASS' } },
+  p2p_tests: {},
+  lang: 'java',
+};
+
+describe('toExecutionInstance', () => {
+  test('SWE-bench row with JSON-string and array lists', () => {
+    const i = toExecutionInstance(swe, 'x:1');
+    expect(i).toMatchObject({
+      instance_id: 'psf__requests-1',
+      language: 'python',
+      fail_to_pass: ['test_a.py::test_x'],
+      pass_to_pass: ['test_a.py::test_y'],
+      version: '2',
+    });
+  });
+  test('Multi-SWE-bench row', () => {
+    const i = toExecutionInstance(msb, 'x:2');
+    expect(i).toMatchObject({
+      instance_id: 'fasterxml/jackson-core:pr-42',
+      repo: 'fasterxml/jackson-core',
+      base_commit: 'b42',
+      patch: 'F',
+      language: 'java',
+      fail_to_pass: ['com.x.ATest'],
+    });
+  });
+  test('errors name the place and the field', () => {
+    expect(() => toExecutionInstance({ ...swe, FAIL_TO_PASS: 'not json' }, 'd.jsonl:7')).toThrow(
+      /d\.jsonl:7: FAIL_TO_PASS/,
+    );
+    expect(() => toExecutionInstance({ ...swe, base_commit: '' }, 'd.jsonl:3')).toThrow(InputError);
+  });
+});
+
+test('loadInstances reads JSONL and JSON lists; loadPredictions handles gold, empty, SWE-bench and MSB', async () => {
+  const jsonl = join(dir, 'i.jsonl');
+  writeFileSync(jsonl, `${JSON.stringify(swe)}\n\n${JSON.stringify(msb)}\n`);
+  const json = join(dir, 'i.json');
+  writeFileSync(json, JSON.stringify([swe]));
+  const insts = await loadInstances(jsonl);
+  expect(insts.map((i) => i.instance_id)).toEqual(['psf__requests-1', 'fasterxml/jackson-core:pr-42']);
+  expect((await loadInstances(json)).length).toBe(1);
+
+  expect((await loadPredictions('gold', insts)).map((p) => p.patch)).toEqual(['P', 'F']);
+  expect((await loadPredictions('empty', insts)).every((p) => p.patch === '')).toBe(true);
+
+  const preds = join(dir, 'p.jsonl');
+  writeFileSync(
+    preds,
+    [
+      { instance_id: 'psf__requests-1', model_name_or_path: 'm', model_patch: 'MP' },
+      { org: 'fasterxml', repo: 'jackson-core', number: 42, fix_patch: 'FP', model_name_or_path: 'm' },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n'),
+  );
+  expect(await loadPredictions(preds, insts)).toEqual([
+    { instance_id: 'psf__requests-1', model: 'm', patch: 'MP' },
+    { instance_id: 'fasterxml/jackson-core:pr-42', model: 'm', patch: 'FP' },
+  ]);
+
+  const dup = join(dir, 'dup.jsonl');
+  writeFileSync(
+    dup,
+    `${JSON.stringify({ instance_id: 'a', model_patch: '' })}\n${JSON.stringify({ instance_id: 'a' })}\n`,
+  );
+  expect(loadPredictions(dup, insts)).rejects.toThrow(/dup\.jsonl:2: duplicate prediction for a/);
+});

@@ -1,0 +1,179 @@
+/**
+ * Instance and prediction import: SWE-bench, SWE-bench-java and Multi-SWE-bench rows → ExecutionInstance;
+ * predictions as SWE-bench JSONL/JSON or Multi-SWE-bench `{org, repo, number, fix_patch}`; `gold`/`empty`.
+ */
+import { readFile } from 'node:fs/promises';
+import { InputError } from '@faun/kit';
+import { ExecutionInstance, type Language } from '@faun/schema';
+
+type Row = Record<string, unknown>;
+
+const LANGS: Record<string, Language> = {
+  python: 'python',
+  py: 'python',
+  java: 'java',
+  javascript: 'javascript',
+  js: 'javascript',
+  typescript: 'typescript',
+  ts: 'typescript',
+  go: 'go',
+  golang: 'go',
+  rust: 'rust',
+  c: 'c',
+  cpp: 'cpp',
+  'c++': 'cpp',
+};
+
+/** A test list given as an array, a JSON-string array, or Multi-SWE-bench's `{test: {...}}` map. */
+export function testList(v: unknown, where: string): string[] {
+  if (v === undefined || v === null || v === '') return [];
+  if (typeof v === 'string') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(v);
+    } catch {
+      throw new InputError(
+        `${where}: expected a JSON list of test ids, got ${JSON.stringify(v.slice(0, 60))}`,
+      );
+    }
+    return testList(parsed, where);
+  }
+  if (Array.isArray(v)) return v.map(String);
+  if (typeof v === 'object') return Object.keys(v as object);
+  throw new InputError(`${where}: expected a list of test ids`);
+}
+
+const str = (v: unknown): string =>
+  typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
+
+/** One dataset row (any of the supported shapes) → ExecutionInstance. `where` names file:line for errors. */
+export function toExecutionInstance(row: Row, where: string): ExecutionInstance {
+  const isMsb = typeof row.org === 'string' && row.number !== undefined;
+  const repo = isMsb ? `${row.org}/${row.repo}` : str(row.repo);
+  const instanceId = isMsb ? `${repo}:pr-${row.number}` : str(row.instance_id);
+  const base = row.base as { sha?: string } | undefined;
+  const langRaw = str(row.language ?? row.lang).toLowerCase();
+  const language: Language = LANGS[langRaw] ?? (langRaw ? 'other' : 'python');
+  const candidate = {
+    instance_id: instanceId,
+    repo,
+    language,
+    base_commit: isMsb ? str(base?.sha ?? row.base_commit) : str(row.base_commit),
+    patch: str(row.patch ?? row.fix_patch),
+    test_patch: str(row.test_patch),
+    fail_to_pass: testList(row.FAIL_TO_PASS ?? row.fail_to_pass ?? row.f2p_tests, `${where}: FAIL_TO_PASS`),
+    pass_to_pass: testList(row.PASS_TO_PASS ?? row.pass_to_pass ?? row.p2p_tests, `${where}: PASS_TO_PASS`),
+    problem_statement: str(row.problem_statement ?? row.body),
+    version: row.version === undefined || row.version === null ? null : str(row.version),
+    environment_setup_commit: row.environment_setup_commit ? str(row.environment_setup_commit) : null,
+    test_cmd: row.test_cmd ? str(row.test_cmd) : null,
+    image: row.image ? str(row.image) : null,
+  };
+  const parsed = ExecutionInstance.safeParse(candidate);
+  if (!parsed.success || !candidate.instance_id || !candidate.base_commit) {
+    const issue = parsed.success ? null : parsed.error.issues[0];
+    const field = issue ? issue.path.join('.') : !candidate.instance_id ? 'instance_id' : 'base_commit';
+    throw new InputError(`${where}: field '${field}' ${issue?.message ?? 'is missing'}`, {
+      hint: 'rows need instance_id (or org/repo/number), repo, base_commit, patch/fix_patch, test_patch',
+    });
+  }
+  return parsed.data;
+}
+
+/** Rows of a JSONL file, a JSON list, or a JSON object keyed by id. */
+async function readRows(path: string): Promise<Array<{ row: Row; where: string }>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  const trimmed = text.trimStart();
+  if (
+    trimmed.startsWith('[') ||
+    (trimmed.startsWith('{') && !trimmed.split('\n', 2)[1]?.trim().startsWith('{'))
+  ) {
+    try {
+      const doc = JSON.parse(text) as unknown;
+      if (Array.isArray(doc)) return doc.map((row, i) => ({ row: row as Row, where: `${path}[${i}]` }));
+      if (doc && typeof doc === 'object') {
+        const values = Object.entries(doc as Record<string, Row>);
+        if (values.every(([, v]) => v && typeof v === 'object'))
+          return values.map(([k, v]) => ({ row: { instance_id: k, ...v }, where: `${path}#${k}` }));
+      }
+    } catch {
+      // fall through: JSONL whose first line happens to be an object
+    }
+  }
+  const out: Array<{ row: Row; where: string }> = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    try {
+      out.push({ row: JSON.parse(line) as Row, where: `${path}:${i + 1}` });
+    } catch (e) {
+      throw new InputError(`${path}:${i + 1}: not valid JSON (${(e as Error).message})`);
+    }
+  });
+  return out;
+}
+
+/** Loads instances from a dataset file; duplicate ids are an error. */
+export async function loadInstances(path: string): Promise<ExecutionInstance[]> {
+  const rows = await readRows(path);
+  const seen = new Set<string>();
+  return rows.map(({ row, where }) => {
+    const inst = toExecutionInstance(row, where);
+    if (seen.has(inst.instance_id))
+      throw new InputError(`${where}: duplicate instance id ${inst.instance_id}`);
+    seen.add(inst.instance_id);
+    return inst;
+  });
+}
+
+/** A model's patch for one instance. */
+export interface PatchPrediction {
+  instance_id: string;
+  model: string;
+  patch: string;
+}
+
+/** Built-in predictions: the gold patch, or an empty one. */
+export function builtinPredictions(
+  kind: 'gold' | 'empty',
+  instances: ExecutionInstance[],
+): PatchPrediction[] {
+  return instances.map((i) => ({
+    instance_id: i.instance_id,
+    model: kind,
+    patch: kind === 'gold' ? i.patch : '',
+  }));
+}
+
+/** Loads predictions (`gold`, `empty`, or a file); mixed model names and duplicate ids are errors. */
+export async function loadPredictions(
+  spec: string,
+  instances: ExecutionInstance[],
+): Promise<PatchPrediction[]> {
+  if (spec === 'gold' || spec === 'empty') return builtinPredictions(spec, instances);
+  const rows = await readRows(spec);
+  const seen = new Set<string>();
+  const out: PatchPrediction[] = [];
+  for (const { row, where } of rows) {
+    const isMsb = typeof row.org === 'string' && row.number !== undefined;
+    const id = isMsb ? `${row.org}/${row.repo}:pr-${row.number}` : str(row.instance_id);
+    if (!id) throw new InputError(`${where}: prediction has no instance_id (or org/repo/number)`);
+    if (seen.has(id)) throw new InputError(`${where}: duplicate prediction for ${id}`);
+    seen.add(id);
+    out.push({
+      instance_id: id,
+      model: str(row.model_name_or_path ?? row.model) || (isMsb ? 'msb' : 'model'),
+      patch: str(row.model_patch ?? row.fix_patch ?? row.patch),
+    });
+  }
+  const models = new Set(out.map((p) => p.model));
+  if (models.size > 1)
+    throw new InputError(`${spec}: predictions mix model names (${[...models].sort().join(', ')})`, {
+      hint: 'split the file per model_name_or_path',
+    });
+  return out;
+}

@@ -1,0 +1,133 @@
+/**
+ * Repository sources. The sandbox sees the repository at base_commit as a **fresh single-commit repo**:
+ * the tree at base_commit is checked out (no export filters) into a new directory, `git init`-ed and
+ * committed once with a fixed author and date. So there is no history at all — nothing after base_commit,
+ * no remotes, no tags — and the commit id is deterministic for a given tree. Blob ids equal the
+ * original's, so `git apply --3way` still finds the preimages a patch's `index` lines name.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError, PrerequisiteError } from '@faun/kit';
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs git (no prompts, no pager); resolves with code and output. */
+export async function git(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<GitResult> {
+  const p = Bun.spawn(['git', ...args], {
+    cwd: opts.cwd,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', ...opts.env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+    stdin: 'ignore',
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+    p.exited,
+  ]);
+  return { code, stdout, stderr };
+}
+
+async function gitOk(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<string> {
+  const r = await git(args, opts);
+  if (r.code !== 0)
+    throw new PrerequisiteError(`git ${args.slice(0, 3).join(' ')} failed: ${r.stderr.trim()}`);
+  return r.stdout;
+}
+
+/** Parses repeated `owner/repo=PATH` options. */
+export function parseRepoDirs(values: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const i = v.indexOf('=');
+    if (i <= 0 || !v.slice(0, i).includes('/'))
+      throw new InputError(`--repo-dir expects owner/repo=PATH, got '${v}'`);
+    out[v.slice(0, i)] = v.slice(i + 1);
+  }
+  return out;
+}
+
+/**
+ * The git directory holding `repo`'s objects: a local directory from `repoDirs`, else a bare clone of
+ * `https://github.com/<repo>.git` cached under `cacheDir`.
+ */
+export async function repoSource(
+  repo: string,
+  repoDirs: Record<string, string>,
+  cacheDir: string,
+): Promise<string> {
+  const local = repoDirs[repo];
+  if (local) {
+    if (!existsSync(local)) throw new InputError(`--repo-dir ${repo}=${local}: directory does not exist`);
+    return local;
+  }
+  const dest = join(cacheDir, `${repo.replace('/', '+')}.git`);
+  if (existsSync(dest)) return dest;
+  mkdirSync(cacheDir, { recursive: true });
+  const url = `https://github.com/${repo}.git`;
+  const r = await git(['clone', '--bare', '--quiet', url, dest]);
+  if (r.code !== 0)
+    throw new PrerequisiteError(`cannot clone ${url}: ${r.stderr.trim().split('\n').pop()}`, {
+      hint: `offline? pass --repo-dir ${repo}=PATH (a local clone with the base commits)`,
+    });
+  return dest;
+}
+
+/** The tree id of `commit` in `src` (identifies the snapshot without making it). */
+export async function treeOf(src: string, commit: string): Promise<string> {
+  const r = await git(['--git-dir', await gitDir(src), 'rev-parse', '--verify', `${commit}^{tree}`]);
+  if (r.code !== 0)
+    throw new InputError(`commit ${commit} not found in ${src}`, { hint: 'fetch it into the local clone' });
+  return r.stdout.trim();
+}
+
+async function gitDir(src: string): Promise<string> {
+  return (await gitOk(['rev-parse', '--absolute-git-dir'], { cwd: src })).trim();
+}
+
+const FIXED = {
+  GIT_AUTHOR_NAME: 'faun',
+  GIT_AUTHOR_EMAIL: 'faun@localhost',
+  GIT_COMMITTER_NAME: 'faun',
+  GIT_COMMITTER_EMAIL: 'faun@localhost',
+  GIT_AUTHOR_DATE: '1970-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '1970-01-01T00:00:00Z',
+};
+
+/** Writes the single-commit snapshot of `src` at `commit` into `dest` (which must not exist). */
+export async function snapshotRepo(
+  src: string,
+  commit: string,
+  dest: string,
+): Promise<{ tree: string; head: string }> {
+  const tree = await treeOf(src, commit);
+  mkdirSync(dest, { recursive: true });
+  const gd = await gitDir(src);
+  const index = join(dest, '.faun-index');
+  const env = { GIT_INDEX_FILE: index };
+  await gitOk(['--git-dir', gd, '--work-tree', dest, 'read-tree', tree], { env });
+  await gitOk(['--git-dir', gd, '--work-tree', dest, 'checkout-index', '-a', '-f'], { env });
+  await Bun.$`rm -f ${index}`.quiet();
+  await gitOk(['init', '-q', '-b', 'main', dest]);
+  await gitOk(['-c', 'core.autocrlf=false', 'add', '-A', '-f', '.'], { cwd: dest });
+  await gitOk(['-c', 'commit.gpgsign=false', 'commit', '-q', '--no-verify', '-m', `base ${commit}`], {
+    cwd: dest,
+    env: FIXED,
+  });
+  await gitOk(['config', 'user.name', 'faun'], { cwd: dest });
+  await gitOk(['config', 'user.email', 'faun@localhost'], { cwd: dest });
+  const head = (await gitOk(['rev-parse', 'HEAD'], { cwd: dest })).trim();
+  const got = (await gitOk(['rev-parse', 'HEAD^{tree}'], { cwd: dest })).trim();
+  if (got !== tree) throw new PrerequisiteError(`snapshot of ${commit} has tree ${got}, expected ${tree}`);
+  return { tree, head };
+}

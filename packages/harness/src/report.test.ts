@@ -1,0 +1,81 @@
+import { expect, test } from 'bun:test';
+import type { ExecutionResult } from '@faun/schema';
+import { failedStatus } from './grading.ts';
+import { instanceReport, runReport, wilson } from './report.ts';
+
+const result = (
+  id: string,
+  outcome: ExecutionResult['outcome'],
+  extra: Partial<ExecutionResult> = {},
+): ExecutionResult => ({
+  v: 1,
+  instance_id: id,
+  model: 'm',
+  outcome,
+  resolved_status:
+    outcome === 'resolved' ? 'RESOLVED_FULL' : outcome === 'infra_error' ? null : 'RESOLVED_NO',
+  applied_with: 'git apply',
+  patch_sha256: 'x',
+  image_id: null,
+  spec_version: null,
+  exit_code: 0,
+  tests_status: failedStatus([], []),
+  duration_s: 1,
+  error: null,
+  ...extra,
+});
+
+test('wilson interval matches the textbook values', () => {
+  expect(wilson(0, 0)).toEqual([0, 0]);
+  // 8/10 → [0.4902, 0.9433] (Wilson, z=1.96)
+  expect(wilson(8, 10)).toEqual([0.4902, 0.9433]);
+  expect(wilson(10, 10)[1]).toBe(1);
+});
+
+test('runReport counts, id lists, per-language breakdown', () => {
+  const r = runReport({
+    runId: 'r',
+    model: 'm',
+    instances: [
+      { instance_id: 'a', language: 'python' },
+      { instance_id: 'b', language: 'python' },
+      { instance_id: 'c', language: 'go' },
+      { instance_id: 'd', language: 'go' },
+      { instance_id: 'e', language: 'java' },
+    ],
+    submitted: ['a', 'b', 'c', 'd', 'e'],
+    emptyPatch: ['d'],
+    results: [
+      result('a', 'resolved'),
+      result('b', 'unresolved', { resolved_status: 'RESOLVED_PARTIAL' }),
+      result('c', 'apply_failed', { applied_with: null }),
+      result('d', 'infra_error'),
+    ],
+  });
+  expect(r).toMatchObject({
+    schema_version: 2,
+    total_instances: 5,
+    submitted_instances: 5,
+    completed_instances: 2,
+    resolved_instances: 1,
+    unresolved_instances: 1,
+    error_instances: 2,
+    infra_failure_ids: ['d'],
+    incomplete_ids: ['e'],
+    partial_ids: ['b'],
+    empty_patch_ids: ['d'],
+    resolved_rate: 0.2,
+  });
+  expect(r.per_language.python).toEqual({ total: 2, resolved: 1, resolved_rate: 0.5 });
+  expect(r.per_language.go?.resolved).toBe(0);
+});
+
+test('instanceReport has SWE-bench fields', () => {
+  const rep = instanceReport(result('a', 'infra_error', { error: 'oom' }), false);
+  expect(rep.a).toMatchObject({
+    patch_exists: true,
+    resolved: false,
+    infra_failure: true,
+    infra_failure_reason: 'oom',
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * Runs one instance: prepare the environment, start a sandbox, apply the model patch through the
+ * fallback chain, run eval.sh under a timeout, grade, and always dispose of the sandbox. Returns the
+ * result plus the artifacts (patch.diff, eval.sh, test_output.txt) for the instance directory.
+ */
+import { randomBytes } from 'node:crypto';
+import { sha256 } from '@faun/kit';
+import type { ExecutionInstance, ExecutionResult } from '@faun/schema';
+import { failedStatus, gradeLog, type TestsStatus } from './grading.ts';
+import type { PatchPrediction } from './instances.ts';
+import type { TestMap } from './parsers/index.ts';
+import { isEmptyPatch, unsafePaths } from './patch.ts';
+import { type Backend, DEFAULT_LIMITS, type Limits, type PreparedEnv, type Sandbox } from './sandbox.ts';
+import { appliedWith, applyScript, evalScript, REVERSED, runCommand, TEST_PATCH_EXIT } from './scripts.ts';
+import { type EnvSpec, testCommand } from './specs.ts';
+
+export interface RunOptions {
+  backend: Backend;
+  spec: EnvSpec;
+  /** Git directory with the repository's objects. */
+  source: string;
+  runId: string;
+  timeoutS: number;
+  limits?: Limits;
+  log?: (line: string) => void;
+  /** Random by default; fixed in tests. */
+  nonce?: string;
+  /** The environment hash computed by the caller (recorded even when no environment is built). */
+  envHash?: string;
+  /** Extra environment variables for the test command (validation passes FAUN_REPEAT). */
+  extraEnv?: Record<string, string>;
+}
+
+export interface InstanceRun {
+  result: ExecutionResult;
+  /** Every parsed test status (for validation and auditing). */
+  tests: TestMap;
+  artifacts: {
+    'patch.diff': string;
+    'eval.sh': string;
+    'test_output.txt': string;
+    'apply_output.txt': string;
+  };
+  /** An infrastructure failure (worth one retry). */
+  infra: boolean;
+}
+
+const DIFF_NONE = '';
+
+/** Runs one instance with one prediction; never throws for model or infrastructure failures. */
+export async function runInstance(
+  inst: ExecutionInstance,
+  pred: PatchPrediction,
+  opts: RunOptions,
+): Promise<InstanceRun> {
+  const t0 = performance.now();
+  const log = opts.log ?? (() => {});
+  const nonce = opts.nonce ?? randomBytes(12).toString('hex');
+  const patch = pred.patch ?? '';
+  const empty = isEmptyPatch(patch);
+  const artifacts: InstanceRun['artifacts'] = {
+    'patch.diff': patch,
+    'eval.sh': DIFF_NONE,
+    'test_output.txt': DIFF_NONE,
+    'apply_output.txt': DIFF_NONE,
+  };
+  let env: PreparedEnv | null = null;
+  const finish = (
+    outcome: ExecutionResult['outcome'],
+    extra: Partial<ExecutionResult> & { tests_status?: TestsStatus },
+    tests: TestMap = {},
+    infra = false,
+  ): InstanceRun => ({
+    result: {
+      v: 1,
+      instance_id: inst.instance_id,
+      model: pred.model,
+      outcome,
+      resolved_status: outcome === 'infra_error' ? null : 'RESOLVED_NO',
+      applied_with: null,
+      patch_sha256: sha256(patch),
+      image_id: env?.hash ?? opts.envHash ?? null,
+      spec_version: `${opts.spec.name}@${opts.spec.specVersion}`,
+      exit_code: null,
+      tests_status: failedStatus(inst.fail_to_pass, inst.pass_to_pass),
+      duration_s: Math.round((performance.now() - t0) / 10) / 100,
+      error: null,
+      ...extra,
+    },
+    tests,
+    artifacts,
+    infra,
+  });
+
+  const unsafe = unsafePaths(patch);
+  if (unsafe.length)
+    return finish('apply_failed', {
+      error: `patch touches paths outside the repository: ${unsafe.join(', ')}`,
+    });
+
+  try {
+    env = await opts.backend.prepare(inst, opts.spec, opts.source, log);
+  } catch (e) {
+    return finish('infra_error', { error: `environment build failed: ${(e as Error).message}` }, {}, true);
+  }
+
+  let sbx: Sandbox | null = null;
+  try {
+    sbx = await opts.backend.start(env, {
+      labels: { 'org.faun.harness.instance': inst.instance_id },
+      limits: opts.limits ?? DEFAULT_LIMITS,
+    });
+    const s = sbx;
+    const patchPath = `${s.scratch}/patch.diff`;
+    const testPatchPath = inst.test_patch.trim() ? `${s.scratch}/test.patch` : null;
+    const script = evalScript({
+      workdir: s.workdir,
+      nonce,
+      testPatchPath,
+      testPatch: inst.test_patch,
+      testCmd: testCommand(opts.spec, inst),
+      env: { ...opts.spec.env, ...opts.extraEnv },
+    });
+    artifacts['eval.sh'] = script;
+    await s.writeFile(`${s.scratch}/eval.sh`, script);
+    if (testPatchPath) await s.writeFile(testPatchPath, inst.test_patch);
+
+    let applied: string | null = null;
+    if (!empty) {
+      await s.writeFile(patchPath, patch.endsWith('\n') ? patch : `${patch}\n`);
+      await s.writeFile(`${s.scratch}/apply.sh`, applyScript(s.workdir, patchPath));
+      const a = await s.exec(`bash ${s.scratch}/apply.sh`, { timeoutMs: 120_000 });
+      artifacts['apply_output.txt'] = a.output;
+      applied = appliedWith(a.output);
+      if (!applied) {
+        const why = a.output.includes(REVERSED)
+          ? 'the patch applies only in reverse'
+          : 'no strategy applied the patch';
+        return finish('apply_failed', { error: why });
+      }
+    }
+
+    const timeoutMs = opts.timeoutS * 1000;
+    const outPath = `${s.scratch}/test_output.txt`;
+    const started = performance.now();
+    const r = await s.exec(runCommand(`${s.scratch}/eval.sh`, outPath, opts.timeoutS), {
+      timeoutMs: timeoutMs + 30_000,
+    });
+    const elapsed = performance.now() - started;
+    const timedOut =
+      r.timedOut || ((r.exitCode === 124 || r.exitCode === 137) && elapsed >= timeoutMs * 0.95);
+    const output = r.timedOut ? r.output : await s.readFile(outPath).catch(() => r.output);
+    artifacts['test_output.txt'] = output;
+    const infra = await s.infraProblem();
+    if (infra)
+      return finish('infra_error', { applied_with: applied, exit_code: r.exitCode, error: infra }, {}, true);
+    if (timedOut)
+      return finish('timeout', {
+        applied_with: applied,
+        error: `tests did not finish within ${opts.timeoutS} s`,
+      });
+    if (r.exitCode === TEST_PATCH_EXIT && output.includes('>>>>> Test Patch Apply Failed'))
+      return finish('invalid_log', {
+        applied_with: applied,
+        exit_code: r.exitCode,
+        error: 'the test patch did not apply',
+      });
+
+    const g = gradeLog({
+      log: output,
+      nonce,
+      exitCode: r.exitCode,
+      parser: opts.spec.parser,
+      failToPass: inst.fail_to_pass,
+      passToPass: inst.pass_to_pass,
+      evalType: opts.spec.evalType,
+    });
+    const outcome: ExecutionResult['outcome'] = !g.valid
+      ? 'invalid_log'
+      : g.resolved_status === 'RESOLVED_FULL'
+        ? 'resolved'
+        : empty
+          ? 'empty_patch'
+          : 'unresolved';
+    return finish(
+      outcome,
+      {
+        applied_with: applied,
+        exit_code: r.exitCode,
+        resolved_status: g.valid ? g.resolved_status : 'RESOLVED_NO',
+        tests_status: g.tests_status,
+        error: g.invalidReason,
+      },
+      g.tests,
+    );
+  } catch (e) {
+    return finish('infra_error', { error: `sandbox error: ${(e as Error).message}` }, {}, true);
+  } finally {
+    if (sbx) await sbx.dispose().catch((e) => log(`dispose failed: ${(e as Error).message}`));
+  }
+}

@@ -1,0 +1,270 @@
+/**
+ * Environment specs: per repository (and version set) the base toolchain, the Debian packages and setup
+ * steps of the repo-env layer, the install steps of the instance layer, the test command and the log
+ * parser. Languages have defaults for repositories without a spec of their own.
+ */
+
+import type { ExecutionInstance, Language } from '@faun/schema';
+import type { Toolchain } from '@faun/services';
+import type { EvalType } from './grading.ts';
+import type { ParserName } from './parsers/index.ts';
+import { patchFiles } from './patch.ts';
+
+export interface EnvSpec {
+  /** `owner/repo`, or `default:<language>`. */
+  name: string;
+  /** Instance `version` values this spec covers (null: all). */
+  versions: string[] | null;
+  toolchain: Toolchain;
+  /** Extra Debian packages for the repo-env layer. */
+  apt: string[];
+  /** Shell steps of the repo-env layer (run as root, no repository yet). */
+  envSetup: string[];
+  /** Shell steps of the instance layer, run in the repository at base_commit. */
+  install: string[];
+  /**
+   * Test command template; `{test_files}` = files the test patch touches, `{test_modules}` = the same as
+   * dotted module names relative to `tests/` (django).
+   */
+  testCmd: string;
+  parser: ParserName;
+  evalType?: EvalType;
+  /** Environment variables for install and tests. */
+  env?: Record<string, string>;
+  /** Bump when a change to the spec must invalidate stored results. */
+  specVersion: string;
+}
+
+const PY_ENV = { PYTHONDONTWRITEBYTECODE: '1', PYTHONWARNINGS: 'ignore' };
+
+/** Defaults by language: whole-suite commands for small repositories. */
+export const LANGUAGE_DEFAULTS: Record<Language, EnvSpec | null> = {
+  python: {
+    name: 'default:python',
+    versions: null,
+    toolchain: 'python',
+    apt: [],
+    envSetup: [],
+    install: [],
+    testCmd: 'python3 -m pytest -rA -p no:cacheprovider',
+    parser: 'pytest',
+    env: PY_ENV,
+    specVersion: '1',
+  },
+  go: {
+    name: 'default:go',
+    versions: null,
+    toolchain: 'go',
+    apt: [],
+    envSetup: [],
+    install: ['go vet ./... >/dev/null 2>&1 || true'],
+    testCmd: 'go test -json -count=1 ./...',
+    parser: 'go',
+    env: { GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOCACHE: '/root/.cache/go-build' },
+    specVersion: '1',
+  },
+  java: {
+    name: 'default:java',
+    versions: null,
+    toolchain: 'java',
+    apt: ['libmaven-resources-plugin-java'],
+    envSetup: [],
+    install: ['mvn -o -q -B -Dmaven.repo.local=/usr/share/maven-repo test-compile >/dev/null 2>&1 || true'],
+    testCmd:
+      'mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo -Dsurefire.printSummary=true test; rc=$?; ' +
+      'cat target/surefire-reports/TEST-*.xml 2>/dev/null; exit $rc',
+    parser: 'junit',
+    env: { MAVEN_OPTS: '-Xmx512m' },
+    specVersion: '1',
+  },
+  javascript: {
+    name: 'default:javascript',
+    versions: null,
+    toolchain: 'node',
+    apt: [],
+    envSetup: [],
+    install: [],
+    testCmd: 'node --test --test-reporter=tap',
+    parser: 'node-test',
+    specVersion: '1',
+  },
+  typescript: {
+    name: 'default:typescript',
+    versions: null,
+    toolchain: 'node',
+    apt: ['node-typescript'],
+    envSetup: [],
+    install: [],
+    testCmd:
+      'rm -rf /tmp/faun-ts && tsc --outDir /tmp/faun-ts --module commonjs --target es2020 --types node ' +
+      '$(git ls-files "*.ts") && node --test --test-reporter=tap /tmp/faun-ts',
+    parser: 'node-test',
+    specVersion: '1',
+  },
+  rust: {
+    name: 'default:rust',
+    versions: null,
+    toolchain: 'rust',
+    apt: [],
+    envSetup: [],
+    install: ['cargo build --offline --tests -q >/dev/null 2>&1 || true'],
+    testCmd: 'cargo test --offline --no-fail-fast 2>&1',
+    parser: 'cargo',
+    env: { CARGO_TERM_COLOR: 'never' },
+    specVersion: '1',
+  },
+  cpp: {
+    name: 'default:cpp',
+    versions: null,
+    toolchain: 'cpp',
+    apt: [],
+    envSetup: [],
+    install: [],
+    testCmd:
+      'cmake -S . -B /tmp/faun-build -DCMAKE_BUILD_TYPE=Debug >/dev/null && cmake --build /tmp/faun-build -j 2 ' +
+      '&& cd /tmp/faun-build && ctest --output-on-failure',
+    parser: 'ctest-gtest',
+    specVersion: '1',
+  },
+  c: null,
+  other: null,
+};
+LANGUAGE_DEFAULTS.c = { ...LANGUAGE_DEFAULTS.cpp!, name: 'default:c' };
+
+/** Specs for real repositories, built from Debian's packages (no PyPI). See docs/environments.md. */
+export const REPO_SPECS: EnvSpec[] = [
+  {
+    name: 'sympy/sympy',
+    versions: null,
+    toolchain: 'python',
+    apt: ['python3-mpmath'],
+    envSetup: [],
+    install: [],
+    testCmd: 'python3 bin/test -C --verbose {test_files}',
+    parser: 'sympy',
+    env: PY_ENV,
+    specVersion: '1',
+  },
+  {
+    name: 'pytest-dev/pytest',
+    versions: null,
+    toolchain: 'python',
+    apt: [
+      'python3-py',
+      'python3-pluggy',
+      'python3-attr',
+      'python3-more-itertools',
+      'python3-wcwidth',
+      'python3-packaging',
+      'python3-hypothesis',
+      'python3-iniconfig',
+      'python3-tomli',
+      'python3-mock',
+      'python3-nose',
+      'python3-xmlschema',
+      'python3-pygments',
+      'python3-requests',
+      'python3-setuptools-scm',
+    ],
+    envSetup: [],
+    install: [
+      // setuptools_scm writes this file at install time; nothing installs here, so write a stand-in.
+      `[ ! -d src/_pytest ] || [ -f src/_pytest/_version.py ] || printf "version = '%s'\\n__version__ = version\\n" "{version}.0" > src/_pytest/_version.py`,
+    ],
+    testCmd: 'PYTHONPATH=src python3 -m pytest -rA -p no:cacheprovider {test_files}',
+    parser: 'pytest',
+    env: PY_ENV,
+    specVersion: '1',
+  },
+  {
+    name: 'psf/requests',
+    versions: null,
+    toolchain: 'python',
+    apt: [
+      'python3-urllib3',
+      'python3-chardet',
+      'python3-idna',
+      'python3-certifi',
+      'python3-charset-normalizer',
+      'python3-pytest-httpbin',
+      'python3-pytest-mock',
+      'python3-trustme',
+      'python3-socks',
+    ],
+    envSetup: [],
+    install: [],
+    testCmd: 'PYTHONPATH=. python3 -m pytest -rA -p no:cacheprovider {test_files}',
+    parser: 'pytest',
+    env: PY_ENV,
+    specVersion: '1',
+  },
+  {
+    name: 'pallets/flask',
+    versions: null,
+    toolchain: 'python',
+    apt: ['python3-werkzeug', 'python3-jinja2', 'python3-itsdangerous', 'python3-click', 'python3-blinker'],
+    envSetup: [],
+    install: [],
+    testCmd: 'PYTHONPATH=src:. python3 -m pytest -rA -p no:cacheprovider {test_files}',
+    parser: 'pytest',
+    env: PY_ENV,
+    specVersion: '1',
+  },
+  {
+    name: 'django/django',
+    versions: null,
+    toolchain: 'python',
+    apt: [
+      'python3-asgiref',
+      'python3-sqlparse',
+      'python3-tz',
+      'python3-yaml',
+      'python3-jinja2',
+      'python3-pil',
+    ],
+    envSetup: [],
+    install: [],
+    testCmd:
+      'PYTHONPATH=. python3 tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 {test_modules}',
+    parser: 'django',
+    env: { ...PY_ENV, LANG: 'C.UTF-8' },
+    specVersion: '1',
+  },
+];
+
+/** The spec for an instance: the repository's own (matching version) or its language's default. */
+export function specFor(inst: ExecutionInstance, extra: EnvSpec[] = []): EnvSpec | null {
+  for (const s of [...extra, ...REPO_SPECS]) {
+    if (s.name !== inst.repo) continue;
+    if (s.versions === null || (inst.version !== null && s.versions.includes(inst.version))) return s;
+  }
+  return LANGUAGE_DEFAULTS[inst.language];
+}
+
+/** Files the test patch adds or changes (the SWE-bench convention: run only those). */
+export function testFiles(testPatch: string): string[] {
+  const files = new Set<string>();
+  for (const f of patchFiles(testPatch)) if (f.to) files.add(f.to);
+  return [...files].sort();
+}
+
+/** django: `tests/foo/test_bar.py` → `foo.test_bar`. */
+export function djangoModules(files: string[]): string[] {
+  return files
+    .filter((f) => f.startsWith('tests/') && f.endsWith('.py'))
+    .map((f) => f.slice(6, -3).replaceAll('/', '.'));
+}
+
+/** The test command for an instance: the row's override, else the spec's template filled in. */
+export function testCommand(spec: EnvSpec, inst: ExecutionInstance): string {
+  if (inst.test_cmd) return inst.test_cmd;
+  const files = testFiles(inst.test_patch);
+  return spec.testCmd
+    .replaceAll('{test_files}', files.join(' '))
+    .replaceAll('{test_modules}', djangoModules(files).join(' '));
+}
+
+/** The instance-layer install steps with `{version}` filled in. */
+export function installSteps(spec: EnvSpec, inst: ExecutionInstance): string[] {
+  return spec.install.map((s) => s.replaceAll('{version}', inst.version ?? '0'));
+}

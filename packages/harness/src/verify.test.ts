@@ -1,0 +1,117 @@
+/** The run logic end to end on the local-process backend (no containers): Python fixture, host pytest. */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { adversarialPatches, type Fixture, makeFixture } from '../testing/fixtures.ts';
+import { LocalBackend } from './local-backend.ts';
+import { snapshotRepo } from './repo.ts';
+import { instanceDirName, regradeRun, verifyRun } from './verify.ts';
+
+const hasPytest = Bun.spawnSync(['python3', '-m', 'pytest', '--version']).exitCode === 0;
+let root = '';
+let fx: Fixture;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'faun-verify-'));
+  fx = makeFixture('python', root);
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+test('snapshot: the tree at base_commit, one commit, no tags, no remotes, no future', async () => {
+  const dest = join(root, 'snap');
+  await snapshotRepo(fx.dir, fx.instance.base_commit, dest);
+  const git = (...a: string[]) =>
+    Bun.spawnSync(['git', ...a], { cwd: dest })
+      .stdout.toString()
+      .trim();
+  expect(git('rev-list', '--all', '--count')).toBe('1');
+  expect(git('tag')).toBe('');
+  expect(git('remote')).toBe('');
+  expect(existsSync(join(dest, 'FUTURE.md'))).toBe(false);
+  expect(readFileSync(join(dest, 'calc.py'), 'utf8')).toContain('a - b');
+  const original = Bun.spawnSync(['git', 'rev-parse', `${fx.instance.base_commit}^{tree}`], { cwd: fx.dir });
+  expect(git('rev-parse', 'HEAD^{tree}')).toBe(original.stdout.toString().trim());
+});
+
+describe.if(hasPytest)('verifyRun (local backend)', () => {
+  test('gold, empty, half, adversarial patches; resume; regrade', async () => {
+    const adv = adversarialPatches(fx);
+    const cases: Record<string, string> = {
+      gold: fx.patches.gold,
+      empty: '',
+      half: fx.patches.half,
+      malformed: adv.malformed!,
+      reversed: adv.reversed!,
+      escape: adv.escape!,
+      fake_passed: adv.fake_passed!,
+      infinite_loop: adv.infinite_loop!,
+    };
+    const instances = Object.keys(cases).map((k) => ({ ...fx.instance, instance_id: `py-${k}` }));
+    const predictions = Object.entries(cases).map(([k, patch]) => ({
+      instance_id: `py-${k}`,
+      model: 'm',
+      patch,
+    }));
+    const dir = join(root, 'run');
+    const opts = {
+      instances,
+      predictions,
+      runId: 'r1',
+      dir,
+      backend: new LocalBackend(join(root, 'cache')),
+      workers: 2,
+      timeoutS: 8,
+      repoDirs: { [fx.repo]: fx.dir },
+    };
+    const first = await verifyRun(opts);
+    const by = Object.fromEntries(first.results.map((r) => [r.instance_id.slice(3), r]));
+    expect(by.gold).toMatchObject({
+      outcome: 'resolved',
+      resolved_status: 'RESOLVED_FULL',
+      applied_with: 'git apply',
+    });
+    expect(by.empty).toMatchObject({ outcome: 'empty_patch', resolved_status: 'RESOLVED_NO' });
+    expect(by.half).toMatchObject({ outcome: 'unresolved', resolved_status: 'RESOLVED_PARTIAL' });
+    expect(by.half?.tests_status.FAIL_TO_PASS).toEqual({
+      success: ['tests/test_calc.py::test_add'],
+      failure: ['tests/test_calc.py::test_mul'],
+    });
+    expect(by.malformed?.outcome).toBe('apply_failed');
+    expect(by.reversed).toMatchObject({
+      outcome: 'apply_failed',
+      error: 'the patch applies only in reverse',
+    });
+    expect(by.escape?.outcome).toBe('apply_failed');
+    expect(by.escape?.error).toContain('../calc.py');
+    expect(by.fake_passed?.outcome).toBe('invalid_log');
+    expect(by.infinite_loop?.outcome).toBe('timeout');
+    expect(by.infinite_loop!.duration_s).toBeLessThan(20);
+    expect(first.report).toMatchObject({
+      resolved_ids: ['py-gold'],
+      total_instances: 8,
+      partial_ids: ['py-half'],
+    });
+
+    const inst = join(dir, 'instances', instanceDirName('py-gold'));
+    for (const f of ['patch.diff', 'eval.sh', 'test_output.txt', 'report.json', 'result.json'])
+      expect(existsSync(join(inst, f))).toBe(true);
+
+    const again = await verifyRun(opts);
+    expect(again.reused).toBe(8);
+    expect(again.report).toEqual(first.report);
+
+    const changed = await verifyRun({
+      ...opts,
+      predictions: predictions.map((p) =>
+        p.instance_id === 'py-empty' ? { ...p, patch: fx.patches.gold } : p,
+      ),
+    });
+    expect(changed.reused).toBe(7);
+    expect(changed.report.resolved_ids).toEqual(['py-empty', 'py-gold']);
+
+    const regraded = await regradeRun(dir, 'r1');
+    expect(regraded.changed).toEqual([]);
+    expect(regraded.report.resolved_ids).toEqual(['py-empty', 'py-gold']);
+  }, 60_000);
+});

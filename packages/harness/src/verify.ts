@@ -1,0 +1,321 @@
+/**
+ * `verifyRun`: a run of predictions over instances with parallel workers, one directory per instance
+ * (patch.diff, eval.sh, test_output.txt, report.json, result.json, meta.json), resume keyed on patch
+ * hash + environment hash + spec version, one retry of infrastructure failures, the run report and a
+ * RunRecord. Also `regradeRun` (re-grade stored logs, no containers).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RunRecord, sha256 } from '@faun/kit';
+import { type ExecutionInstance, ExecutionResult, stableStringify, writeFileAtomic } from '@faun/schema';
+import { type EvalType, gradeLog } from './grading.ts';
+import type { PatchPrediction } from './instances.ts';
+import type { ParserName } from './parsers/index.ts';
+import { isEmptyPatch } from './patch.ts';
+import { repoSource, treeOf } from './repo.ts';
+import { instanceReport, type RunReport, runReport } from './report.ts';
+import { type InstanceRun, runInstance } from './run-instance.ts';
+import type { Backend, Limits } from './sandbox.ts';
+import { type EnvSpec, specFor } from './specs.ts';
+
+export interface VerifyOptions {
+  instances: ExecutionInstance[];
+  predictions: PatchPrediction[];
+  runId: string;
+  /** The run directory (`<log-dir>/<run-id>`). */
+  dir: string;
+  backend: Backend;
+  workers?: number;
+  timeoutS?: number;
+  instanceIds?: string[];
+  repoDirs?: Record<string, string>;
+  /** Where clones of repositories are cached. */
+  cacheDir?: string;
+  limits?: Limits;
+  specs?: EnvSpec[];
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+  /** Called after each instance finishes (progress display). */
+  onResult?: (r: ExecutionResult, reused: boolean) => void;
+  argv?: string[];
+}
+
+export interface VerifyOutcome {
+  report: RunReport;
+  results: ExecutionResult[];
+  reused: number;
+  cancelled: boolean;
+}
+
+/** A file-system-safe directory name for an instance id. */
+export function instanceDirName(id: string): string {
+  return id.replace(/[^A-Za-z0-9_.-]+/g, '__');
+}
+
+interface Meta {
+  parser: ParserName;
+  eval_type: EvalType;
+  fail_to_pass: string[];
+  pass_to_pass: string[];
+  language: string;
+  patch_empty: boolean;
+}
+
+async function readJson<T>(path: string): Promise<T | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes one instance's artifacts; result.json last, so its presence means the instance is complete. */
+async function persist(dir: string, run: InstanceRun, meta: Meta & { nonce: string }): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const [name, text] of Object.entries(run.artifacts)) await writeFileAtomic(join(dir, name), text);
+  await writeFileAtomic(join(dir, 'meta.json'), `${stableStringify(meta, 2)}\n`);
+  await writeFileAtomic(
+    join(dir, 'report.json'),
+    `${stableStringify(instanceReport(run.result, meta.patch_empty), 2)}\n`,
+  );
+  await writeFileAtomic(join(dir, 'result.json'), `${stableStringify(run.result, 2)}\n`);
+}
+
+function sampleOutcome(r: ExecutionResult) {
+  if (r.outcome === 'resolved') return 'pass' as const;
+  if (r.outcome === 'timeout') return 'timeout' as const;
+  if (r.outcome === 'infra_error') return 'error' as const;
+  return 'fail' as const;
+}
+
+/** Runs (or resumes) a verification run. */
+export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
+  const log = opts.log ?? (() => {});
+  const wanted = opts.instanceIds?.length ? new Set(opts.instanceIds) : null;
+  const instances = opts.instances.filter((i) => !wanted || wanted.has(i.instance_id));
+  const preds = new Map(opts.predictions.map((p) => [p.instance_id, p]));
+  const model = opts.predictions[0]?.model ?? 'none';
+  await mkdir(join(opts.dir, 'instances'), { recursive: true });
+  const reaped = (await opts.backend.reapOrphans?.()) ?? 0;
+  if (reaped) log(`removed ${reaped} container(s) left by runs that are no longer alive`);
+  const record = await RunRecord.start({
+    dir: opts.dir,
+    runId: opts.runId,
+    command: 'verify',
+    argv: opts.argv ?? [],
+    options: {
+      workers: opts.workers ?? 1,
+      timeout_s: opts.timeoutS ?? 1800,
+      backend: opts.backend.name,
+      model,
+    },
+  });
+
+  const todo = instances.filter((i) => preds.has(i.instance_id));
+  const results = new Map<string, ExecutionResult>();
+  let reused = 0;
+  let next = 0;
+  const work = async () => {
+    while (next < todo.length && !opts.signal?.aborted) {
+      const inst = todo[next++]!;
+      const pred = preds.get(inst.instance_id)!;
+      const r = await runOne(inst, pred, opts, log);
+      results.set(inst.instance_id, r.result);
+      if (r.reused) reused++;
+      else
+        await record.sample({
+          id: inst.instance_id,
+          outcome: sampleOutcome(r.result),
+          duration_ms: r.result.duration_s * 1000,
+          data: { outcome: r.result.outcome, resolved_status: r.result.resolved_status },
+          error: r.result.error,
+        });
+      opts.onResult?.(r.result, r.reused);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, opts.workers ?? 1) }, work));
+
+  const ordered = instances.flatMap((i) => results.get(i.instance_id) ?? []);
+  const report = runReport({
+    runId: opts.runId,
+    model,
+    instances,
+    submitted: todo.map((i) => i.instance_id),
+    emptyPatch: todo.filter((i) => isEmptyPatch(preds.get(i.instance_id)?.patch)).map((i) => i.instance_id),
+    results: ordered,
+  });
+  await writeFileAtomic(join(opts.dir, 'report.json'), `${stableStringify(report, 2)}\n`);
+  const cancelled = Boolean(opts.signal?.aborted);
+  await record.finish(cancelled ? 'cancelled' : 'success', {
+    outputs: { report: join(opts.dir, 'report.json') },
+    metrics: { resolved_rate: report.resolved_rate, resolved_rate_ci95: report.resolved_rate_ci95, reused },
+  });
+  return { report, results: ordered, reused, cancelled };
+}
+
+async function runOne(
+  inst: ExecutionInstance,
+  pred: PatchPrediction,
+  opts: VerifyOptions,
+  log: (l: string) => void,
+): Promise<{ result: ExecutionResult; reused: boolean }> {
+  const dir = join(opts.dir, 'instances', instanceDirName(inst.instance_id));
+  const spec = specFor(inst, opts.specs);
+  const base = {
+    v: 1 as const,
+    instance_id: inst.instance_id,
+    model: pred.model,
+    patch_sha256: sha256(pred.patch),
+  };
+  if (!spec) {
+    const r = ExecutionResult.parse({
+      ...base,
+      outcome: 'infra_error',
+      resolved_status: null,
+      applied_with: null,
+      image_id: null,
+      spec_version: null,
+      exit_code: null,
+      tests_status: emptyStatus(inst),
+      duration_s: 0,
+      error: `no environment spec for ${inst.repo} (${inst.language})`,
+    });
+    return { result: r, reused: false };
+  }
+  let source: string;
+  let envHash: string;
+  try {
+    source = await repoSource(inst.repo, opts.repoDirs ?? {}, opts.cacheDir ?? '/var/cache/faun/repos');
+    envHash = opts.backend.envHash(inst, spec, inst.image ? '' : await treeOf(source, inst.base_commit));
+  } catch (e) {
+    const r = ExecutionResult.parse({
+      ...base,
+      outcome: 'infra_error',
+      resolved_status: null,
+      applied_with: null,
+      image_id: null,
+      spec_version: `${spec.name}@${spec.specVersion}`,
+      exit_code: null,
+      tests_status: emptyStatus(inst),
+      duration_s: 0,
+      error: (e as Error).message,
+    });
+    return { result: r, reused: false };
+  }
+  const stored = await readJson<ExecutionResult>(join(dir, 'result.json'));
+  if (
+    stored &&
+    stored.outcome !== 'infra_error' &&
+    stored.patch_sha256 === base.patch_sha256 &&
+    stored.image_id === envHash &&
+    stored.spec_version === `${spec.name}@${spec.specVersion}`
+  )
+    return { result: ExecutionResult.parse(stored), reused: true };
+
+  const nonce = sha256(`${Math.random()}${Date.now()}${inst.instance_id}`).slice(0, 24);
+  const runOpts = {
+    backend: opts.backend,
+    spec,
+    source,
+    runId: opts.runId,
+    timeoutS: opts.timeoutS ?? 1800,
+    limits: opts.limits,
+    log,
+    nonce,
+    envHash,
+  };
+  let run = await runInstance(inst, pred, runOpts);
+  if (run.infra && !opts.signal?.aborted) {
+    log(`${inst.instance_id}: infrastructure failure (${run.result.error}); retrying once`);
+    run = await runInstance(inst, pred, runOpts);
+  }
+  await persist(dir, run, {
+    nonce,
+    parser: spec.parser,
+    eval_type: spec.evalType ?? 'pass_and_fail',
+    fail_to_pass: inst.fail_to_pass,
+    pass_to_pass: inst.pass_to_pass,
+    language: inst.language,
+    patch_empty: isEmptyPatch(pred.patch),
+  });
+  return { result: run.result, reused: false };
+}
+
+function emptyStatus(inst: ExecutionInstance): ExecutionResult['tests_status'] {
+  return {
+    FAIL_TO_PASS: { success: [], failure: [...inst.fail_to_pass] },
+    PASS_TO_PASS: { success: [], failure: [...inst.pass_to_pass] },
+    FAIL_TO_FAIL: { success: [], failure: [] },
+    PASS_TO_FAIL: { success: [], failure: [] },
+  };
+}
+
+const GRADED = new Set(['resolved', 'unresolved', 'empty_patch', 'invalid_log']);
+
+/** Re-grades every stored instance log of a run (no containers); rewrites report.json files. */
+export async function regradeRun(
+  dir: string,
+  runId: string,
+): Promise<{ report: RunReport; changed: string[] }> {
+  const root = join(dir, 'instances');
+  if (!existsSync(root)) throw new Error(`no run at ${dir} (missing instances/)`);
+  const results: ExecutionResult[] = [];
+  const langs: Array<{ instance_id: string; language: ExecutionInstance['language'] }> = [];
+  const empty: string[] = [];
+  const changed: string[] = [];
+  for (const name of (await readdir(root)).sort()) {
+    const d = join(root, name);
+    const stored = await readJson<ExecutionResult>(join(d, 'result.json'));
+    const meta = await readJson<Meta & { nonce: string }>(join(d, 'meta.json'));
+    if (!stored || !meta) continue;
+    let r = ExecutionResult.parse(stored);
+    if (GRADED.has(r.outcome)) {
+      const g = gradeLog({
+        log: await readFile(join(d, 'test_output.txt'), 'utf8').catch(() => ''),
+        nonce: meta.nonce,
+        exitCode: r.exit_code,
+        parser: meta.parser,
+        failToPass: meta.fail_to_pass,
+        passToPass: meta.pass_to_pass,
+        evalType: meta.eval_type,
+      });
+      const outcome = !g.valid
+        ? 'invalid_log'
+        : g.resolved_status === 'RESOLVED_FULL'
+          ? 'resolved'
+          : meta.patch_empty
+            ? 'empty_patch'
+            : 'unresolved';
+      const next = {
+        ...r,
+        outcome,
+        resolved_status: g.valid ? g.resolved_status : 'RESOLVED_NO',
+        tests_status: g.tests_status,
+        error: g.invalidReason,
+      } as ExecutionResult;
+      if (stableStringify(next) !== stableStringify(r)) {
+        changed.push(r.instance_id);
+        await writeFileAtomic(join(d, 'result.json'), `${stableStringify(next, 2)}\n`);
+        await writeFileAtomic(
+          join(d, 'report.json'),
+          `${stableStringify(instanceReport(next, meta.patch_empty), 2)}\n`,
+        );
+      }
+      r = next;
+    }
+    results.push(r);
+    langs.push({ instance_id: r.instance_id, language: meta.language as ExecutionInstance['language'] });
+    if (meta.patch_empty) empty.push(r.instance_id);
+  }
+  const report = runReport({
+    runId,
+    model: results[0]?.model ?? 'none',
+    instances: langs,
+    submitted: langs.map((l) => l.instance_id),
+    emptyPatch: empty,
+    results,
+  });
+  await writeFileAtomic(join(dir, 'report.json'), `${stableStringify(report, 2)}\n`);
+  return { report, changed };
+}
