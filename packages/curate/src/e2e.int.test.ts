@@ -4,7 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { crawl, createClient, MemorySink, resolveRepos } from '@faun/github';
-import { Corpus, FakeGitHub, TRUTH_FILTERS, type TruthPair } from '@faun/github/testing';
+import { Corpus, FakeGitHub, type FakeRepo, TRUTH_FILTERS, type TruthPair } from '@faun/github/testing';
+import { applySearchReplace, parseSearchReplace } from '@faun/metrics';
+import { buildFromStore } from './build.ts';
 import { curateStore } from './curate.ts';
 import { DEFAULT_FILTERS, isMerged, targetsDefaultBranch } from './filters.ts';
 import { findLinks, isFixCandidate } from './pairing.ts';
@@ -85,6 +87,20 @@ describe('fake GitHub → crawl → curate', () => {
       recall: 1,
       tp: 85,
     });
+
+    // FL and CE through the GitHub API source of the same fake.
+    const built = await buildFromStore(store, { tasks: ['qa', 'fl', 'ce'], source });
+    expect(built.fl.length).toBe(result.pairs.length);
+    expect(built.ce.length).toBe(result.pairs.length);
+    expect(built.skipped.filter((x) => x.task !== 'qa')).toEqual([]);
+    for (const item of built.fl) expect(item.tree).toContain(item.gold_path);
+    for (const item of built.ce) {
+      const repo = corpus.find(item.repo)?.repo as FakeRepo;
+      const pr = corpus.entry(repo, item.pr_number as number);
+      expect(item.file_after).toBe(corpus.file(repo, item.path, pr?.pull?.headSha ?? null) as string);
+      const applied = applySearchReplace(item.file_before, parseSearchReplace(item.gold_patch).blocks);
+      expect(applied.ok && applied.result === item.file_after).toBe(true);
+    }
     for (const f of TRUTH_FILTERS)
       expect({ f, exercised: (planted[f] ?? 0) > 0 }).toEqual({ f, exercised: true });
   }, 120_000);
