@@ -1,0 +1,135 @@
+/**
+ * `faun demo`: the whole pipeline offline — fake GitHub on loopback → crawl into DuckDB → curate (funnel)
+ * → build QA / FL / CE datasets → offline baselines → scores → container verification of generated
+ * instances when a Docker engine is available → paper tables → where everything is.
+ */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { CommandContext } from '@faun/kit';
+import { faun, type StepEnv, stage } from './steps.ts';
+import { verifyStep } from './verify.ts';
+
+export interface DemoOptions {
+  out: string;
+  repos: number;
+  entries: number;
+  seed: number;
+  verify: 'auto' | 'never';
+  fresh: boolean;
+}
+
+/** The offline baselines, labelled as such. */
+export const BASELINES = [
+  { task: 'fl', model: 'bm25', note: 'BM25 over path tokens (no model)' },
+  { task: 'qa', model: 'baseline:title', note: 'issue title as the answer (trivial baseline)' },
+  { task: 'ce', model: 'baseline:no-edit', note: 'empty edit (trivial baseline)' },
+] as const;
+
+export async function runDemo(o: DemoOptions, ctx: CommandContext): Promise<number> {
+  const log = ctx.log;
+  const out = resolve(o.out);
+  if (o.fresh) rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const db = join(out, 'faun.duckdb');
+  const datasets = join(out, 'datasets');
+  const preds = join(out, 'predictions');
+  const scores = join(out, 'scores');
+  const tables = join(out, 'tables');
+  const logs = join(out, 'logs');
+  for (const d of [preds, scores]) mkdirSync(d, { recursive: true });
+  const TOTAL = 8;
+  const started = Date.now();
+  log(`faun demo → ${out}`);
+  log('pipeline: fake GitHub → crawl → curate → build → predict (baselines) → score → verify → tables');
+
+  stage(
+    1,
+    TOTAL,
+    `fake GitHub: ${o.repos} generated repositories, ${o.entries} issues and PRs (seed ${o.seed})`,
+    log,
+  );
+  const { FakeGitHub } = await import('@faun/github/testing');
+  const fake = FakeGitHub.start({ corpus: { seed: o.seed, repos: o.repos, entries: o.entries } });
+  try {
+    const repoNames = fake.corpus.repos().map((r) => r.full);
+    log(`serving ${repoNames.join(', ')} at ${fake.url}`);
+    const s: StepEnv = {
+      env: { GITHUB_TOKEN: fake.tokens[0] ?? '', FAUN_LOG_DIR: logs, FAUN_CACHE_DIR: join(out, 'cache') },
+      log,
+    };
+
+    stage(2, TOTAL, 'crawl issues, PRs, comments, events and cross-references into DuckDB', log);
+    await faun(['crawl', '--repos', repoNames.join(','), '--db', db, '--api-url', fake.url], s);
+    await faun(['stats', '--db', db], s);
+
+    stage(3, TOTAL, 'curate: pair issues with fixing PRs and apply the filters', log);
+    await faun(['curate', '--db', db, '--api-url', fake.url], s);
+
+    stage(4, TOTAL, 'build the QA, FL and CE datasets', log);
+    await faun(['build', '--db', db, '--out', datasets, '--api-url', fake.url, '--name', 'faun-demo'], s);
+  } finally {
+    await fake.stop();
+  }
+  const s: StepEnv = { env: { FAUN_LOG_DIR: logs, FAUN_CACHE_DIR: join(out, 'cache') }, log };
+
+  stage(5, TOTAL, 'predict with the offline baselines (no model is called)', log);
+  for (const b of BASELINES) {
+    const dataset = join(datasets, `${b.task}.jsonl`);
+    if (!existsSync(dataset)) {
+      log(`no ${b.task}.jsonl was built; skipping ${b.model}`);
+      continue;
+    }
+    log(`${b.task.toUpperCase()}: ${b.model} — ${b.note}`);
+    const file = join(preds, `${b.task}-${b.model.replace(/[:/]/g, '_')}.jsonl`);
+    await faun(['predict', '--task', b.task, '--dataset', dataset, '--model', b.model, '--out', file], s);
+  }
+
+  stage(6, TOTAL, 'score the predictions', log);
+  for (const b of BASELINES) {
+    const dataset = join(datasets, `${b.task}.jsonl`);
+    const file = join(preds, `${b.task}-${b.model.replace(/[:/]/g, '_')}.jsonl`);
+    if (!existsSync(dataset) || !existsSync(file)) continue;
+    await faun(
+      [
+        'score',
+        '--task',
+        b.task,
+        '--dataset',
+        dataset,
+        '--predictions',
+        file,
+        '--out',
+        join(scores, `${b.task}.jsonl`),
+      ],
+      s,
+    );
+  }
+
+  stage(7, TOTAL, 'verify gold and empty patches in containers', log);
+  const execDir = o.verify === 'never' ? null : await verifyStep(out, s);
+  if (o.verify === 'never') log('skipped (--verify never)');
+
+  stage(8, TOTAL, 'paper tables and figures for the baselines', log);
+  const { buildPaper } = await import('@faun/bench/paper');
+  await buildPaper({
+    datasets,
+    predictions: preds,
+    execution: execDir ?? undefined,
+    out: tables,
+    seed: o.seed,
+    log: (l) => log(`  ${l}`),
+  });
+
+  const rel = (p: string) => relative(process.cwd(), p) || '.';
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  log(`\nfaun demo finished in ${secs} s. Everything is under ${rel(out)}/:`);
+  log(`  store        ${rel(db)}          (faun stats --db ${rel(db)})`);
+  log(`  datasets     ${rel(datasets)}/   (qa.jsonl, fl.jsonl, ce.jsonl, card.json, README.md)`);
+  log(`  predictions  ${rel(preds)}/`);
+  log(`  scores       ${rel(scores)}/`);
+  if (execDir) log(`  execution    ${rel(execDir)}/`);
+  log(`  tables       ${rel(tables)}/tables.md  (also .tex, .csv, .json, length-*.svg/png)`);
+  log(`  run records  ${rel(logs)}/`);
+  log(`\nSee the results in a browser: faun serve --store ${rel(db)}   (then open http://127.0.0.1:8080)`);
+  return 0;
+}
