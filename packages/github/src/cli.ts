@@ -1,19 +1,262 @@
-/** `faun` subcommands owned by this package. */
-import { defineCommand, FaunError } from '@faun/kit';
+/** `faun crawl` and `faun fake-github`. */
+import { CancelledError, type CommandContext, defineCommand, onInterrupt, UsageError } from '@faun/kit';
+import { Store } from '@faun/store';
+import { createClient } from './client.ts';
+import { parseClock, SimClock } from './clock.ts';
+import { crawl, type StreamProgress } from './crawler.ts';
+import { FileEtagCache } from './etag.ts';
+import { parseRepos, resolveRepos } from './repos.ts';
+import { storeSink } from './store-sink.ts';
+import { tokensFromEnv } from './tokens.ts';
+
+function fmtDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${s % 60}s`
+      : `${s}s`;
+}
+
+async function runCrawl(ctx: CommandContext): Promise<number> {
+  const o = ctx.opts;
+  const repos = parseRepos(String(o.repos ?? ''));
+  const db = String(o.db ?? '');
+  if (!db) throw new UsageError('--db is required', { hint: 'e.g. --db crawl.duckdb' });
+  const tokens = tokensFromEnv((o.token as string[] | undefined) ?? []);
+  let clock: ReturnType<typeof parseClock>;
+  try {
+    clock = parseClock(o.clock as string | undefined);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const since = o.since ? String(o.since) : null;
+  if (since && Number.isNaN(Date.parse(since)))
+    throw new UsageError(`--since "${since}" is not an ISO time`, {
+      hint: 'e.g. --since 2024-01-01T00:00:00Z',
+    });
+  const survivors = (o.survivors as 'strict' | 'linked' | undefined) ?? 'strict';
+  const interrupt = onInterrupt(() => `faun ${ctx.argv.join(' ')}`);
+  const waits: string[] = [];
+  const etags = new FileEtagCache(`${db}.etags.json`);
+  const client = createClient({
+    baseUrl: o.apiUrl ? String(o.apiUrl) : undefined,
+    tokens,
+    clock,
+    etags,
+    signal: interrupt.signal,
+    onWait: (why, ms) => waits.push(`${why}: waiting ${fmtDuration(ms)}`),
+    log: () => {},
+  });
+  try {
+    if (!tokens.length)
+      ctx.log('no token (GITHUB_TOKEN, GITHUB_TOKENS or --token): unauthenticated, 60 requests/hour');
+    const metas = await resolveRepos(client, repos);
+    for (const m of metas) if (m.renamed) ctx.log(`${m.requested} was renamed to ${m.full}`);
+    const store = await Store.open(db);
+    const progress = ctx.progress({ label: 'crawl', total: 0 });
+    const perRepo = new Map<string, StreamProgress>();
+    const pages = new Map<string, number>();
+    let estimated = 0;
+    const started = Date.now();
+    const status = () => {
+      const active = [...perRepo.values()]
+        .filter((p) => !p.done)
+        .map((p) => `${p.repo} ${p.stream} ${p.items} items ${p.requests} req`);
+      const budgets = client.pool
+        .view()
+        .filter((b) => b.remaining !== null && b.resetAt > clock.now())
+        .map(
+          (b) =>
+            `${b.label}/${b.resource} ${b.remaining}/${b.limit} reset ${fmtDuration(b.resetAt - clock.now())}`,
+        );
+      return [...active.slice(0, 3), ...budgets.slice(0, 2), waits.at(-1) ?? ''].filter(Boolean).join(' | ');
+    };
+    try {
+      await crawl({
+        repos: metas,
+        client,
+        sink: storeSink(store),
+        since,
+        concurrency: Number(o.concurrency ?? 2),
+        survivors,
+        signal: interrupt.signal,
+        onProgress: (p) => {
+          perRepo.set(p.repo, p);
+          if (p.stream.startsWith('issues') && p.estimatedPages && !pages.has(p.repo)) {
+            pages.set(p.repo, p.estimatedPages);
+            estimated += p.estimatedPages;
+            progress.setTotal(estimated);
+          }
+          if (p.stream.startsWith('issues')) progress.tick(1, status());
+          else progress.status(status());
+        },
+      });
+      progress.done(`done in ${fmtDuration(Date.now() - started)}`);
+    } finally {
+      await etags.flush();
+      await store.close();
+    }
+    const summary = {
+      db,
+      repos: metas.map((m) => m.full),
+      requests: client.sent(),
+      not_modified: client.counters.notModified,
+      primary_limited: client.counters.primaryLimited,
+      secondary_limited: client.counters.secondaryLimited,
+      waited_ms: client.pool.waitedMs,
+    };
+    ctx.log(
+      `crawled ${metas.length} repositories into ${db}: ${summary.requests.core} REST + ${summary.requests.graphql} GraphQL requests, ${summary.not_modified} answered 304`,
+    );
+    ctx.emitJson(summary);
+    return 0;
+  } catch (e) {
+    if (interrupt.signal.aborted) throw new CancelledError(`faun ${ctx.argv.join(' ')}`);
+    throw e;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+async function runFake(ctx: CommandContext): Promise<number> {
+  const o = ctx.opts;
+  const { FakeGitHub, ALL_FAULTS } = await import('../testing/index.ts');
+  const scale = Number(o.clockScale ?? 1);
+  if (!(scale > 0)) throw new UsageError('--clock-scale must be > 0');
+  const clock = new SimClock(scale);
+  const fake = FakeGitHub.start({
+    corpus: { seed: String(o.seed ?? 1), repos: Number(o.repos ?? 3), entries: Number(o.entries ?? 3000) },
+    clock,
+    faults: o.faults ? ALL_FAULTS : {},
+    budget: o.budget === undefined ? undefined : Number(o.budget),
+    port: o.port === undefined ? undefined : Number(o.port),
+  });
+  const repos = fake.corpus.repos().map((r) => r.full);
+  ctx.log(`fake GitHub listening on ${fake.url}`);
+  ctx.log(`tokens: ${fake.tokens.join(', ')}`);
+  ctx.log(
+    `repositories: ${repos.length > 5 ? `${repos.slice(0, 5).join(', ')} … (${repos.length})` : repos.join(', ')}`,
+  );
+  ctx.log(
+    `try: GITHUB_TOKEN=${fake.tokens[0]} faun crawl --api-url ${fake.url} --repos ${repos.slice(0, 2).join(',')} --db crawl.duckdb${scale !== 1 ? ` --clock ${clock.spec()}` : ''}`,
+  );
+  ctx.emitJson({ url: fake.url, tokens: fake.tokens, repos, clock: clock.spec() });
+  const interrupt = onInterrupt(() => null);
+  await new Promise<void>((resolve) =>
+    interrupt.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+  interrupt.dispose();
+  await fake.stop();
+  ctx.log(`served ${fake.log.length} requests`);
+  return 0;
+}
 
 export const commands = [
   defineCommand({
     name: 'crawl',
-    summary: 'not built yet',
-    run() {
-      throw new FaunError("'faun crawl' is not built yet");
-    },
+    summary: 'crawl GitHub issues and PRs into a DuckDB store (resumable)',
+    description:
+      'Lists issues+PRs (REST), pairs them through GraphQL (merged PRs, cross-references), then fetches comments, events and PR files only for pairs that survive the cheap filters. Checkpoints after every page: re-run the same command to resume.',
+    examples: [
+      'faun crawl --repos pallets/flask,psf/requests --db crawl.duckdb',
+      'GITHUB_TOKENS=t1,t2 faun crawl --repos repos.txt --db crawl.duckdb --since 2025-01-01T00:00:00Z',
+    ],
+    options: [
+      {
+        name: 'repos',
+        type: 'string',
+        arg: 'FILE|LIST',
+        required: true,
+        description: 'a file with one owner/repo per line, or owner/repo,owner/repo',
+      },
+      {
+        name: 'db',
+        type: 'string',
+        arg: 'FILE',
+        required: true,
+        description: 'DuckDB store to write (created if missing)',
+      },
+      {
+        name: 'token',
+        type: 'list',
+        repeatable: true,
+        arg: 'TOKEN',
+        description: 'GitHub token (repeatable; also GITHUB_TOKEN, GITHUB_TOKENS=a,b)',
+      },
+      {
+        name: 'api-url',
+        type: 'string',
+        arg: 'URL',
+        description: 'API base URL (GitHub Enterprise or the fake)',
+      },
+      {
+        name: 'since',
+        type: 'string',
+        arg: 'ISO',
+        description: 'incremental: only entries updated since this time',
+      },
+      {
+        name: 'survivors',
+        type: 'string',
+        choices: ['strict', 'linked'],
+        default: 'strict',
+        description: 'which pairs get per-entity calls',
+      },
+      {
+        name: 'concurrency',
+        type: 'number',
+        arg: 'N',
+        default: 2,
+        description: 'repositories crawled in parallel',
+      },
+      {
+        name: 'clock',
+        type: 'string',
+        arg: 'SPEC',
+        description: "time source: real (default) or the fake server's simulated clock spec",
+      },
+    ],
+    run: runCrawl,
   }),
   defineCommand({
     name: 'fake-github',
-    summary: 'not built yet',
-    run() {
-      throw new FaunError("'faun fake-github' is not built yet");
-    },
+    summary: 'start the fake GitHub server on loopback (until Ctrl+C)',
+    examples: [
+      'faun fake-github --repos 3 --entries 3000 --seed 1',
+      'faun fake-github --repos 30 --entries 800000 --faults --port 8787',
+    ],
+    options: [
+      { name: 'repos', type: 'number', arg: 'N', default: 3, description: 'repositories to generate' },
+      {
+        name: 'entries',
+        type: 'number',
+        arg: 'M',
+        default: 3000,
+        description: 'issues + PRs over all repositories',
+      },
+      { name: 'seed', type: 'string', arg: 'S', default: '1', description: 'corpus seed' },
+      {
+        name: 'faults',
+        type: 'boolean',
+        default: false,
+        description: 'secondary limits, 5xx bursts and GraphQL errors',
+      },
+      { name: 'port', type: 'number', arg: 'P', description: 'port (default: any free port)' },
+      {
+        name: 'budget',
+        type: 'number',
+        arg: 'N',
+        description: 'primary requests per token per hour (default 5000)',
+      },
+      {
+        name: 'clock-scale',
+        type: 'number',
+        arg: 'X',
+        default: 1,
+        description: 'simulated time runs X times faster (pass the printed --clock to crawl)',
+      },
+    ],
+    run: runFake,
   }),
 ];

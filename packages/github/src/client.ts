@@ -91,6 +91,7 @@ export function createClient(opts: ClientOptions): GitHubClient {
       const resource: Resource = /\/graphql$/.test(endpoint.url) ? 'graphql' : 'core';
       const slot = await pool.acquire(resource, opts.signal);
       if (slot.token) endpoint.headers.authorization = `token ${slot.token}`;
+      endpoint.headers['x-github-api-version'] = API_VERSION;
       try {
         const res = await request(endpoint);
         slot.release(res.headers);
@@ -111,7 +112,6 @@ export function createClient(opts: ClientOptions): GitHubClient {
   const octokit = new CrawlOctokit({
     baseUrl: opts.baseUrl ?? 'https://api.github.com',
     authStrategy,
-    headers: { 'x-github-api-version': API_VERSION },
     userAgent: 'faun-crawler',
     request: opts.signal ? { signal: opts.signal } : {},
     log: { debug: () => {}, info: () => {}, warn: (m: string) => log(m), error: (m: string) => log(m) },

@@ -66,8 +66,9 @@ export class TokenPool {
   private pausedUntil = 0;
   /** Requests sent per resource (successful or not). */
   readonly sent: Record<Resource, number> = { core: 0, graphql: 0 };
-  /** Total clock time spent waiting for a reset or a secondary-limit pause (ms). */
+  /** Clock time during which requests were held back for a reset or a pause (ms; overlaps counted once). */
   waitedMs = 0;
+  private waitedUntil = 0;
 
   constructor(
     tokens: (string | null)[],
@@ -148,7 +149,10 @@ export class TokenPool {
 
   private async wait(why: string, ms: number, signal?: AbortSignal): Promise<void> {
     this.onWait?.(why, ms);
-    this.waitedMs += ms;
+    const start = this.clock.now();
+    const end = start + ms;
+    this.waitedMs += Math.max(0, end - Math.max(start, this.waitedUntil));
+    this.waitedUntil = Math.max(this.waitedUntil, end);
     await this.clock.sleep(ms, signal);
   }
 

@@ -49,6 +49,10 @@ export interface LoggedRequest {
   at: number;
   /** The budget's reset time (ms) after this request. */
   resetAt: number;
+  /** Budget left after this request. */
+  remaining: number;
+  /** GraphQL: `<connection> <owner/name> after <cursor>`, so pages can be told apart. */
+  detail?: string;
 }
 
 interface Bucket {
@@ -139,6 +143,7 @@ export class FakeGitHub {
       'content-type': 'application/json; charset=utf-8',
       'x-github-request-id': `FAKE:${++this.seq}`,
     });
+    let detail: string | undefined;
     const finish = (
       status: number,
       body: unknown,
@@ -169,6 +174,8 @@ export class FakeGitHub {
           resource,
           at,
           resetAt: (bucket?.reset ?? 0) * 1000,
+          remaining: bucket?.remaining ?? 0,
+          ...(detail ? { detail } : {}),
         });
       const text =
         body === null
@@ -246,7 +253,14 @@ export class FakeGitHub {
       } catch {
         return finish(400, { message: 'Problems parsing JSON' }, true, 1);
       }
-      const r = graphql(this.corpus, parsed.query ?? '', parsed.variables ?? {});
+      const v = parsed.variables ?? {};
+      const conn = /pullRequests\s*\(/.test(parsed.query ?? '')
+        ? 'pullRequests'
+        : /issues\s*\(/.test(parsed.query ?? '')
+          ? 'issues'
+          : 'other';
+      detail = `${conn} ${String(v.owner)}/${String(v.name)} after ${String(v.cursor ?? null)}`;
+      const r = graphql(this.corpus, parsed.query ?? '', v);
       const data = r.body.data as Record<string, unknown> | undefined;
       if (data && 'rateLimit' in data) {
         const after = Math.max(0, bucket.remaining - r.cost);

@@ -1,0 +1,143 @@
+/**
+ * The crawler against the fake GitHub: every fault on gives the same contents as no faults, no page is
+ * fetched twice, nothing is sent while waiting for a reset, 304s are free.
+ */
+import { afterEach, describe, expect, test } from 'bun:test';
+import { ALL_FAULTS, FakeGitHub, type FakeGitHubOptions, type LoggedRequest } from '../testing/index.ts';
+import { createClient, type GitHubClient } from './client.ts';
+import { SimClock } from './clock.ts';
+import { crawl } from './crawler.ts';
+import { MemoryEtagCache } from './etag.ts';
+import { resolveRepos } from './repos.ts';
+import { MemorySink } from './sink.ts';
+
+const CORPUS = { seed: 'crawler-test', repos: 3, entries: 1500 };
+const fakes: FakeGitHub[] = [];
+afterEach(async () => {
+  for (const f of fakes.splice(0)) await f.stop();
+});
+
+async function run(
+  opts: Partial<FakeGitHubOptions>,
+  tokens = ['fake-token-0', 'fake-token-1'],
+  etags = new MemoryEtagCache(),
+  scale = 36_000,
+) {
+  const clock = new SimClock(scale);
+  const fake = FakeGitHub.start({ corpus: CORPUS, clock, ...opts });
+  fakes.push(fake);
+  const client = createClient({ baseUrl: fake.url, tokens, clock, etags });
+  const sink = new MemorySink();
+  const metas = await resolveRepos(
+    client,
+    fake.corpus.repos().map((r) => r.full),
+  );
+  await crawl({ repos: metas, client, sink, concurrency: 3 });
+  return { fake, client, sink, hash: sink.contentHash() };
+}
+
+const pageKey = (r: LoggedRequest) => `${r.method} ${r.path} ${r.detail ?? ''}`;
+
+function duplicates(log: LoggedRequest[]): string[] {
+  const seen = new Set<string>();
+  const dup: string[] = [];
+  for (const r of log) {
+    if (r.status !== 200 || !r.charged) continue;
+    const k = pageKey(r);
+    if (seen.has(k)) dup.push(k);
+    seen.add(k);
+  }
+  return dup;
+}
+
+/** Requests a token sent while its budget was known spent (after a remaining-0 answer, before its reset). */
+function sentWhileWaiting(log: LoggedRequest[]): LoggedRequest[] {
+  const blockedUntil = new Map<string, number>();
+  const bad: LoggedRequest[] = [];
+  for (const r of [...log].sort((a, b) => a.seq - b.seq)) {
+    const k = `${r.token}|${r.resource}`;
+    if (r.at < (blockedUntil.get(k) ?? 0)) bad.push(r);
+    if (r.remaining === 0) blockedUntil.set(k, r.resetAt);
+  }
+  return bad;
+}
+
+describe('crawl against the fake GitHub', () => {
+  test('every fault enabled: same contents as a fault-free crawl, no page twice, no send during a wait', async () => {
+    const clean = await run({});
+    const faulty = await run(
+      { faults: ALL_FAULTS, budget: 60, graphqlBudget: 8 },
+      undefined,
+      undefined,
+      1800,
+    );
+    expect(clean.sink.counts().entries).toBeGreaterThan(1400);
+    expect(clean.sink.counts().prFiles).toBeGreaterThan(50);
+    expect(faulty.hash).toBe(clean.hash);
+    const st = faulty.fake.stats().byStatus;
+    for (const s of ['403', '429', '500', '502', '503', '504'])
+      expect({ s, n: (st[s] ?? 0) > 0 }).toEqual({ s, n: true });
+    expect(faulty.client.counters.secondaryLimited).toBeGreaterThan(0);
+    expect(duplicates(clean.fake.log)).toEqual([]);
+    expect(duplicates(faulty.fake.log)).toEqual([]);
+    expect(sentWhileWaiting(faulty.fake.log)).toEqual([]);
+    // The small budgets were spent to 0 (so the client had to wait for resets), yet no answer was a
+    // primary-limit refusal: the pool waits before sending.
+    expect(faulty.fake.log.some((r) => r.remaining === 0 && r.resource === 'core')).toBe(true);
+    expect(faulty.fake.log.some((r) => r.remaining === 0 && r.resource === 'graphql')).toBe(true);
+    expect(faulty.fake.log.filter((r) => r.remaining === 0 && !r.charged && r.status !== 304)).toEqual([]);
+  }, 60_000);
+
+  test('a secondary limit pauses the retry for retry-after; a scripted primary limit waits for the reset', async () => {
+    const clock = new SimClock(36_000);
+    const fake = FakeGitHub.start({
+      corpus: CORPUS,
+      clock,
+      faults: {
+        script: [
+          { match: '/repos/fake-org/repo-0/issues?', status: 429, times: 1, retryAfter: 30 },
+          { match: '/repos/fake-org/repo-1/issues?', status: 403, times: 1, kind: 'primary' },
+        ],
+      },
+    });
+    fakes.push(fake);
+    const client = createClient({ baseUrl: fake.url, tokens: ['fake-token-0'], clock });
+    const sink = new MemorySink();
+    const metas = await resolveRepos(client, ['fake-org/repo-0', 'fake-org/repo-1']);
+    await crawl({ repos: metas, client, sink, concurrency: 1 });
+    const log = fake.log;
+    const sec = log.find((r) => r.status === 429);
+    const retry = log.find((r) => sec && r.seq > sec.seq && r.path === sec.path);
+    expect(sec && retry && retry.at - sec.at).toBeGreaterThanOrEqual(30_000);
+    const prim = log.find((r) => r.status === 403);
+    expect(prim?.remaining).toBe(0);
+    const next = log.find((r) => prim && r.seq > prim.seq && r.token === prim.token && r.resource === 'core');
+    expect(next && prim && next.at >= prim.resetAt).toBe(true);
+    expect(client.counters.primaryLimited).toBe(1);
+    expect(duplicates(log)).toEqual([]);
+  }, 30_000);
+
+  test('a second crawl with the same ETag cache gets free 304s and the same contents', async () => {
+    const etags = new MemoryEtagCache(100_000, 10_000_000);
+    const first = await run({}, ['fake-token-0'], etags);
+    const { fake, clock } = { fake: first.fake, clock: first.client.clock };
+    fake.log.length = 0;
+    const client: GitHubClient = createClient({ baseUrl: fake.url, tokens: ['fake-token-0'], clock, etags });
+    const sink = new MemorySink();
+    await crawl({
+      repos: await resolveRepos(
+        client,
+        fake.corpus.repos().map((r) => r.full),
+      ),
+      client,
+      sink,
+      concurrency: 2,
+    });
+    expect(sink.contentHash()).toBe(first.hash);
+    const gets = fake.log.filter((r) => r.method === 'GET');
+    expect(gets.length).toBeGreaterThan(100);
+    expect(gets.filter((r) => r.status !== 304).map((r) => `${r.status} ${r.path}`)).toEqual([]);
+    expect(gets.filter((r) => r.charged)).toEqual([]);
+    expect(client.counters.notModified).toBe(gets.length);
+  }, 30_000);
+});
