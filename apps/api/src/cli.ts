@@ -11,13 +11,41 @@ const DB_OPTION: OptionSpec = {
   description: 'database: a PGlite folder or a postgres:// URL (default $DATABASE_URL, else .faun/api-db)',
 };
 
-const num = (v: unknown): number | undefined => (v === undefined || v === null ? undefined : Number(v));
+const INT_MAX = 2_147_483_647;
+
+/** A limit option's value: a positive number; integers for counts (they are stored as 32-bit integers). */
+function num(v: unknown, name: string, integer = true): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || n > INT_MAX || (integer && !Number.isInteger(n)))
+    throw new UsageError(
+      `--${name}: expected a positive ${integer ? 'integer' : 'number'} up to ${INT_MAX}, got '${v}'`,
+    );
+  return n;
+}
+
+/**
+ * A flag given after a nested subcommand that the parent command also declares (`--db`, `--json`) is
+ * parsed by the parent, so the subcommand reads it from the raw arguments too.
+ */
+function rawFlag(ctx: CommandContext, name: string): string | undefined {
+  const i = ctx.argv.lastIndexOf(`--${name}`);
+  if (i >= 0) return ctx.argv[i + 1];
+  const eq = ctx.argv.findLast((a) => a.startsWith(`--${name}=`));
+  return eq?.slice(name.length + 3);
+}
+
+const wantsJson = (ctx: CommandContext) => ctx.json || ctx.argv.includes('--json');
+
+function emit(ctx: CommandContext, value: unknown): void {
+  if (wantsJson(ctx)) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
 
 async function withDb<T>(
   ctx: CommandContext,
   fn: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
 ) {
-  const db = await openDatabase((ctx.opts.db as string | undefined) ?? undefined);
+  const db = await openDatabase((ctx.opts.db as string | undefined) ?? rawFlag(ctx, 'db'));
   try {
     return await fn(db);
   } finally {
@@ -76,14 +104,14 @@ const keys = defineCommand({
           createKey(d.db, {
             name,
             admin: Boolean(ctx.opts.admin),
-            runsPerDay: num(ctx.opts.runsPerDay),
-            itemsPerDay: num(ctx.opts.itemsPerDay),
-            ratePerSec: num(ctx.opts.rate),
-            burst: num(ctx.opts.burst),
+            runsPerDay: num(ctx.opts.runsPerDay, 'runs-per-day'),
+            itemsPerDay: num(ctx.opts.itemsPerDay, 'items-per-day'),
+            ratePerSec: num(ctx.opts.rate, 'rate', false),
+            burst: num(ctx.opts.burst, 'burst'),
           }),
         );
-        ctx.emitJson(made);
-        if (!ctx.json) {
+        emit(ctx, made);
+        if (!wantsJson(ctx)) {
           process.stdout.write(`${made.token}\n`);
           ctx.log(`key ${made.id} created for '${name}'; the token above is shown only once`);
         }
@@ -96,8 +124,8 @@ const keys = defineCommand({
       options: [DB_OPTION],
       async run(ctx) {
         const list = await withDb(ctx, (d) => listKeys(d.db));
-        ctx.emitJson(list);
-        if (!ctx.json)
+        emit(ctx, list);
+        if (!wantsJson(ctx))
           for (const k of list)
             ctx.log(
               `${k.id}  ${k.name.padEnd(20)} ${k.revokedAt ? 'revoked' : 'active '}  ${k.admin ? 'admin ' : ''}runs/day ${k.runsPerDay}  items/day ${k.itemsPerDay}  ${k.ratePerSec}/s`,
@@ -116,7 +144,7 @@ const keys = defineCommand({
         const ok = await withDb(ctx, (d) => revokeKey(d.db, id));
         if (!ok) throw new UsageError(`no key with id '${id}'`, { hint: 'faun serve keys list' });
         ctx.log(`key ${id} revoked`);
-        ctx.emitJson({ id, revoked: true });
+        emit(ctx, { id, revoked: true });
         return 0;
       },
     }),
