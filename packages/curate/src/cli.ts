@@ -1,7 +1,8 @@
 /** `faun` subcommands owned by this package: `curate` and `build`. */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { type CommandContext, defineCommand, onInterrupt, UsageError } from '@faun/kit';
+import { type CommandContext, defineCommand, InputError, onInterrupt, UsageError } from '@faun/kit';
 import { readJsonl, stableStringify, type TaskItem, type TaskName, writeFileAtomic } from '@faun/schema';
 import { buildFromStore } from './build.ts';
 import { filterOptions, filtersFrom, formatAgreement, sourceOptions } from './cli-options.ts';
@@ -13,13 +14,22 @@ import { collect, openStore } from './store.ts';
 import { importRow, normalizeRow } from './swebench.ts';
 import { makeSource, providerGenerate, syntaxCommentOnly } from './wiring.ts';
 
+/** The store path, checked to exist (opening a missing path would create an empty store). */
+function needStore(path: string, open: unknown): string {
+  if (open === openStore && !existsSync(path))
+    throw new InputError(`no store at ${path}`, {
+      hint: `crawl first: faun crawl --repos OWNER/REPO --db ${path}`,
+    });
+  return path;
+}
+
 /** `faun curate`; `open` is replaceable for tests. */
 export async function runCurate(ctx: CommandContext, open = openStore): Promise<number> {
   const o = ctx.opts;
   if (o.reviewIn && o.reviewOut) throw new UsageError('use --review-out or --review-in, not both');
   const filters = filtersFrom(o);
   const irq = onInterrupt(() => null);
-  const store = await open(String(o.db));
+  const store = await open(needStore(String(o.db), open));
   try {
     const source = makeSource((o.repoDir as string[] | undefined) ?? [], o.apiUrl as string | undefined);
     const model = typeof o.semanticCheck === 'string' ? o.semanticCheck : null;
@@ -116,7 +126,7 @@ export async function runBuild(ctx: CommandContext, open = openStore): Promise<n
     } else {
       if (!o.db) throw new UsageError('give --db FILE (a curated store) or --from-swebench rows.jsonl');
       name = basename(String(o.db), extname(String(o.db)));
-      const store = await open(String(o.db));
+      const store = await open(needStore(String(o.db), open));
       try {
         const progress = ctx.progress({ label: 'build' });
         const built = await buildFromStore(store, {
