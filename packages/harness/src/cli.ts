@@ -1,26 +1,249 @@
-/** `faun` subcommands owned by this package. */
-import { defineCommand, FaunError } from '@faun/kit';
+/** `faun` subcommands owned by this package: verify, validate, report. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type CommandContext,
+  defineCommand,
+  InputError,
+  type OptionSpec,
+  onInterrupt,
+  UsageError,
+} from '@faun/kit';
+import { stableStringify, writeFileAtomic } from '@faun/schema';
+import { DockerBackend } from './docker.ts';
+import { loadInstances, loadPredictions } from './instances.ts';
+import { LocalBackend } from './local-backend.ts';
+import { parseRepoDirs } from './repo.ts';
+import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
+import { validateInstances } from './validate.ts';
+import { regradeRun, verifyRun } from './verify.ts';
+
+const CACHE = process.env.FAUN_STATE_DIR ?? '/var/cache/faun';
+
+const RUN_OPTIONS: OptionSpec[] = [
+  {
+    name: 'instances',
+    type: 'string',
+    arg: 'FILE',
+    required: true,
+    description: 'instances (SWE-bench / Multi-SWE-bench JSON or JSONL)',
+  },
+  { name: 'workers', type: 'number', arg: 'N', default: 1, description: 'instances run in parallel' },
+  {
+    name: 'timeout',
+    type: 'number',
+    arg: 'S',
+    default: 1800,
+    description: 'per-instance test timeout in seconds',
+  },
+  { name: 'instance-ids', type: 'list', arg: 'ID', repeatable: true, description: 'only these instance ids' },
+  {
+    name: 'repo-dir',
+    type: 'list',
+    arg: 'OWNER/REPO=PATH',
+    repeatable: true,
+    description: 'local git directory of a repository (offline)',
+  },
+  {
+    name: 'backend',
+    type: 'string',
+    choices: ['docker', 'local'],
+    default: 'docker',
+    description: 'docker containers, or local processes (no isolation; for tests)',
+  },
+  { name: 'cpus', type: 'number', default: DEFAULT_LIMITS.cpus, description: 'CPU limit per container' },
+  {
+    name: 'memory',
+    type: 'number',
+    arg: 'MB',
+    default: DEFAULT_LIMITS.memoryMb,
+    description: 'memory limit per container',
+  },
+  { name: 'pids', type: 'number', default: DEFAULT_LIMITS.pids, description: 'process limit per container' },
+];
+
+function common(ctx: CommandContext, runId: string) {
+  const o = ctx.opts;
+  const limits: Limits = { cpus: Number(o.cpus), memoryMb: Number(o.memory), pids: Number(o.pids) };
+  const backend: Backend =
+    o.backend === 'local' ? new LocalBackend(join(CACHE, 'local-envs')) : new DockerBackend(runId);
+  const workers = Number(o.workers ?? 1);
+  if (!(workers >= 1)) throw new UsageError('--workers must be ≥ 1');
+  return {
+    limits,
+    backend,
+    workers,
+    timeoutS: Number(o.timeout ?? 1800),
+    repoDirs: parseRepoDirs((o.repoDir as string[] | undefined) ?? []),
+    instanceIds: (o.instanceIds as string[] | undefined) ?? [],
+    cacheDir: join(CACHE, 'repos'),
+  };
+}
 
 export const commands = [
   defineCommand({
     name: 'verify',
-    summary: 'not built yet',
-    run() {
-      throw new FaunError("'faun verify' is not built yet");
+    summary: 'run predictions against instances in containers and grade them',
+    description:
+      'Each instance runs in its own container (CPU/memory/pids limits, no network): the model patch is applied ' +
+      '(git apply → --3way → patch --fuzz), the test patch applied, the tests run between unique markers and ' +
+      'graded (FAIL_TO_PASS / PASS_TO_PASS). Results are stored per instance under <log-dir>/<run-id>; rerunning ' +
+      'with the same run id resumes (an instance is skipped only when patch, environment and spec are unchanged).',
+    examples: [
+      'faun verify --instances lite.jsonl --predictions gold --run-id gold-1 --workers 2',
+      'faun verify --instances fx.jsonl --predictions preds.jsonl --run-id m1 --repo-dir org/repo=../repo',
+    ],
+    options: [
+      ...RUN_OPTIONS,
+      {
+        name: 'predictions',
+        type: 'string',
+        arg: 'FILE|gold|empty',
+        required: true,
+        description: 'predictions (SWE-bench JSONL or Multi-SWE-bench), or gold / empty',
+      },
+      {
+        name: 'run-id',
+        type: 'string',
+        arg: 'ID',
+        required: true,
+        description: 'run id (a directory under --log-dir)',
+      },
+    ],
+    async run(ctx) {
+      const runId = String(ctx.opts.runId);
+      const c = common(ctx, runId);
+      const instances = await loadInstances(String(ctx.opts.instances));
+      const limit = ctx.opts.limit as number | undefined;
+      const scoped = limit ? instances.slice(0, limit) : instances;
+      const predictions = await loadPredictions(String(ctx.opts.predictions), scoped);
+      const dir = join(ctx.logDir, runId);
+      const resume = ctx.argv.join(' ');
+      const interrupt = onInterrupt(() => `faun ${resume}`);
+      const total = c.instanceIds.length ? c.instanceIds.length : scoped.length;
+      const progress = ctx.progress({ label: 'verify', total });
+      let resolved = 0;
+      try {
+        const out = await verifyRun({
+          ...c,
+          instances: scoped,
+          predictions,
+          runId,
+          dir,
+          signal: interrupt.signal,
+          log: (l) => ctx.log(l),
+          argv: ctx.argv,
+          onResult: (r, reused) => {
+            if (r.outcome === 'resolved') resolved++;
+            progress.tick(
+              1,
+              `${resolved} resolved | ${r.instance_id}: ${r.outcome}${reused ? ' (stored)' : ''}`,
+            );
+          },
+        });
+        progress.done();
+        const r = out.report;
+        ctx.log(
+          `${r.resolved_instances}/${r.total_instances} resolved (${(100 * r.resolved_rate).toFixed(1)}%, 95% CI ` +
+            `${(100 * r.resolved_rate_ci95[0]).toFixed(1)}–${(100 * r.resolved_rate_ci95[1]).toFixed(1)}%); ` +
+            `errors ${r.error_instances} (infra ${r.infra_failure_instances}); reused ${out.reused}; report: ${join(dir, 'report.json')}`,
+        );
+        ctx.emitJson(r);
+        if (out.cancelled) {
+          ctx.log(`interrupted; resume with: faun ${resume}`);
+          return 130;
+        }
+        return 0;
+      } finally {
+        interrupt.dispose();
+      }
     },
   }),
   defineCommand({
     name: 'validate',
-    summary: 'not built yet',
-    run() {
-      throw new FaunError("'faun validate' is not built yet");
+    summary:
+      'derive FAIL_TO_PASS / PASS_TO_PASS of new instances by running their tests without and with the gold patch',
+    examples: [
+      'faun validate --instances new.jsonl --out valid.jsonl --repeats 3 --repo-dir org/repo=../repo',
+    ],
+    options: [
+      ...RUN_OPTIONS.filter((o) => o.name !== 'instance-ids'),
+      {
+        name: 'out',
+        type: 'string',
+        arg: 'FILE',
+        required: true,
+        description: 'validated instances (JSONL)',
+      },
+      {
+        name: 'repeats',
+        type: 'number',
+        arg: 'N',
+        default: 1,
+        description: 'runs per side; tests that flip are dropped as flaky',
+      },
+    ],
+    async run(ctx) {
+      const c = common(ctx, `validate-${process.pid}`);
+      const instances = await loadInstances(String(ctx.opts.instances));
+      const progress = ctx.progress({ label: 'validate', total: instances.length });
+      const interrupt = onInterrupt(() => null);
+      try {
+        const results = await validateInstances(instances, {
+          ...c,
+          repeats: Number(ctx.opts.repeats ?? 1),
+          signal: interrupt.signal,
+          onDone: (id, ok) => progress.tick(1, `${id}: ${ok ? 'valid' : 'rejected'}`),
+        });
+        progress.done();
+        const out = String(ctx.opts.out);
+        const valid = results.flatMap((r) => (r.instance ? [r.instance] : []));
+        await writeFileAtomic(
+          out,
+          valid.map((i) => stableStringify(i)).join('\n') + (valid.length ? '\n' : ''),
+        );
+        const summary = results.map((r) => ({
+          instance_id: r.instance_id,
+          valid: r.valid,
+          reason: r.reason,
+          fail_to_pass: r.derived?.fail_to_pass.length ?? 0,
+          pass_to_pass: r.derived?.pass_to_pass.length ?? 0,
+          flaky: r.derived?.flaky ?? [],
+        }));
+        await writeFileAtomic(`${out}.report.json`, `${stableStringify(summary, 2)}\n`);
+        for (const s of summary)
+          ctx.log(
+            `${s.instance_id}: ${s.valid ? 'valid' : `rejected (${s.reason})`} F2P ${s.fail_to_pass} P2P ${s.pass_to_pass}` +
+              (s.flaky.length ? ` flaky dropped: ${s.flaky.join(', ')}` : ''),
+          );
+        ctx.log(`${valid.length}/${results.length} valid → ${out}`);
+        ctx.emitJson(summary);
+        return 0;
+      } finally {
+        interrupt.dispose();
+      }
     },
   }),
   defineCommand({
     name: 'report',
-    summary: 'not built yet',
-    run() {
-      throw new FaunError("'faun report' is not built yet");
+    summary: 're-grade a verify run from its stored logs (no containers) and print its report',
+    options: [
+      { name: 'run-id', type: 'string', arg: 'ID', required: true, description: 'the run to re-grade' },
+    ],
+    async run(ctx) {
+      const runId = String(ctx.opts.runId);
+      const dir = join(ctx.logDir, runId);
+      if (!existsSync(join(dir, 'instances')))
+        throw new InputError(`no verify run at ${dir}`, {
+          hint: 'pass the same --log-dir and --run-id as the verify run',
+        });
+      const { report, changed } = await regradeRun(dir, runId);
+      ctx.log(
+        `${report.resolved_instances}/${report.total_instances} resolved (${(100 * report.resolved_rate).toFixed(1)}%); ` +
+          `${changed.length} result(s) changed by re-grading${changed.length ? `: ${changed.join(', ')}` : ''}`,
+      );
+      ctx.emitJson(report);
+      return 0;
     },
   }),
 ];

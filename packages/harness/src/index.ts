@@ -1,2 +1,39 @@
-/** @faun/harness @module */
-export {};
+/**
+ * @faun/harness — execution verification: environments (layered images), the patch apply chain, runs in
+ * sandboxed containers, log parsers, grading, run reports, validation of new instances.
+ * @module
+ */
+export { DockerBackend, ImageBuildError } from './docker.ts';
+export {
+  type EvalType,
+  type Grade,
+  gradeLog,
+  lookupStatus,
+  markers,
+  type ResolvedStatus,
+  resolvedStatus,
+} from './grading.ts';
+export {
+  builtinPredictions,
+  loadInstances,
+  loadPredictions,
+  type PatchPrediction,
+  toExecutionInstance,
+} from './instances.ts';
+export { LocalBackend } from './local-backend.ts';
+export {
+  isParserName,
+  PARSERS,
+  type ParserName,
+  parseLog,
+  stripAnsi,
+  type TestMap,
+} from './parsers/index.ts';
+export { isEmptyPatch, patchFiles, unsafePaths } from './patch.ts';
+export { parseRepoDirs, snapshotRepo } from './repo.ts';
+export { instanceReport, type RunReport, runReport, wilson } from './report.ts';
+export { type InstanceRun, type RunOptions, runInstance } from './run-instance.ts';
+export { type Backend, DEFAULT_LIMITS, type Limits, type Sandbox } from './sandbox.ts';
+export { type EnvSpec, LANGUAGE_DEFAULTS, REPO_SPECS, specFor } from './specs.ts';
+export { deriveTests, type Validation, validateInstances } from './validate.ts';
+export { regradeRun, type VerifyOptions, type VerifyOutcome, verifyRun } from './verify.ts';
