@@ -6,6 +6,8 @@
  */
 import { isPyWhitespace } from '../py.ts';
 
+const isWs = (c: number) => (c > 0x20 && c < 0x7f ? false : isPyWhitespace(c));
+
 /** Splits each text on Python whitespace and returns per-text token ids (1-based) and the base (vocab + 1). */
 export function splitAndIntern(texts: readonly string[]): { ids: Int32Array[]; base: number } {
   let chars = 0;
@@ -27,13 +29,13 @@ export function splitAndIntern(texts: readonly string[]): { ids: Int32Array[]; b
     let i = 0;
     const len = s.length;
     while (i < len) {
-      while (i < len && isPyWhitespace(s.charCodeAt(i))) i++;
+      while (i < len && isWs(s.charCodeAt(i))) i++;
       if (i >= len) break;
       const start = i;
       let h = 0x811c9dc5;
       while (i < len) {
         const c = s.charCodeAt(i);
-        if (isPyWhitespace(c)) break;
+        if (isWs(c)) break;
         h = Math.imul(h ^ c, 0x01000193);
         i++;
       }

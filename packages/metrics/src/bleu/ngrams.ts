@@ -48,9 +48,10 @@ export function closestRefLength(refLens: readonly number[], hypLen: number): nu
 }
 
 /**
- * Clipped matches and totals for orders 1..maxN at once. N-grams get dense ids order by order (the id
- * of an (n+1)-gram interns the pair (id of its n-gram prefix, last token)), so counting uses typed
- * arrays instead of maps. Handles several references (max count merge).
+ * Clipped matches and totals for orders 1..maxN at once. N-grams get dense ids order by order: the id
+ * of an (n+1)-gram interns the pair (id of its n-gram prefix, last token). Only "live" positions are
+ * carried to the next order — those whose n-gram occurs on both sides — because an (n+1)-gram can
+ * only match when its prefix does; so higher orders cost little. Handles several references.
  */
 export function clippedAllOrders(
   hyp: Int32Array,
@@ -59,8 +60,12 @@ export function clippedAllOrders(
   base: number,
 ): { matches: number[]; totals: number[] } {
   const seqs = [hyp, ...refs];
-  let cur: Int32Array[] = seqs.map((s) => s);
-  let distinct = base - 1;
+  const matches: number[] = [];
+  const totals: number[] = [];
+  // Live positions and their n-gram ids, per sequence (index 0 = hypothesis).
+  let pos: Int32Array[] = seqs.map((s) => Int32Array.from({ length: s.length }, (_, i) => i));
+  let ids: Int32Array[] = seqs.map((s) => s);
+  let distinct = base;
   let positions = 0;
   for (const s of seqs) positions += s.length;
   let cap = 16;
@@ -68,74 +73,82 @@ export function clippedAllOrders(
   const mask = cap - 1;
   const keys = new Float64Array(cap);
   const vals = new Int32Array(cap);
-  const matches: number[] = [];
-  const totals: number[] = [];
   for (let n = 1; n <= maxN; n++) {
-    const h = cur[0]!;
-    totals.push(h.length);
-    if (h.length === 0) {
-      matches.push(0);
-    } else {
-      const hc = new Int32Array(distinct + 1);
-      for (let i = 0; i < h.length; i++) hc[h[i]!]!++;
-      const rmax = new Int32Array(distinct + 1);
-      if (cur.length === 2) {
-        const r = cur[1]!;
-        for (let i = 0; i < r.length; i++) rmax[r[i]!]!++;
-      } else {
-        const tmp = new Int32Array(distinct + 1);
-        for (let s = 1; s < cur.length; s++) {
-          tmp.fill(0);
-          const r = cur[s]!;
-          for (let i = 0; i < r.length; i++) tmp[r[i]!]!++;
-          for (let i = 0; i < r.length; i++) {
-            const g = r[i]!;
-            if (tmp[g]! > rmax[g]!) rmax[g] = tmp[g]!;
-          }
-        }
-      }
-      let m = 0;
-      for (let i = 0; i < h.length; i++) {
-        const g = h[i]!;
-        const c = hc[g]!;
-        if (c > 0) {
-          const r = rmax[g]!;
-          m += Math.min(c, r);
-          hc[g] = 0; // count each distinct n-gram once
-        }
-      }
-      matches.push(m);
+    totals.push(Math.max(hyp.length - n + 1, 0));
+    // Count hypothesis n-grams and the max reference count of each.
+    const hc = new Int32Array(distinct + 1);
+    const h = ids[0]!;
+    for (let i = 0; i < h.length; i++) hc[h[i]!]!++;
+    const rmax = new Int32Array(distinct + 1);
+    const tmp = refs.length > 1 ? new Int32Array(distinct + 1) : rmax;
+    for (let s = 1; s < seqs.length; s++) {
+      const r = ids[s]!;
+      if (tmp !== rmax) tmp.fill(0);
+      for (let i = 0; i < r.length; i++) tmp[r[i]!]!++;
+      if (tmp !== rmax)
+        for (let i = 0; i < r.length; i++) if (tmp[r[i]!]! > rmax[r[i]!]!) rmax[r[i]!] = tmp[r[i]!]!;
     }
-    if (n === maxN) break;
-    // Ids of the (n+1)-grams.
+    let m = 0;
+    for (let i = 0; i < h.length; i++) {
+      const g = h[i]!;
+      const c = hc[g]!;
+      if (c > 0) {
+        const r = rmax[g]!;
+        m += Math.min(c, r);
+        hc[g] = -c; // counted; keep the sign as "present in the hypothesis"
+      }
+    }
+    matches.push(m);
+    if (n === maxN || m === 0) {
+      for (let k = n + 1; k <= maxN; k++) {
+        totals.push(Math.max(hyp.length - k + 1, 0));
+        matches.push(0);
+      }
+      break;
+    }
+    // Next order: keep positions whose n-gram occurs on both sides and that can be extended.
     keys.fill(-1);
     let next = 0;
-    cur = cur.map((ids, s) => {
+    const nextPos: Int32Array[] = [];
+    const nextIds: Int32Array[] = [];
+    for (let s = 0; s < seqs.length; s++) {
       const toks = seqs[s]!;
-      const len = Math.max(ids.length - 1, 0);
-      const out = new Int32Array(len);
-      for (let i = 0; i < len; i++) {
-        const a = ids[i]!;
-        const b = toks[i + n]!;
+      const p = pos[s]!;
+      const id = ids[s]!;
+      const op = new Int32Array(p.length);
+      const oi = new Int32Array(p.length);
+      let k = 0;
+      for (let i = 0; i < p.length; i++) {
+        const g = id[i]!;
+        if (hc[g] === 0 || rmax[g] === 0) continue; // not on both sides
+        const at = p[i]!;
+        if (at + n >= toks.length) continue;
+        const a = g;
+        const b = toks[at + n]!;
         const key = a * base + b;
         let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) & mask;
+        let found = 0;
         for (;;) {
-          const k = keys[slot]!;
-          if (k === key) {
-            out[i] = vals[slot]!;
+          const kk = keys[slot]!;
+          if (kk === key) {
+            found = vals[slot]!;
             break;
           }
-          if (k === -1) {
+          if (kk === -1) {
             keys[slot] = key;
-            vals[slot] = ++next;
-            out[i] = next;
+            vals[slot] = found = ++next;
             break;
           }
           slot = (slot + 1) & mask;
         }
+        op[k] = at;
+        oi[k++] = found;
       }
-      return out;
-    });
+      nextPos.push(op.subarray(0, k));
+      nextIds.push(oi.subarray(0, k));
+    }
+    pos = nextPos;
+    ids = nextIds;
     distinct = next;
   }
   return { matches, totals };

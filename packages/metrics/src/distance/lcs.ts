@@ -12,14 +12,15 @@ class PatternMatch {
   private readonly other = new Map<number, Uint32Array>();
   private static readonly EMPTY = new Uint32Array(0);
 
-  constructor(a: Int32Array, start: number, end: number) {
+  /** `bits` per word: 32 for Levenshtein, 30 for LCS (its additions then stay in int32 range). */
+  constructor(a: Int32Array, start: number, end: number, bits = 32) {
     const len = end - start;
-    this.words = (len + 31) >>> 5;
+    this.words = Math.ceil(len / bits);
     this.ascii = new Uint32Array(256 * this.words);
     for (let i = 0; i < len; i++) {
       const c = a[start + i]!;
-      const w = i >>> 5;
-      const bit = 1 << (i & 31);
+      const w = Math.floor(i / bits);
+      const bit = 1 << (i % bits);
       if (c >= 0 && c < 256) this.ascii[c * this.words + w]! |= bit;
       else {
         let row = this.other.get(c);
@@ -32,11 +33,20 @@ class PatternMatch {
     }
   }
 
-  /** The match row of `c` and the offset of its first word in the returned array. */
-  row(c: number): [Uint32Array, number] {
-    if (c >= 0 && c < 256) return [this.ascii, c * this.words];
+  /** The row array of the last `find` and the offset of its first word (-1: `c` is not in the pattern). */
+  arr: Uint32Array = PatternMatch.EMPTY;
+  off = -1;
+
+  /** Points `arr`/`off` at the match row of `c` (no allocation: this is the inner loop). */
+  find(c: number): void {
+    if (c >= 0 && c < 256) {
+      this.arr = this.ascii;
+      this.off = c * this.words;
+      return;
+    }
     const r = this.other.get(c);
-    return r ? [r, 0] : [PatternMatch.EMPTY, -1];
+    this.arr = r ?? PatternMatch.EMPTY;
+    this.off = r ? 0 : -1;
   }
 }
 
@@ -72,25 +82,30 @@ export function lcsLength(a: Int32Array, b: Int32Array): number {
     [aEnd, bEnd] = [bEnd, aEnd];
   }
   const len = aEnd - aStart;
-  const pm = new PatternMatch(pa, aStart, aEnd);
+  const pm = new PatternMatch(pa, aStart, aEnd, 30);
   const words = pm.words;
-  const S = new Uint32Array(words).fill(0xffffffff);
+  const MASK = 0x3fffffff;
+  // 30-bit words: S + U < 2^31, so every value stays a small integer for the JIT.
+  const S = new Int32Array(words).fill(MASK);
   for (let j = bStart; j < bEnd; j++) {
-    const [row, off] = pm.row(pb[j]!);
+    pm.find(pb[j]!);
+    const row = pm.arr;
+    const off = pm.off;
     if (off < 0) continue;
     let carry = 0;
     for (let w = 0; w < words; w++) {
       const s = S[w]!;
       const u = s & row[off + w]!;
-      const sum = s + (u >>> 0) + carry;
-      carry = sum > 0xffffffff ? 1 : 0;
-      S[w] = (sum | (s & ~u)) >>> 0;
+      const sum = s + u + carry;
+      carry = sum >>> 30;
+      S[w] = (sum | (s & ~u)) & MASK;
     }
   }
   let ones = 0;
+  const tail = len % 30;
   for (let w = 0; w < words; w++) {
-    let v = ~S[w]! >>> 0;
-    if (w === words - 1 && (len & 31) !== 0) v &= (1 << (len & 31)) - 1;
+    let v = ~S[w]! & MASK;
+    if (w === words - 1 && tail !== 0) v &= (1 << tail) - 1;
     ones += popcount(v);
   }
   return pre + suf + ones;
@@ -119,7 +134,9 @@ export function levenshtein(a: Int32Array, b: Int32Array): number {
   const lastBit = 1 << ((len - 1) & 31);
   let dist = len;
   for (let j = bStart; j < bEnd; j++) {
-    const [row, off] = pm.row(pb[j]!);
+    pm.find(pb[j]!);
+    const row = pm.arr;
+    const off = pm.off;
     let hpCarry = 1;
     let hnCarry = 0;
     for (let w = 0; w < words; w++) {
