@@ -7,7 +7,6 @@
  * Whitespace-only reformatting also yields true (the structure captures Python's indentation blocks).
  */
 import { applyPatch } from 'diff';
-import type { Node } from 'web-tree-sitter';
 import type { SyntaxLang } from './languages.ts';
 import { parseCode } from './parsers.ts';
 
@@ -25,35 +24,45 @@ const CODE_INSIDE_STRING = new Set(['interpolation', 'template_substitution']);
 
 /** The structural token sequence of `code`, joined into one string (see the module doc). */
 export function codeSignature(code: string, lang: SyntaxLang): string {
-  const tree = parseCode(code, lang);
+  const parsed = parseCode(code, lang);
+  const c = parsed.walk();
   try {
     const out: string[] = [];
-    const visit = (node: Node, inString: boolean) => {
-      const type = node.type;
+    const children = (inString: boolean) => {
+      if (!c.gotoFirstChild()) return;
+      do visit(inString);
+      while (c.gotoNextSibling());
+      c.gotoParent();
+    };
+    const visit = (inString: boolean): void => {
+      const type = c.nodeType;
       if (COMMENT_TYPES.has(type)) return;
       if (inString && !CODE_INSIDE_STRING.has(type)) {
         // string text, quotes and prefixes: nothing; interpolations below stay code
-        for (const child of node.children) if (child) visit(child, true);
+        children(true);
         return;
       }
       if (STRING_TYPES.has(type)) {
         out.push('<str');
-        for (const child of node.children) if (child) visit(child, true);
+        children(true);
         out.push('>');
         return;
       }
-      if (node.childCount === 0) {
-        out.push(`${type}\u0001${node.text}`);
+      const named = c.nodeIsNamed;
+      if (!c.gotoFirstChild()) {
+        out.push(`${type}\u0001${parsed.text(c.startIndex, c.endIndex)}`);
         return;
       }
-      if (node.isNamed) out.push(`(${type}`);
-      for (const child of node.children) if (child) visit(child, false);
-      if (node.isNamed) out.push(')');
+      c.gotoParent();
+      if (named) out.push(`(${type}`);
+      children(false);
+      if (named) out.push(')');
     };
-    visit(tree.rootNode, false);
+    visit(false);
     return out.join('\u0000');
   } finally {
-    tree.delete();
+    c.delete();
+    parsed.delete();
   }
 }
 

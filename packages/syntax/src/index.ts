@@ -3,8 +3,18 @@
  * TypeScript/TSX and Go, with grammars pinned to the versions the metrics were verified against.
  * @module
  */
-export type { Node, Tree } from 'web-tree-sitter';
 export { codeSignature, isCommentOrStringOnlyChange, isCommentOrStringOnlyDiff } from './change.ts';
 export { detectLanguage, GRAMMAR_FILES, isSyntaxLang, SYNTAX_LANGS, type SyntaxLang } from './languages.ts';
-export { type GrammarLoader, nodeGrammarLoader } from './loader.ts';
-export { getParser, type InitSyntaxOptions, initSyntax, isLoaded, parseCode } from './parsers.ts';
+export { type GrammarLoader, nodeGrammarLoader, nodeRuntimeLoader, type RuntimeLoader } from './loader.ts';
+export {
+  getParser,
+  type InitSyntaxOptions,
+  initSyntax,
+  isLoaded,
+  type Node,
+  type ParsedCode,
+  parseCode,
+  type Tree,
+  type TreeCursor,
+} from './parsers.ts';
+export { patchRuntimeForUtf8, utf8Input } from './utf8-runtime.ts';

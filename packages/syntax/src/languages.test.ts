@@ -17,11 +17,11 @@ test('parsers are created once per language and parse each grammar', async () =>
   await initSyntax(['python', 'go']);
   expect(getParser('python')).toBe(getParser('python'));
   const tree = parseCode('x = 1\n', 'python');
-  expect(tree.rootNode.toString()).toBe(
+  expect(tree.tree.rootNode.toString()).toBe(
     '(module (expression_statement (assignment left: (identifier) right: (integer))))',
   );
   tree.delete();
   const go = parseCode('package m\n', 'go');
-  expect(go.rootNode.type).toBe('source_file');
+  expect(go.tree.rootNode.type).toBe('source_file');
   go.delete();
 });

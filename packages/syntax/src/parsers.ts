@@ -1,10 +1,20 @@
 /**
  * One tree-sitter Parser per language, created lazily: `initSyntax` loads the runtime and grammars once
- * (async); afterwards `getParser`/`parseCode` are synchronous.
+ * (async); afterwards `getParser`/`parseCode` are synchronous. The runtime is patched to parse UTF-8 (see
+ * utf8-runtime.ts), so trees and error recovery match tree-sitter's native bindings.
  */
-import { Language, Parser, type Tree } from 'web-tree-sitter';
+import Parser from 'web-tree-sitter';
 import type { SyntaxLang } from './languages.ts';
-import { type GrammarLoader, nodeGrammarLoader } from './loader.ts';
+import { type GrammarLoader, nodeGrammarLoader, nodeRuntimeLoader, type RuntimeLoader } from './loader.ts';
+import { patchRuntimeForUtf8, utf8Input } from './utf8-runtime.ts';
+
+/** A parse tree (web-tree-sitter 0.24). */
+export type Tree = Parser.Tree;
+/** A cursor over a parse tree. */
+export type TreeCursor = Parser.TreeCursor;
+/** A syntax node. */
+export type Node = Parser.SyntaxNode;
+type Language = Parser.Language;
 
 let runtime: Promise<void> | null = null;
 const languages = new Map<SyntaxLang, Language>();
@@ -15,21 +25,29 @@ const parsers = new Map<SyntaxLang, Parser>();
 export interface InitSyntaxOptions {
   /** Supplies grammar bytes; defaults to reading the installed npm packages (Node/Bun). */
   loader?: GrammarLoader;
-  /** Passed to the runtime's init (e.g. `locateFile` for the runtime .wasm in a browser). */
-  runtimeOptions?: Record<string, unknown>;
+  /** Supplies the runtime bytes; defaults to the installed web-tree-sitter package (Node/Bun). */
+  runtimeLoader?: RuntimeLoader;
 }
 
 /** Loads the tree-sitter runtime and the given grammars (each only once; concurrent calls share work). */
 export async function initSyntax(langs: readonly SyntaxLang[], opts: InitSyntaxOptions = {}): Promise<void> {
-  runtime ??= Parser.init(opts.runtimeOptions);
-  await runtime;
+  runtime ??= (async () => {
+    const wasm = patchRuntimeForUtf8(await (opts.runtimeLoader ?? nodeRuntimeLoader)());
+    await Parser.init({ wasmBinary: wasm });
+  })();
+  try {
+    await runtime;
+  } catch (e) {
+    runtime = null;
+    throw e;
+  }
   const loader = opts.loader ?? nodeGrammarLoader;
   await Promise.all(
     langs.map((lang) => {
       if (languages.has(lang)) return Promise.resolve();
       let p = pending.get(lang);
       if (!p) {
-        p = loader(lang).then((bytes) => Language.load(bytes));
+        p = loader(lang).then((bytes) => Parser.Language.load(bytes));
         pending.set(lang, p);
         p.then(
           (l) => languages.set(lang, l),
@@ -60,12 +78,35 @@ export function getParser(lang: SyntaxLang): Parser {
   return parser;
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /**
- * Parses `code` with the language's shared parser. The caller owns the returned tree and should call
- * `tree.delete()` when done (trees live in wasm memory).
+ * A parse result. Offsets are UTF-8 byte offsets: read them from a TreeCursor (`startIndex`/`endIndex`,
+ * rows from `startPosition.row`) and get text with {@link ParsedCode.text}. The Node API's `text`, `startIndex`
+ * and columns do not apply. Call `delete()` when done (trees live in wasm memory).
  */
-export function parseCode(code: string, lang: SyntaxLang): Tree {
-  const tree = getParser(lang).parse(code);
+export interface ParsedCode {
+  tree: Tree;
+  /** The UTF-8 encoding of the parsed code. */
+  bytes: Uint8Array;
+  /** The source text between two byte offsets. */
+  text(startByte: number, endByte: number): string;
+  /** A cursor at the root (owned by the caller; `delete()` it). */
+  walk(): TreeCursor;
+  delete(): void;
+}
+
+/** Parses `code` (as UTF-8) with the language's shared parser. */
+export function parseCode(code: string, lang: SyntaxLang): ParsedCode {
+  const bytes = encoder.encode(code);
+  const tree = getParser(lang).parse(utf8Input(bytes));
   if (!tree) throw new Error(`tree-sitter returned no tree for ${lang} input of ${code.length} chars`);
-  return tree;
+  return {
+    tree,
+    bytes,
+    text: (s, e) => decoder.decode(bytes.subarray(s, e)),
+    walk: () => tree.walk(),
+    delete: () => tree.delete(),
+  };
 }

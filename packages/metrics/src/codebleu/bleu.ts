@@ -57,7 +57,12 @@ export interface TokenSample {
 }
 
 /** N-gram counts (n = 1..4) of one token list; keys are numbers when the vocabulary is small. */
-type Counts4 = [Map<string, number>, Map<number | string, number>, Map<number | string, number>, Map<number | string, number>];
+type Counts4 = [
+  Map<string, number>,
+  Map<number | string, number>,
+  Map<number | string, number>,
+  Map<number | string, number>,
+];
 
 /** Counts of a sample's hypothesis and references, computed once and shared by both n-gram components. */
 interface SampleCounts {

@@ -68,13 +68,13 @@ class Analyzer {
   analyze(code: string): Analysis {
     let a = this.cache.get(code);
     if (a) return a;
-    const tree = parseCode(code, this.g);
+    const parsed = parseCode(code, this.g);
     try {
-      const flat = flattenTree(tree);
-      const dfg = extractDataflow(code, flat, this.lang, this.opts);
+      const flat = flattenTree(parsed);
+      const dfg = extractDataflow(code, parsed.bytes, flat, this.lang, this.opts);
       a = { sexps: flat.sexps, dataflow: normalizeDataflow(dfg) };
     } finally {
-      tree.delete();
+      parsed.delete();
     }
     this.cache.set(code, a);
     return a;

@@ -16,48 +16,41 @@ export const PY_MAX_TREE_DEPTH = 990;
 export const DFG_WORK_BUDGET = 2_000_000;
 
 const ASCII = /^[\x00-\x7f]*$/;
-
-function utf8Len(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
+const decoder = new TextDecoder();
 
 /**
  * Token texts as the reference computes them: `code.split('\n')[row][start_col:end_col]` where the columns
- * are UTF-8 byte offsets applied to a code-point string (garbled after non-ASCII text unless `fix`).
+ * are UTF-8 byte offsets applied to a code-point string (garbled after non-ASCII text unless `fix`, which
+ * decodes the token's own bytes). Multi-line tokens lose their newlines either way.
  */
-function tokenTexter(code: string, fix: boolean): (n: CNode) => string {
-  const plain = (n: CNode) => {
-    const s = code.slice(n.si, n.ei);
-    return n.sr === n.er ? s : s.replaceAll('\n', '');
-  };
-  if (fix || ASCII.test(code)) return plain;
-  const lineStarts = [0];
-  for (let i = code.indexOf('\n'); i >= 0; i = code.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+function tokenTexter(code: string, bytes: Uint8Array, fix: boolean): (n: CNode) => string {
+  if (ASCII.test(code)) {
+    return (n) => {
+      const s = code.slice(n.si, n.ei);
+      return n.sr === n.er ? s : s.replaceAll('\n', '');
+    };
+  }
+  if (fix) {
+    return (n) => {
+      const s = decoder.decode(bytes.subarray(n.si, n.ei));
+      return n.sr === n.er ? s : s.replaceAll('\n', '');
+    };
+  }
+  const lineStartBytes = [0];
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lineStartBytes.push(i + 1);
+  const lines = code.split('\n');
   const lineCps = new Map<number, string[]>();
   const line = (row: number): string[] => {
     let cps = lineCps.get(row);
     if (!cps) {
-      const start = lineStarts[row] as number;
-      const end = row + 1 < lineStarts.length ? (lineStarts[row + 1] as number) - 1 : code.length;
-      cps = Array.from(code.slice(start, end));
+      cps = Array.from(lines[row] ?? '');
       lineCps.set(row, cps);
     }
     return cps;
   };
-  const byteCol = (row: number, index: number) => utf8Len(code.slice(lineStarts[row] as number, index));
   return (n) => {
-    const sc = byteCol(n.sr, n.si);
-    const ec = byteCol(n.er, n.ei);
+    const sc = n.si - (lineStartBytes[n.sr] as number);
+    const ec = n.ei - (lineStartBytes[n.er] as number);
     if (n.sr === n.er) return line(n.sr).slice(sc, ec).join('');
     let s = line(n.sr).slice(sc).join('');
     for (let r = n.sr + 1; r < n.er; r++) s += line(r).join('');
@@ -75,12 +68,13 @@ function walkerFor(lang: CodeLang, ctx: Ctx, fixRules: boolean): Walk {
 /** `get_data_flow`: the merged DFG of one (comment-stripped) source string. */
 export function extractDataflow(
   code: string,
+  bytes: Uint8Array,
   flat: FlatTree,
   lang: CodeLang,
   opts: { fixByteColumns?: boolean; fixDfgRules?: boolean } = {},
 ): DfgEntry[] {
   if (flat.depth > PY_MAX_TREE_DEPTH) return [];
-  const text = tokenTexter(code, opts.fixByteColumns === true);
+  const text = tokenTexter(code, bytes, opts.fixByteColumns === true);
   const index: TokenIndex = new Map();
   tokenNodes(flat.root).forEach((n, idx) => {
     index.set(spanKey(n), { idx, code: text(n) });
@@ -89,7 +83,8 @@ export function extractDataflow(
   try {
     const ctx: Ctx = { index, budget: { left: DFG_WORK_BUDGET } };
     dfg = walkerFor(lang, ctx, opts.fixDfgRules === true)(flat.root, new States())[0];
-  } catch {
+  } catch (e) {
+    if (process.env.DBG) console.error(e);
     // the reference catches every exception of the walker (missing fields, recursion) and uses []
     dfg = [];
   }

@@ -9,7 +9,7 @@ import {
   mergeLoop,
   mergeStates,
   pairwise,
-  States,
+  type States,
   seq,
   type TokenInfo,
   tick,

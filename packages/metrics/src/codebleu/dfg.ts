@@ -117,9 +117,9 @@ function mergeLoop(dfg: DfgEntry[]): DfgEntry[] {
 }
 
 function mergeStates(list: States[]): States {
-  const merged: States = new Map();
+  const merged = new Map<string, number[]>();
   for (const dic of list) {
-    for (const [k, v] of dic) {
+    for (const [k, v] of dic.entries()) {
       const cur = merged.get(k);
       merged.set(k, cur ? [...cur, ...v] : [...v]);
     }
@@ -129,7 +129,7 @@ function mergeStates(list: States[]): States {
       k,
       uniq(v).sort((a, b) => a - b),
     );
-  return merged;
+  return new States(merged);
 }
 
 function tick(ctx: Ctx): void {

@@ -1,10 +1,10 @@
 /**
- * A plain-JS copy of a tree-sitter tree (one walk over the wasm tree), plus the S-expression of every
+ * A plain-JS copy of a tree-sitter tree (one cursor walk over the wasm tree), plus the S-expression of every
  * subtree as `str(node)` prints it in the reference (tree-sitter's `ts_node_string`).
  */
-import type { Tree } from '@faun/syntax';
+import type { ParsedCode } from '@faun/syntax';
 
-/** One node: the fields CodeBLEU reads. Indices and rows follow tree-sitter (UTF-16 indices here). */
+/** One node: the fields CodeBLEU reads (offsets in UTF-8 bytes, as the reference's tree-sitter has them). */
 export interface CNode {
   type: string;
   named: boolean;
@@ -12,7 +12,7 @@ export interface CNode {
   /** Field name under the parent, or null. */
   field: string | null;
   children: CNode[];
-  /** UTF-16 start/end index in the parsed text. */
+  /** UTF-8 byte start/end offset in the parsed text. */
   si: number;
   ei: number;
   /** Start/end row (0-based). */
@@ -38,9 +38,9 @@ export interface FlatTree {
  * Copies the tree into {@link CNode}s and collects the S-expressions of the syntax-match subtrees. The root's
  * string is printed once by tree-sitter; each visible node's string is a balanced span of it.
  */
-export function flattenTree(tree: Tree): FlatTree {
-  const cursor = tree.walk();
-  const rootSexp = tree.rootNode.toString();
+export function flattenTree(parsed: ParsedCode): FlatTree {
+  const cursor = parsed.walk();
+  const rootSexp = parsed.tree.rootNode.toString();
   const spans = sexpSpans(rootSexp);
   const sexps: string[] = [];
   let visibleIndex = 0;
