@@ -48,6 +48,7 @@ export async function runCurate(ctx: CommandContext, open = openStore): Promise<
       model,
       review,
       repos: (o.repos as string[] | undefined) ?? [],
+      concurrency: Number(o.concurrency ?? 4),
       onRepo: (r) => progress.tick(1, r),
       onPair: () => progress.status('semantic check'),
     });

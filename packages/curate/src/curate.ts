@@ -28,6 +28,8 @@ export interface CurateOptions {
   review?: { rows: ReviewRow[]; rule: KeepRule; file: string } | null;
   /** Restrict to these repositories. */
   repos?: string[];
+  /** Parallel model calls in the semantic check (default 1). */
+  concurrency?: number;
   onRepo?: (repo: string) => void;
   onPair?: () => void;
 }
@@ -57,7 +59,7 @@ export async function curateStore(store: CurateStore, o: CurateOptions): Promise
     perRepo[repo] = r.agreement;
     removed[repo] = r.removed as Record<string, Array<{ issue: number; pr: number | null }>>;
   }
-  const labels = await semanticCheck(survivors, o.generate ?? null, o.model ?? null, o.onPair);
+  const labels = await semanticCheck(survivors, o.generate ?? null, o.model ?? null, o.onPair, o.concurrency);
   const labelOf = new Map(labels.map((l) => [pairKey(l.repo, l.issue, l.pr), l]));
   const review = o.review ? applyReview(o.review.rows, o.review.rule, o.review.file) : null;
   const reviewRow = new Map((o.review?.rows ?? []).map((r) => [pairKey(r.repo, r.issue, r.pr), r]));

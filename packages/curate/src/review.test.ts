@@ -105,3 +105,26 @@ describe('semantic check with a scripted model', () => {
     expect(() => applyReview(rows, 'both', 'r.csv')).toThrow('r.csv: row 1 (a/b#1): reviewer_1: "maybe"');
   });
 });
+
+describe('semantic check concurrency', () => {
+  test('labels keep the input order whatever order the answers arrive in', async () => {
+    const { pairs } = await curateRepo(plantedRepo(), DEFAULT_FILTERS, async (_r, pr) => pr.number === 23);
+    const delays = [30, 0];
+    let calls = 0;
+    const labels = await semanticCheck(
+      pairs,
+      async (p) => {
+        const k = calls++;
+        await Bun.sleep(delays[k] ?? 0);
+        return p.includes('Issue #1:') ? 'yes' : 'no';
+      },
+      'm',
+      undefined,
+      2,
+    );
+    expect(labels.map((l) => [l.issue, l.llm])).toEqual([
+      [1, 'clear'],
+      [28, 'unclear'],
+    ]);
+  });
+});

@@ -65,29 +65,38 @@ export function parseVerdict(text: string): { label: LlmLabel; reason: string } 
 }
 
 /**
- * Labels every pair. Without `generate` every label is `skipped`. A model call that throws gives
- * `error` for that pair (the run goes on). `onDone` is called after each pair (progress).
+ * Labels every pair, `concurrency` model calls at a time (labels keep the order of `pairs`). Without
+ * `generate` every label is `skipped`. A model call that throws gives `error` for that pair (the run
+ * goes on). `onDone` is called after each pair (progress).
  */
 export async function semanticCheck(
   pairs: CuratedPair[],
   generate: Generate | null,
   model: string | null,
   onDone?: () => void,
+  concurrency = 1,
 ): Promise<SemanticLabel[]> {
-  const out: SemanticLabel[] = [];
-  for (const p of pairs) {
-    const base = { repo: p.pair.repo, issue: p.pair.issue, pr: p.pair.pr, model };
-    if (!generate) {
-      out.push({ ...base, llm: 'skipped', reason: 'no model given (--semantic-check MODEL)' });
-      continue;
+  const out: SemanticLabel[] = new Array(pairs.length);
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      const p = pairs[i];
+      if (!p) return;
+      const base = { repo: p.pair.repo, issue: p.pair.issue, pr: p.pair.pr, model };
+      if (!generate) {
+        out[i] = { ...base, llm: 'skipped', reason: 'no model given (--semantic-check MODEL)' };
+        continue;
+      }
+      try {
+        const v = parseVerdict(await generate(semanticPrompt(p)));
+        out[i] = { ...base, llm: v.label, reason: v.reason };
+      } catch (e) {
+        out[i] = { ...base, llm: 'error', reason: `model call failed: ${(e as Error).message}` };
+      }
+      onDone?.();
     }
-    try {
-      const v = parseVerdict(await generate(semanticPrompt(p)));
-      out.push({ ...base, llm: v.label, reason: v.reason });
-    } catch (e) {
-      out.push({ ...base, llm: 'error', reason: `model call failed: ${(e as Error).message}` });
-    }
-    onDone?.();
-  }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, pairs.length)) }, worker));
   return out;
 }

@@ -4,24 +4,18 @@
  * semantic check (@faun/models) and the comment/string-only test (@faun/syntax).
  * @module
  */
-import { PrerequisiteError } from '@faun/kit';
 import type { CommentOnlyCheck } from './funnel.ts';
 import { prFileTexts } from './patch.ts';
 import type { Generate } from './semantic.ts';
 import { GitHubApiSource, LocalGitSource, parseRepoDirs, type RepoSource, routeSources } from './source.ts';
 
-/** A `generate(prompt)` backed by a `provider:name` model from @faun/models (temperature 0). */
+/**
+ * A `generate(prompt)` backed by a `provider:name` model from @faun/models (temperature 0), with
+ * retries and the on-disk answer cache, so an interrupted semantic check resumes without paying twice.
+ */
 export async function providerGenerate(model: string, signal: AbortSignal): Promise<Generate> {
-  const mod = (await import('@faun/models')) as unknown as {
-    createProvider?: (
-      spec: string,
-    ) => Promise<{ generate(req: unknown, o: { signal: AbortSignal }): Promise<{ text: string }> }>;
-  };
-  if (!mod.createProvider)
-    throw new PrerequisiteError('@faun/models has no createProvider in this build', {
-      hint: 'run without --semantic-check (the step is then marked skipped)',
-    });
-  const provider = await mod.createProvider(model);
+  const models = await import('@faun/models');
+  const provider = models.withCache(models.withRetry(await models.createProvider(model), { maxRetries: 3 }));
   return async (prompt) =>
     (await provider.generate({ messages: [{ role: 'user', content: prompt }], temperature: 0 }, { signal }))
       .text;
