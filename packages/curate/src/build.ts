@@ -25,14 +25,16 @@ export interface BuildOptions {
   bots?: BotConfig;
   onPair?: (id: string) => void;
   signal?: AbortSignal;
+  /** Only the first N pairs (testing). */
+  limit?: number;
 }
 
 /** Builds the requested task items from every stored pair (sorted by id). */
 export async function buildFromStore(store: CurateStore, o: BuildOptions): Promise<BuiltItems> {
   const out: BuiltItems = { qa: [], fl: [], ce: [], skipped: [] };
-  const pairs = (await collect(store.pairs())).sort(
-    (a, b) => a.repo.localeCompare(b.repo) || a.issue - b.issue || a.pr - b.pr,
-  );
+  const pairs = (await collect(store.pairs()))
+    .sort((a, b) => a.repo.localeCompare(b.repo) || a.issue - b.issue || a.pr - b.pr)
+    .slice(0, o.limit ?? Number.POSITIVE_INFINITY);
   const byRepo = new Map<string, Map<number, RawEntry>>();
   for (const p of pairs) {
     if (o.signal?.aborted) break;

@@ -99,6 +99,8 @@ export async function runBuild(ctx: CommandContext, open = openStore): Promise<n
   const source = makeSource((o.repoDir as string[] | undefined) ?? [], o.apiUrl as string | undefined);
   const irq = onInterrupt(() => (ctx.argv.length ? `faun ${ctx.argv.join(' ')}` : null));
   const items: Partial<Record<TaskName, TaskItem[]>> = {};
+  const limit = typeof o.limit === 'number' ? o.limit : Number.POSITIVE_INFINITY;
+  if (Number.isFinite(limit)) ctx.log(`--limit ${limit}: the dataset is partial (for testing only)`);
   let funnel: FunnelRow[] = [];
   let skipped: Array<{ task: string; reason: string; id: string }> = [];
   let name: string;
@@ -112,8 +114,9 @@ export async function runBuild(ctx: CommandContext, open = openStore): Promise<n
       const progress = ctx.progress({ label: 'import' });
       const fl: TaskItem[] = [];
       const ce: TaskItem[] = [];
+      let rows = 0;
       for await (const { line, value } of readJsonl<Record<string, unknown>>(file)) {
-        if (irq.signal.aborted) break;
+        if (irq.signal.aborted || rows++ >= limit) break;
         const r = await importRow(normalizeRow(value, `${file}:${line}`), source);
         fl.push(...r.fl);
         ce.push(...r.ce);
@@ -135,6 +138,7 @@ export async function runBuild(ctx: CommandContext, open = openStore): Promise<n
           source,
           onPair: (id) => progress.tick(1, id),
           signal: irq.signal,
+          limit,
         });
         progress.done();
         for (const t of tasks) items[t] = built[t];
