@@ -4,7 +4,15 @@
  * problem`) and a stderr message; they never stop the run.
  */
 import { join } from 'node:path';
-import { type CommandContext, defineCommand, newRunId, onInterrupt, RunRecord, UsageError } from '@faun/kit';
+import {
+  CancelledError,
+  type CommandContext,
+  defineCommand,
+  newRunId,
+  onInterrupt,
+  RunRecord,
+  UsageError,
+} from '@faun/kit';
 import { formatIssue, parseJsonlLine, readLines, stableStringify, writeJsonlAtomic } from '@faun/schema';
 import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
 import { needsCodeBleu, PAIR_METRICS, PAIR_VARIANTS, type PairMetric, scorePair } from '../pairs.ts';
@@ -68,7 +76,8 @@ async function run(ctx: CommandContext): Promise<number> {
   let lines = 0;
   async function* rows(): AsyncGenerator<Row> {
     for await (const { line, text } of readLines(input)) {
-      if (intr.signal.aborted) break;
+      // Abort the atomic write: an interrupted run must not leave a partial file that looks complete.
+      if (intr.signal.aborted) throw new CancelledError(null);
       if (text.trim() === '') continue;
       lines++;
       const started = performance.now();
@@ -134,6 +143,8 @@ async function run(ctx: CommandContext): Promise<number> {
   try {
     if (out) await writeJsonlAtomic(out, rows());
     else for await (const r of rows()) process.stdout.write(`${stableStringify(r)}\n`);
+  } catch (e) {
+    if (!(e instanceof CancelledError)) throw e;
   } finally {
     intr.dispose();
   }
@@ -145,7 +156,9 @@ async function run(ctx: CommandContext): Promise<number> {
   });
   progress.done(`${lines} lines, ${errors} errors`);
   ctx.emitJson({ run_id: runId, lines, errors, means, out: out ?? null });
-  if (out) {
+  if (cancelled)
+    ctx.log(`interrupted after ${lines} lines; ${out ? `${out} was left unchanged` : 'output is partial'}`);
+  else if (out) {
     ctx.log(`scored ${lines - errors}/${lines} lines → ${out} (run record ${rec.dir})`);
     for (const [k, v] of Object.entries(means)) ctx.log(`  ${k.padEnd(28)} mean ${v.toFixed(6)}`);
   }
