@@ -59,6 +59,7 @@ async function run(ctx: CommandContext): Promise<number> {
   }
   if (langOpt !== undefined && !CODE_LANGS.includes(langOpt as CodeLang))
     throw new UsageError(`--lang ${langOpt} is not supported (choose one of ${CODE_LANGS.join(', ')})`);
+  const limit = ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit);
   const runId = newRunId('score-pairs');
   const rec = await RunRecord.start({
     dir: join(ctx.logDir, runId),
@@ -79,6 +80,7 @@ async function run(ctx: CommandContext): Promise<number> {
       // Abort the atomic write: an interrupted run must not leave a partial file that looks complete.
       if (intr.signal.aborted) throw new CancelledError(null);
       if (text.trim() === '') continue;
+      if (limit !== undefined && lines >= limit) break;
       lines++;
       const started = performance.now();
       const fail = (field: string, problem: string, base: Row = {}): Row => {
