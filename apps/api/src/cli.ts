@@ -1,4 +1,6 @@
 /** `faun serve` (the API and pages) and `faun serve keys create|list|revoke`. */
+
+import { parseRepoDirs } from '@faun/jobs';
 import { type CommandContext, defineCommand, type OptionSpec, UsageError } from '@faun/kit';
 import { openDatabase } from './db/open.ts';
 import { startServer } from './server.ts';
@@ -187,6 +189,20 @@ export const commands = [
         description: 'jobs run inside the server (default 2 without Redis, 0 with)',
       },
       { name: 'public-reads', type: 'boolean', description: 'allow reads without an API key', default: true },
+      {
+        name: 'verify-backend',
+        type: 'string',
+        choices: ['docker', 'local'],
+        default: 'docker',
+        description: 'where in-process verification jobs run (docker, or local processes for tests)',
+      },
+      {
+        name: 'repo-dir',
+        type: 'list',
+        arg: 'OWNER/REPO=PATH',
+        repeatable: true,
+        description: 'local git directory of a repository (offline verification)',
+      },
     ],
     subcommands: [keys],
     async run(ctx) {
@@ -199,6 +215,10 @@ export const commands = [
         redisUrl: (ctx.opts.redisUrl as string | undefined) ?? process.env.REDIS_URL ?? null,
         ...(ctx.opts.inlineWorkers !== undefined ? { inlineWorkers: Number(ctx.opts.inlineWorkers) } : {}),
         config: { publicReads: ctx.opts.publicReads !== false },
+        verify: {
+          backend: ctx.opts.verifyBackend === 'local' ? 'local' : 'docker',
+          repoDirs: parseRepoDirs((ctx.opts.repoDir as string[] | undefined) ?? []),
+        },
       });
       ctx.log(`faun API on ${h.url}  (pages: ${h.url}/leaderboard, reference: ${h.url}/docs)`);
       await new Promise<void>((resolve) => {

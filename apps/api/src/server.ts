@@ -13,6 +13,7 @@ import {
   ResultMessage,
   type ScoreTaskFn,
   scoreChunk,
+  type VerifyConfig,
   WORK_QUEUE,
 } from '@faun/jobs';
 import { createApp } from './app.ts';
@@ -37,6 +38,8 @@ export interface ServeOptions {
   inlineWorkers?: number;
   config?: Partial<ApiConfig>;
   log?: (fields: Record<string, unknown>) => void;
+  /** How verification jobs run in this process (backend, repository folders, timeout). */
+  verify?: VerifyConfig;
   /** Items per text scoring job (default 25). */
   chunkSize?: number;
   /** Override the scoring function (tests of the server without the metrics package). */
@@ -87,7 +90,7 @@ export async function startServer(o: ServeOptions = {}): Promise<ServerHandle> {
   await results.process(async (job) => runs.ingest(ResultMessage.parse(job.data)), { concurrency: 1 });
   const inline = o.inlineWorkers ?? (redisUrl ? 0 : 2);
   if (inline > 0) {
-    const deps = defaultWorkDeps();
+    const deps = defaultWorkDeps(undefined, o.verify);
     if (o.scoreTask) deps.score = (job) => scoreChunk(job, o.scoreTask);
     await work.process(createWorkHandler(results, deps), { concurrency: inline });
     forwardFinalFailures(work, results);

@@ -2,7 +2,7 @@
  * Test fixtures for the API suites: small generated datasets, a server on 127.0.0.1:0 over PGlite or a
  * real PostgreSQL server, API keys with chosen quotas, and a JSON fetch helper.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServeOptions, type ServerHandle, startServer } from './server.ts';
@@ -77,7 +77,6 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'faun-api-test-'));
   const ds = join(dir, 'datasets');
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(ds);
   writeFileSync(
     join(ds, 'fl-small.jsonl'),
@@ -144,4 +143,65 @@ export async function waitForRun(
     if (Date.now() > until) throw new Error(`run ${id} did not finish: ${JSON.stringify(r)}`);
     await new Promise((res) => setTimeout(res, 50));
   }
+}
+
+/**
+ * A one-file Python repository for execution runs: `add` is wrong at the base commit; the test patch
+ * adds `test_add` (FAIL_TO_PASS) beside `test_neg` (PASS_TO_PASS); `gold` fixes `add`.
+ */
+export function pythonRepoFixture(root: string): {
+  dir: string;
+  repo: string;
+  instance: Record<string, unknown>;
+  gold: string;
+} {
+  const write = writeFileSync;
+  const dir = join(root, 'calc-repo');
+  mkdirSync(join(dir, 'tests'), { recursive: true });
+  const git = (...a: string[]) => {
+    const p = Bun.spawnSync(['git', ...a], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@x',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@x',
+      },
+    });
+    if (p.exitCode !== 0) throw new Error(`git ${a.join(' ')}: ${p.stderr.toString()}`);
+    return p.stdout.toString();
+  };
+  const calc = (add: string) => `def add(a, b):\n    return ${add}\n\n\ndef neg(a):\n    return -a\n`;
+  const tests = (all: boolean) =>
+    `from calc import add, neg\n\n\ndef test_neg():\n    assert neg(2) == -2\n${all ? '\n\ndef test_add():\n    assert add(2, 3) == 5\n' : ''}`;
+  git('init', '-q', '-b', 'main');
+  write(join(dir, 'calc.py'), calc('a - b'));
+  write(join(dir, 'tests', 'test_calc.py'), tests(false));
+  git('add', '.');
+  git('commit', '-q', '-m', 'base');
+  const base = git('rev-parse', 'HEAD').trim();
+  write(join(dir, 'tests', 'test_calc.py'), tests(true));
+  const testPatch = git('diff');
+  git('checkout', '-q', '--', '.');
+  write(join(dir, 'calc.py'), calc('a + b'));
+  const gold = git('diff');
+  git('checkout', '-q', '--', '.');
+  const repo = 'acme/calc';
+  return {
+    dir,
+    repo,
+    gold,
+    instance: {
+      v: 1,
+      instance_id: 'acme__calc-1',
+      repo,
+      language: 'python',
+      base_commit: base,
+      patch: gold,
+      test_patch: testPatch,
+      fail_to_pass: ['tests/test_calc.py::test_add'],
+      pass_to_pass: ['tests/test_calc.py::test_neg'],
+    },
+  };
 }

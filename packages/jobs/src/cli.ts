@@ -1,6 +1,6 @@
 /** `faun worker`: pulls verification and scoring jobs from Redis and posts their results. */
 import { defineCommand, PrerequisiteError } from '@faun/kit';
-import { defaultWorkDeps } from './handlers.ts';
+import { defaultWorkDeps, parseRepoDirs, type VerifyConfig } from './handlers.ts';
 import { RESULTS_QUEUE, WORK_QUEUE } from './kinds.ts';
 import { openQueue } from './queue.ts';
 import { createWorkHandler, forwardFinalFailures } from './worker.ts';
@@ -17,6 +17,28 @@ export const commands = [
     options: [
       { name: 'redis-url', type: 'string', arg: 'URL', description: 'Redis server (default $REDIS_URL)' },
       { name: 'concurrency', type: 'number', arg: 'N', description: 'jobs run at once', default: 2 },
+      {
+        name: 'backend',
+        type: 'string',
+        choices: ['docker', 'local'],
+        default: 'docker',
+        description:
+          'where verification jobs run: docker containers, or local processes (no isolation; tests)',
+      },
+      {
+        name: 'repo-dir',
+        type: 'list',
+        arg: 'OWNER/REPO=PATH',
+        repeatable: true,
+        description: 'local git directory of a repository (offline verification)',
+      },
+      {
+        name: 'timeout',
+        type: 'number',
+        arg: 'S',
+        default: 1800,
+        description: 'per-instance test timeout, seconds',
+      },
       {
         name: 'lock-ms',
         type: 'number',
@@ -38,7 +60,12 @@ export const commands = [
         throw new PrerequisiteError(`cannot reach Redis at ${url.replace(/\/\/[^@]*@/, '//***@')}`);
       forwardFinalFailures(work, results);
       const concurrency = Math.max(1, Number(ctx.opts.concurrency ?? 2));
-      await work.process(createWorkHandler(results, defaultWorkDeps(ctx.log)), { concurrency });
+      const verify: VerifyConfig = {
+        backend: ctx.opts.backend === 'local' ? 'local' : 'docker',
+        repoDirs: parseRepoDirs((ctx.opts.repoDir as string[] | undefined) ?? []),
+        timeoutS: Number(ctx.opts.timeout ?? 1800),
+      };
+      await work.process(createWorkHandler(results, defaultWorkDeps(ctx.log, verify)), { concurrency });
       ctx.log(`worker ready (pid ${process.pid}, concurrency ${concurrency})`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();

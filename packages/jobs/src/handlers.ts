@@ -3,6 +3,11 @@
  * `faun score` uses) and container verification through `@faun/harness`. Both packages load lazily so a
  * worker that only scores never loads the container stack.
  */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UsageError } from '@faun/kit';
 import type { ExecutionResult, ItemScore, SampleOutcome } from '@faun/schema';
 import type { ItemResultInput, ScoreJobData, VerifyJobData } from './kinds.ts';
 import { PermanentJobError } from './types.ts';
@@ -70,10 +75,28 @@ export async function scoreChunk(job: ScoreJobData, scoreTask?: ScoreTaskFn): Pr
   });
 }
 
-type VerifyInstanceFn = (
-  instance: VerifyJobData['instance'],
-  prediction: { model: string; patch: string },
-) => Promise<ExecutionResult & { log?: string }>;
+/** Where and how verification jobs run. */
+export interface VerifyConfig {
+  /** `docker` (containers, default) or `local` (host processes, no isolation; for tests). */
+  backend?: 'docker' | 'local';
+  /** `owner/repo` → local git directory (offline); other repositories are cloned into the cache. */
+  repoDirs?: Record<string, string>;
+  /** Per-instance test timeout, seconds (default 1800). */
+  timeoutS?: number;
+  /** Scratch folder for run directories and caches (default $FAUN_STATE_DIR or /var/cache/faun). */
+  stateDir?: string;
+}
+
+/** `owner/repo=PATH` pairs → map. */
+export function parseRepoDirs(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of pairs.flatMap((x) => x.split(','))) {
+    const m = /^([^=\s]+\/[^=\s]+)=(.+)$/.exec(p.trim());
+    if (!m) throw new UsageError(`--repo-dir '${p}': expected OWNER/REPO=PATH`);
+    out[m[1]!] = m[2]!;
+  }
+  return out;
+}
 
 const OUTCOMES: Record<ExecutionResult['outcome'], SampleOutcome> = {
   resolved: 'pass',
@@ -85,31 +108,58 @@ const OUTCOMES: Record<ExecutionResult['outcome'], SampleOutcome> = {
   infra_error: 'error',
 };
 
-/** Verifies one instance through @faun/harness; an infrastructure error throws so the job is retried. */
-export async function verifyOne(job: VerifyJobData): Promise<ItemResultInput> {
-  const m = (await import('@faun/harness')) as Record<string, unknown>;
-  const fn = m.verifyInstance as VerifyInstanceFn | undefined;
-  if (typeof fn !== 'function') throw new PermanentJobError('@faun/harness does not export verifyInstance');
-  const r = await fn(job.instance, { model: job.model, patch: job.patch });
-  if (r.outcome === 'infra_error') throw new Error(`infrastructure failure: ${r.error ?? 'unknown'}`);
-  const { log, ...result } = r;
-  return {
-    runId: job.runId,
-    itemId: job.instance.instance_id,
-    outcome: OUTCOMES[r.outcome],
-    data: { execution: result },
-    log: log ? log.slice(-20_000) : null,
-    error: r.error,
-    durationMs: r.duration_s * 1000,
-  };
+/**
+ * Verifies one instance with @faun/harness' `verifyRun` (apply chain, tests, grading) in a scratch run
+ * directory. An infrastructure error throws, so the queue retries the job with backoff; a final failure
+ * is recorded as `error`, never as a model failure.
+ */
+export async function verifyOne(job: VerifyJobData, cfg: VerifyConfig = {}): Promise<ItemResultInput> {
+  const h = await import('@faun/harness');
+  const state = cfg.stateDir ?? process.env.FAUN_STATE_DIR ?? '/var/cache/faun';
+  const runId = `${job.runId}-${randomBytes(4).toString('hex')}`;
+  const dir = await mkdtemp(join(tmpdir(), 'faun-verify-job-'));
+  try {
+    const backend =
+      cfg.backend === 'local' ? new h.LocalBackend(join(state, 'local-envs')) : new h.DockerBackend(runId);
+    const out = await h.verifyRun({
+      instances: [job.instance],
+      predictions: [{ instance_id: job.instance.instance_id, model: job.model, patch: job.patch }],
+      runId,
+      dir,
+      backend,
+      workers: 1,
+      timeoutS: cfg.timeoutS ?? 1800,
+      repoDirs: cfg.repoDirs ?? {},
+      cacheDir: join(state, 'repos'),
+    });
+    const r = out.results[0];
+    if (!r) throw new Error(`verification produced no result for ${job.instance.instance_id}`);
+    if (r.outcome === 'infra_error') throw new Error(`infrastructure failure: ${r.error ?? 'unknown'}`);
+    // the run holds exactly one instance directory
+    const [only] = await readdir(join(dir, 'instances')).catch(() => [] as string[]);
+    const log = only
+      ? await readFile(join(dir, 'instances', only, 'test_output.txt'), 'utf8').catch(() => null)
+      : null;
+    return {
+      runId: job.runId,
+      itemId: r.instance_id,
+      outcome: OUTCOMES[r.outcome],
+      data: { execution: r },
+      log: log ? log.slice(-20_000) : null,
+      error: r.error,
+      durationMs: r.duration_s * 1000,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** The default dependencies of a work handler. */
-export function defaultWorkDeps(log?: (line: string) => void): WorkDeps {
+export function defaultWorkDeps(log?: (line: string) => void, verify: VerifyConfig = {}): WorkDeps {
   const slow = Number(process.env.FAUN_WORKER_SLOW_MS ?? 0);
   return {
     score: (job) => scoreChunk(job),
-    verify: verifyOne,
+    verify: (job) => verifyOne(job, verify),
     ...(slow > 0 ? { slowMs: slow } : {}),
     ...(log ? { log } : {}),
   };

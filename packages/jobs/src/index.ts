@@ -8,9 +8,11 @@ export {
   defaultWorkDeps,
   itemScoresOf,
   loadScoreTask,
+  parseRepoDirs,
   type ScoreTaskFn,
   scoreChunk,
   textOutcome,
+  type VerifyConfig,
   verifyOne,
 } from './handlers.ts';
 export {
