@@ -6,7 +6,9 @@
  *
  * 1. `ts_parser_parse_wasm`: the TSInput encoding constant UTF16LE → UTF8.
  * 2. its read callback: byte offsets and read lengths are no longer halved/doubled.
- * 3. `ts_tree_cursor_start_index_wasm` / `ts_tree_cursor_end_index_wasm`: return byte offsets.
+ * 3. `ts_tree_root_node_wasm` / `ts_tree_cursor_new_wasm`: the root node's offsets stay in bytes, so
+ *    `tree.walk()` starts from the right position.
+ * 4. `ts_tree_cursor_start_index_wasm` / `ts_tree_cursor_end_index_wasm`: return byte offsets.
  *
  * Each patch checks the exact instruction bytes it expects and throws otherwise (a different runtime build).
  * With the patched runtime, parse through {@link utf8Input}; node positions from the Node API (columns,
@@ -162,7 +164,23 @@ export function patchRuntimeForUtf8(wasm: Uint8Array): Uint8Array {
   // 2. call_parse_callback: byte >> 1, column >> 1, *bytes_read << 1
   for (const p of expect1('call_parse_callback shifts', findAll(b, cb, I32_CONST_1_SHR_U), 2)) b[p + 1] = 0;
   for (const p of expect1('call_parse_callback length', findAll(b, cb, I32_CONST_1_SHL))) b[p + 1] = 0;
-  // 3. cursor start/end index: the final `>> 1`
+  // 3. the root node handed to JS and back into a new cursor: byte offsets (a cursor made from a rounded
+  //    root offset would shift every position by one byte)
+  for (const p of expect1(
+    'ts_tree_root_node_wasm',
+    findAll(b, body('ts_tree_root_node_wasm'), I32_CONST_1_SHR_U),
+    2,
+  )) {
+    b[p + 1] = 0;
+  }
+  for (const p of expect1(
+    'ts_tree_cursor_new_wasm',
+    findAll(b, body('ts_tree_cursor_new_wasm'), I32_CONST_1_SHL),
+    2,
+  )) {
+    b[p + 1] = 0;
+  }
+  // 4. cursor start/end index: the final `>> 1`
   for (const name of ['ts_tree_cursor_start_index_wasm', 'ts_tree_cursor_end_index_wasm']) {
     const bd = body(name);
     for (const p of expect1(name, findAll(b, bd, I32_CONST_1_SHR_U))) b[p + 1] = 0;
