@@ -1,0 +1,91 @@
+/**
+ * Every toolchain in real containers: gold → RESOLVED_FULL, empty → RESOLVED_NO, the half fix → PARTIAL
+ * (Python, Go). Images are built on first use and reused afterwards (content-hash tags).
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExecutionResult } from '@faun/schema';
+import { ensureDocker } from '@faun/services';
+import { FIXTURE_LANGUAGES, type Fixture, makeFixture } from '../testing/fixtures.ts';
+import { DockerBackend } from './docker.ts';
+import { verifyRun } from './verify.ts';
+
+let root = '';
+let fixtures: Fixture[] = [];
+
+beforeAll(async () => {
+  await ensureDocker();
+  root = mkdtempSync(join(tmpdir(), 'faun-lang-int-'));
+  fixtures = FIXTURE_LANGUAGES.map((l) => makeFixture(l, root));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+test('gold resolves every language; empty resolves none', async () => {
+  const gold = await verifyRun({
+    instances: fixtures.map((f) => f.instance),
+    predictions: fixtures.map((f) => ({
+      instance_id: f.instance.instance_id,
+      model: 'gold',
+      patch: f.patches.gold,
+    })),
+    runId: 'lang-gold',
+    dir: join(root, 'run-gold'),
+    backend: new DockerBackend('lang-gold'),
+    workers: 2,
+    timeoutS: 300,
+    repoDirs: Object.fromEntries(fixtures.map((f) => [f.repo, f.dir])),
+  });
+  const summary = (rs: ExecutionResult[]) =>
+    Object.fromEntries(rs.map((r) => [r.instance_id, r.resolved_status]));
+  expect(summary(gold.results)).toEqual(
+    Object.fromEntries(fixtures.map((f) => [f.instance.instance_id, 'RESOLVED_FULL'])),
+  );
+  for (const r of gold.results) expect(r.tests_status.PASS_TO_PASS.success.length).toBe(1);
+  expect(gold.report.per_language.java).toEqual({ total: 1, resolved: 1, resolved_rate: 1 });
+
+  const empty = await verifyRun({
+    instances: fixtures.map((f) => f.instance),
+    predictions: fixtures.map((f) => ({ instance_id: f.instance.instance_id, model: 'empty', patch: '' })),
+    runId: 'lang-empty',
+    dir: join(root, 'run-empty'),
+    backend: new DockerBackend('lang-empty'),
+    workers: 2,
+    timeoutS: 300,
+    repoDirs: Object.fromEntries(fixtures.map((f) => [f.repo, f.dir])),
+  });
+  expect(summary(empty.results)).toEqual(
+    Object.fromEntries(fixtures.map((f) => [f.instance.instance_id, 'RESOLVED_NO'])),
+  );
+  // The F2P tests really ran and failed, and the P2P test passed: the suite works in every language.
+  for (const r of empty.results) {
+    expect(r.outcome).toBe('empty_patch');
+    expect(r.tests_status.PASS_TO_PASS).toEqual({ success: expect.any(Array), failure: [] });
+  }
+  expect(empty.report.empty_patch_instances).toBe(fixtures.length);
+}, 1_800_000);
+
+test('a fix for half the failing tests is RESOLVED_PARTIAL (Python, Go, Rust)', async () => {
+  const which = fixtures.filter((f) => ['python', 'go', 'rust'].includes(f.instance.language));
+  const out = await verifyRun({
+    instances: which.map((f) => f.instance),
+    predictions: which.map((f) => ({
+      instance_id: f.instance.instance_id,
+      model: 'half',
+      patch: f.patches.half,
+    })),
+    runId: 'lang-half',
+    dir: join(root, 'run-half'),
+    backend: new DockerBackend('lang-half'),
+    workers: 2,
+    timeoutS: 300,
+    repoDirs: Object.fromEntries(which.map((f) => [f.repo, f.dir])),
+  });
+  expect(out.results.map((r) => r.resolved_status)).toEqual([
+    'RESOLVED_PARTIAL',
+    'RESOLVED_PARTIAL',
+    'RESOLVED_PARTIAL',
+  ]);
+  expect(out.report.partial_ids.length).toBe(3);
+}, 600_000);

@@ -1,0 +1,67 @@
+/**
+ * `faun verify` killed with SIGKILL mid-run: the next invocation removes the dead run's containers,
+ * reuses the finished instances and produces the same report as an uninterrupted run.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ensureDocker } from '@faun/services';
+import { makeFixture } from '../testing/fixtures.ts';
+import { LABEL } from './docker.ts';
+
+const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
+let root = '';
+let args: string[] = [];
+
+beforeAll(async () => {
+  await ensureDocker();
+  root = mkdtempSync(join(tmpdir(), 'faun-resume-int-'));
+  const fx = makeFixture('python', root);
+  const rows = [1, 2, 3, 4, 5, 6].map((i) => JSON.stringify({ ...fx.instance, instance_id: `py-${i}` }));
+  writeFileSync(join(root, 'instances.jsonl'), `${rows.join('\n')}\n`);
+  args = [
+    '--instances',
+    join(root, 'instances.jsonl'),
+    '--predictions',
+    'gold',
+    '--repo-dir',
+    `${fx.repo}=${fx.dir}`,
+  ];
+  args.push('--workers', '1', '--timeout', '120', '--log-dir', join(root, 'logs'), '--quiet');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const verify = (runId: string) =>
+  Bun.spawn(['bun', MAIN, 'verify', ...args, '--run-id', runId], { stdout: 'pipe', stderr: 'pipe' });
+const report = (runId: string) => JSON.parse(readFileSync(join(root, 'logs', runId, 'report.json'), 'utf8'));
+const done = (runId: string) => {
+  const d = join(root, 'logs', runId, 'instances');
+  return existsSync(d) ? readdirSync(d).filter((x) => existsSync(join(d, x, 'result.json'))).length : 0;
+};
+
+test('kill -9 during a run, then resume', async () => {
+  expect(await verify('clean').exited).toBe(0);
+  const clean = report('clean');
+  expect(clean.resolved_instances).toBe(6);
+
+  const p = verify('killed');
+  const t0 = Date.now();
+  while (done('killed') < 2 && Date.now() - t0 < 120_000) await Bun.sleep(100);
+  await Bun.sleep(300); // likely mid-instance: a container is running
+  p.kill('SIGKILL');
+  await p.exited;
+  const finished = done('killed');
+  expect(finished).toBeGreaterThanOrEqual(2);
+  expect(finished).toBeLessThan(6);
+
+  const again = verify('killed');
+  expect(await again.exited).toBe(0);
+  const resumed = report('killed');
+  const comparable = (r: Record<string, unknown>) => ({ ...r, run_id: null });
+  expect(comparable(resumed)).toEqual(comparable(clean));
+  const summary = JSON.parse(readFileSync(join(root, 'logs', 'killed', 'summary.json'), 'utf8'));
+  expect(summary.metrics.reused).toBe(finished);
+  const left = await Bun.$`docker ps -aq --filter label=${LABEL}.run=killed`.text();
+  expect(left.trim()).toBe('');
+}, 600_000);

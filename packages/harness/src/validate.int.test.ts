@@ -1,0 +1,60 @@
+/** `faun validate` on the fixtures: the planted F2P/P2P lists come back and a planted flaky test is dropped. */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ensureDocker } from '@faun/services';
+import { type Fixture, makeFixture } from '../testing/fixtures.ts';
+
+const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
+let root = '';
+let fxs: Fixture[] = [];
+
+beforeAll(async () => {
+  await ensureDocker();
+  root = mkdtempSync(join(tmpdir(), 'faun-validate-int-'));
+  fxs = [makeFixture('python', root, { flaky: true }), makeFixture('go', root)];
+  // The rows carry no test lists: validation derives them. Plus one instance whose "fix" fixes nothing.
+  const rows = fxs.map((f) => ({ ...f.instance, fail_to_pass: [], pass_to_pass: [] }));
+  rows.push({ ...rows[1]!, instance_id: 'go-no-fix', patch: '' });
+  writeFileSync(join(root, 'new.jsonl'), `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+test('faun validate --repeats 3', async () => {
+  const out = join(root, 'valid.jsonl');
+  const repoDirs = fxs.flatMap((f) => ['--repo-dir', `${f.repo}=${f.dir}`]);
+  const p = Bun.spawn(
+    [
+      'bun',
+      MAIN,
+      'validate',
+      '--instances',
+      join(root, 'new.jsonl'),
+      '--out',
+      out,
+      '--repeats',
+      '3',
+      '--workers',
+      '2',
+      '--timeout',
+      '120',
+      '--quiet',
+      ...repoDirs,
+    ],
+    { stdout: 'pipe', stderr: 'pipe' },
+  );
+  expect(await p.exited).toBe(0);
+  const valid = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(valid.map((v) => v.instance_id)).toEqual(fxs.map((f) => f.instance.instance_id));
+  for (const [i, f] of fxs.entries()) {
+    expect(valid[i].fail_to_pass).toEqual([...f.instance.fail_to_pass].sort());
+    expect(valid[i].pass_to_pass).toEqual([...f.instance.pass_to_pass].sort());
+  }
+  const report = JSON.parse(readFileSync(`${out}.report.json`, 'utf8'));
+  expect(report[0].flaky).toEqual(['tests/test_calc.py::test_flaky']);
+  expect(report[2]).toMatchObject({ instance_id: 'go-no-fix', valid: false, reason: 'no FAIL_TO_PASS test' });
+}, 600_000);
