@@ -95,6 +95,8 @@ export async function startServer(o: ServeOptions = {}): Promise<ServerHandle> {
     await work.process(createWorkHandler(results, deps), { concurrency: inline });
     forwardFinalFailures(work, results);
   }
+  const resumed = await runs.resume();
+  if (resumed) log({ event: 'runs_resumed', runs: resumed });
   const app = createApp(services);
   const server = Bun.serve({
     port: o.port ?? 8787,

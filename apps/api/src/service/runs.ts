@@ -3,29 +3,15 @@
  * (run, item)) and finalization (report + leaderboard entry) once every item has a result.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  type ItemResult,
-  type ItemResultInput,
-  type Queue,
-  ResultMessage,
-  type ScoreTaskFn,
-} from '@faun/jobs';
+import { type ItemResult, type Queue, ResultMessage, type ScoreTaskFn } from '@faun/jobs';
 import { sha256 } from '@faun/kit';
-import { Prediction } from '@faun/schema';
-import { and, eq, gte, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/open.ts';
 import { leaderboard, results, runs, submissions } from '../db/schema.ts';
-import { ApiError, invalid } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import type { DatasetRegistry } from './datasets.ts';
+import { type JobPlan, parsePredictions, planJobs } from './plan.ts';
 import { emptyCounts, metricsOf, type OutcomeCounts, wilson } from './report.ts';
-
-/** SWE-bench style prediction for execution runs. */
-export const ExecPrediction = z.object({
-  instance_id: z.string().min(1),
-  model_patch: z.string(),
-  model_name_or_path: z.string().optional(),
-});
 
 export interface Caller {
   keyId: string;
@@ -102,7 +88,7 @@ export class RunService {
       });
     const ds = await this.d.datasets.items(input.dataset);
     const ids = new Set(ds.items.map((it) => ('instance_id' in it ? it.instance_id : it.id)));
-    const preds = this.parsePredictions(ds.task, input.predictions, ids);
+    const preds = parsePredictions(ds.task, input.predictions, ids);
     const model = input.model ?? preds.model;
     await this.checkQuota(caller, ids.size);
     const id = `run-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
@@ -134,7 +120,10 @@ export class RunService {
       }
       throw e;
     }
-    await this.enqueue(id, ds, preds.byId, model);
+    await this.enqueue(
+      id,
+      planJobs({ runId: id, ds, byId: preds.byId, model, chunkSize: this.d.chunkSize ?? 25 }),
+    );
     this.d.log({
       event: 'run_submitted',
       run_id: id,
@@ -145,78 +134,55 @@ export class RunService {
     return { id, created: true };
   }
 
-  private parsePredictions(task: string, raw: unknown[], ids: Set<string>) {
-    const byId = new Map<string, Record<string, unknown>>();
-    const records: Record<string, unknown>[] = [];
-    const models = new Set<string>();
-    const schema = task === 'exec' ? ExecPrediction : Prediction;
-    raw.forEach((r, i) => {
-      const p = schema.safeParse(r);
-      if (!p.success) throw invalid(p.error, `body.predictions.${i}`);
-      const v = p.data as Record<string, unknown>;
-      const id = String(v.instance_id ?? v.id);
-      if (!ids.has(id))
-        throw new ApiError(
-          400,
-          'invalid_request',
-          `body.predictions.${i}: id '${id}' is not in the dataset`,
-          [
-            {
-              path: `body.predictions.${i}.${task === 'exec' ? 'instance_id' : 'id'}`,
-              message: 'unknown id',
-            },
-          ],
-        );
-      if (task !== 'exec' && v.task !== task)
-        throw new ApiError(400, 'invalid_request', `body.predictions.${i}.task: expected '${task}'`, [
-          { path: `body.predictions.${i}.task`, message: `expected '${task}'` },
-        ]);
-      if (byId.has(id))
-        throw new ApiError(400, 'invalid_request', `body.predictions.${i}: duplicate id '${id}'`, [
-          { path: `body.predictions.${i}`, message: 'duplicate id' },
-        ]);
-      byId.set(id, v);
-      records.push(v);
-      models.add(String(v.model ?? v.model_name_or_path ?? 'unknown'));
-    });
-    return { byId, records, model: [...models].sort().join('+') || 'unknown' };
+  private async enqueue(runId: string, plan: JobPlan): Promise<void> {
+    if (plan.skipped.length) await this.ingest(ResultMessage.parse({ runId, results: plan.skipped }));
+    if (plan.jobs.length) await this.d.work.enqueueMany(plan.jobs);
   }
 
-  private async enqueue(
-    runId: string,
-    ds: Awaited<ReturnType<DatasetRegistry['items']>>,
-    byId: Map<string, Record<string, unknown>>,
-    model: string,
-  ): Promise<void> {
-    const skipped: ItemResultInput[] = [];
-    const jobs: { name: string; id: string; data: unknown }[] = [];
-    if (ds.task === 'exec') {
-      for (const inst of ds.items) {
-        const p = byId.get(inst.instance_id);
-        if (!p) skipped.push({ runId, itemId: inst.instance_id, outcome: 'skipped' });
-        else
-          jobs.push({
-            name: 'verify',
-            id: `${runId}:${inst.instance_id}`,
-            data: { runId, instance: inst, model, patch: String(p.model_patch) },
-          });
+  /**
+   * Resumes unfinished runs after a restart: items without a result are planned again (an in-process
+   * queue loses its jobs when the server stops); a run whose items all have results is finalized.
+   */
+  async resume(): Promise<number> {
+    const { db } = this.d;
+    const open = await db
+      .select()
+      .from(runs)
+      .where(inArray(runs.status, ['queued', 'running']));
+    for (const run of open) {
+      const have = await db.select({ id: results.itemId }).from(results).where(eq(results.runId, run.id));
+      if (have.length >= run.total) {
+        await this.finalize(run.id);
+        continue;
       }
-    } else {
-      const have = ds.items.filter((it) => byId.has(it.id));
-      for (const it of ds.items)
-        if (!byId.has(it.id)) skipped.push({ runId, itemId: it.id, outcome: 'skipped' });
-      const size = this.d.chunkSize ?? 25;
-      for (let i = 0; i < have.length; i += size) {
-        const items = have.slice(i, i + size);
-        jobs.push({
-          name: 'score',
-          id: `${runId}:${i / size}`,
-          data: { runId, task: ds.task, items, predictions: items.map((it) => byId.get(it.id)) },
-        });
+      const [sub] = await db.select().from(submissions).where(eq(submissions.runId, run.id));
+      if (!this.d.datasets.get(run.dataset) || !sub) {
+        await db
+          .update(runs)
+          .set({
+            status: 'error',
+            error: `cannot resume: dataset '${run.dataset}' is no longer registered`,
+            finishedAt: new Date(),
+          })
+          .where(eq(runs.id, run.id));
+        continue;
       }
+      const ds = await this.d.datasets.items(run.dataset);
+      const records = sub.predictions as Record<string, unknown>[];
+      const byId = new Map(records.map((p) => [String(p.instance_id ?? p.id), p]));
+      const plan = planJobs({
+        runId: run.id,
+        ds,
+        byId,
+        model: run.model,
+        chunkSize: this.d.chunkSize ?? 25,
+        done: new Set(have.map((h) => h.id)),
+        tag: `resume-${Date.now().toString(36)}`,
+      });
+      await this.enqueue(run.id, plan);
+      this.d.log({ event: 'run_resumed', run_id: run.id, jobs: plan.jobs.length });
     }
-    if (skipped.length) await this.ingest(ResultMessage.parse({ runId, results: skipped }));
-    if (jobs.length) await this.d.work.enqueueMany(jobs);
+    return open.length;
   }
 
   /** Writes a job's results (idempotently), advances progress, finalizes the run when complete. */
