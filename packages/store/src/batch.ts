@@ -6,6 +6,7 @@
 import { InputError } from '@faun/kit';
 import { Comment, CrossRef, IssueEvent, PrFile, RawEntry, RepoName } from '@faun/schema';
 import { z } from 'zod';
+import { fastEntry } from './fastcheck.ts';
 
 /** Crawl progress of one stream of one repository (e.g. `issues`, `comments`, `pulls`, `graphql-pairs`). */
 export const Checkpoint = z.object({
@@ -74,11 +75,21 @@ function label(x: unknown): string {
   return '';
 }
 
-function parseList<T>(name: string, schema: z.ZodType<T>, items: unknown[] | undefined): T[] {
+function parseList<T>(
+  name: string,
+  schema: z.ZodType<T>,
+  items: unknown[] | undefined,
+  fast?: (x: unknown) => T | null,
+): T[] {
   if (items === undefined) return [];
   if (!Array.isArray(items)) throw new InputError(`ingest: batch.${name} must be an array`);
   const out: T[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
+    const quick = fast?.(items[i]);
+    if (quick) {
+      out[i] = quick;
+      continue;
+    }
     const r = schema.safeParse(items[i]);
     if (!r.success) {
       const issue = r.error.issues[0];
@@ -97,7 +108,7 @@ function parseList<T>(name: string, schema: z.ZodType<T>, items: unknown[] | und
 export function validateBatch(b: CrawlBatch): ValidBatch {
   const cp = b.checkpoint === undefined ? [] : Array.isArray(b.checkpoint) ? b.checkpoint : [b.checkpoint];
   return {
-    entries: parseList('entries', RawEntry, b.entries),
+    entries: parseList('entries', RawEntry, b.entries, fastEntry),
     comments: parseList('comments', Comment, b.comments),
     events: parseList('events', IssueEvent, b.events),
     crossrefs: parseList('crossrefs', CrossRef, b.crossrefs),

@@ -42,7 +42,11 @@ interface Known {
 const E_VERSION = columnIndex(ENTRIES, 'updated_at');
 const E_COLS = ENTRIES.columns.filter((c) => c.name !== 'fp').map((c) => c.name);
 
-/** In-memory index of stored entries, loaded per repository on first use. */
+/**
+ * In-memory index of stored entries, loaded per repository on first use. It is what keeps (repo,
+ * number) unique in `entries` (a DuckDB file has one writer process, and every write goes through
+ * the store, so the index stays exact; `Store.all` clears it after any other write).
+ */
 export class EntryIndex {
   private repos = new Map<string, Map<number, Known>>();
   private seq = 0;

@@ -37,6 +37,14 @@ function pages(): CrawlBatch[] {
   return out;
 }
 
+/** (repo, number) pairs stored more than once: the writer must keep entries unique. */
+async function dupes(s: Store): Promise<number> {
+  const [r] = await s.all<{ n: number }>(
+    'SELECT count(*) AS n FROM (SELECT repo, number FROM entries GROUP BY ALL HAVING count(*) > 1)',
+  );
+  return r?.n ?? -1;
+}
+
 async function load(path: string, batches: CrawlBatch[], commit = {}): Promise<Store> {
   const s = await Store.open(path, { commit });
   for (const b of batches) await s.ingest(b);
@@ -52,6 +60,7 @@ describe('ingest', () => {
     for (const b of pages()) await s.ingest(b);
     expect(await s.contentHash()).toBe(hash);
     expect(await s.counts()).toEqual(counts);
+    expect(await dupes(s)).toBe(0);
     await s.close();
   });
 
@@ -66,6 +75,7 @@ describe('ingest', () => {
       maxBatches: 1,
     });
     expect(await b.contentHash()).toBe(await a.contentHash());
+    expect(await dupes(b)).toBe(0);
     const c = await load(fresh(), pages().slice(1));
     expect(await c.contentHash()).not.toBe(await a.contentHash());
     await Promise.all([a.close(), b.close(), c.close()]);
@@ -87,7 +97,9 @@ describe('ingest', () => {
     const got = await s.entry('o/r', 7);
     expect(got?.transferred_to).toBe('x/y');
     expect(got?.node_id).toBe(base.node_id ?? null);
-    expect((await s.counts())[0]?.issues_open ?? 0).toBeLessThanOrEqual(1);
+    expect(await dupes(s)).toBe(0);
+    const [row] = await s.all<{ n: number }>("SELECT count(*) AS n FROM entries WHERE repo = 'o/r'");
+    expect(row?.n).toBe(1);
     await s.close();
   });
 

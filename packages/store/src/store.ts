@@ -36,6 +36,11 @@ export interface OpenOptions {
   readOnly?: boolean;
   /** Group commit of ingested batches (default: 50 batches or 1 s); `{ maxBatches: 1 }` commits each. */
   commit?: Partial<CommitPolicy>;
+  /**
+   * WAL size at which DuckDB checkpoints into the file (default `256MB`): larger saves CPU in bulk
+   * ingest but holds more uncheckpointed data in memory and replays more after a crash.
+   */
+  walLimit?: string;
 }
 
 const READ_PREFIX = /^\s*(select|with|pragma|describe|show|explain|summarize|from)\b/i;
@@ -56,7 +61,7 @@ export class Store {
   /** Opens (creating if needed) a store; applies pending migrations unless read-only. */
   static async open(path: string, opts: OpenOptions = {}): Promise<Store> {
     const readOnly = opts.readOnly ?? false;
-    const db = await Db.open(path, readOnly);
+    const db = await Db.open(path, readOnly, opts.walLimit);
     let store: Store;
     try {
       await migrate(db, path, readOnly);

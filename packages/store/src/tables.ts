@@ -26,6 +26,11 @@ export interface TableDef {
   version?: string;
   /** Columns left out of the content hash (crawl bookkeeping such as fetch times). */
   unhashed?: string[];
+  /**
+   * The key is enforced by the writer, not by a PRIMARY KEY index (whose upkeep would double the cost
+   * of a bulk crawl); see `EntryIndex`.
+   */
+  keyByWriter?: boolean;
 }
 
 const v = (name: string): Column => ({ name, sql: 'VARCHAR', type: VARCHAR });
@@ -76,6 +81,7 @@ export const ENTRIES: TableDef = {
   upsert: 'merge',
   version: 'updated_at',
   unhashed: ['fp'],
+  keyByWriter: true,
 };
 
 export const COMMENTS: TableDef = {
@@ -240,7 +246,7 @@ export const ALL_TABLES = [...CONTENT_TABLES, CHECKPOINT_LOG];
 /** `CREATE TABLE` for a definition. */
 export function createTableSql(t: TableDef): string {
   const cols = t.columns.map((c) => `${c.name} ${c.sql}${t.key.includes(c.name) ? ' NOT NULL' : ''}`);
-  if (t.key.length) cols.push(`PRIMARY KEY (${t.key.join(', ')})`);
+  if (t.key.length && !t.keyByWriter) cols.push(`PRIMARY KEY (${t.key.join(', ')})`);
   return `CREATE TABLE ${t.name} (${cols.join(', ')})`;
 }
 

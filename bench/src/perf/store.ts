@@ -1,0 +1,151 @@
+/**
+ * Store ingest and funnel speed: 800,000 seeded synthetic entries (titles 30–90 chars, bodies 0.8–2 KB)
+ * over 8 repositories, ingested in pages of 100 as the crawler sends them (each page one atomic batch
+ * with its checkpoint; group commit as the store defaults to), then the funnel stage query on the result.
+ * Targets: ingest ≤ 60 s, funnel ≤ 1 s, peak RSS ≤ 2 GB. A second, smaller run commits every page on
+ * its own (`maxBatches: 1`) to show what per-page durability costs.
+ * Options: --entries N (800000), --repos N (8), --page N (100), --group N (store default),
+ * --durable-entries N (40000; 0 skips the per-page-commit run).
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from '@faun/store';
+import { crawlPages } from '@faun/store/testing';
+
+const TARGET_INGEST_S = 60;
+const TARGET_FUNNEL_S = 1;
+const TARGET_RSS = 2 * 1024 ** 3;
+
+function arg(args: string[], name: string, def: number): number {
+  const i = args.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(args[i + 1]) : Number.NaN;
+  return Number.isFinite(v) && v >= 0 ? v : def;
+}
+
+/** Peak resident set size of this process so far (VmHWM), in bytes. */
+function peakRss(): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  return m ? Number(m[1]) * 1024 : process.memoryUsage().rss;
+}
+
+function size(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+interface IngestRun {
+  seconds: number;
+  closeSeconds: number;
+}
+
+async function ingest(
+  path: string,
+  o: { entries: number; repos: number; page: number; maxBatches?: number },
+  log: boolean,
+): Promise<IngestRun> {
+  const store = await Store.open(path, o.maxBatches ? { commit: { maxBatches: o.maxBatches } } : {});
+  let ms = 0;
+  let done = 0;
+  let next = 100_000;
+  for (const page of crawlPages({ seed: 42, total: o.entries, repos: o.repos, pageSize: o.page })) {
+    const t = performance.now();
+    await store.ingest(page);
+    ms += performance.now() - t;
+    done += page.entries?.length ?? 0;
+    if (log && done >= next) {
+      console.log(
+        `  ${done} entries, ${(ms / 1000).toFixed(1)} s ingest, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
+      );
+      next += 100_000;
+    }
+  }
+  const t = performance.now();
+  await store.flush();
+  ms += performance.now() - t;
+  const c = performance.now();
+  await store.close();
+  return { seconds: ms / 1000, closeSeconds: (performance.now() - c) / 1000 };
+}
+
+export default async function run(args: string[]): Promise<Record<string, unknown>> {
+  const entries = arg(args, 'entries', 800_000);
+  const repos = arg(args, 'repos', 8);
+  const page = arg(args, 'page', 100);
+  const group = arg(args, 'group', 0);
+  const durableEntries = arg(args, 'durable-entries', 40_000);
+  const dir = await mkdtemp(join(tmpdir(), 'faun-bench-store-'));
+  try {
+    const path = join(dir, 'bench.duckdb');
+    console.log(`ingesting ${entries} entries over ${repos} repos in pages of ${page}`);
+    const main = await ingest(path, { entries, repos, page, maxBatches: group || undefined }, true);
+    const ingestSeconds = main.seconds + main.closeSeconds;
+    const fileBytes = size(path) + size(`${path}.wal`);
+
+    const store = await Store.open(path, { readOnly: true });
+    await store.stageCounts(); // warm the file cache, as a second query in a session would be
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      await store.stageCounts();
+      times.push((performance.now() - t) / 1000);
+    }
+    const t = performance.now();
+    const counts = await store.counts();
+    const countsSeconds = (performance.now() - t) / 1000;
+    const stages = await store.stageCounts();
+    await store.close();
+    const funnelSeconds = times.sort((a, b) => a - b)[1] ?? 0;
+
+    let durable: IngestRun | null = null;
+    if (durableEntries > 0) {
+      console.log(`per-page commit run: ${durableEntries} entries`);
+      durable = await ingest(
+        join(dir, 'durable.duckdb'),
+        { entries: durableEntries, repos, page, maxBatches: 1 },
+        false,
+      );
+    }
+    const peak = peakRss();
+    const figures = {
+      entries,
+      page_size: page,
+      repos,
+      ingest_seconds: Number(ingestSeconds.toFixed(2)),
+      ingest_calls_seconds: Number(main.seconds.toFixed(2)),
+      close_seconds: Number(main.closeSeconds.toFixed(2)),
+      entries_per_second: Math.round(entries / ingestSeconds),
+      funnel_query_seconds: Number(funnelSeconds.toFixed(3)),
+      counts_query_seconds: Number(countsSeconds.toFixed(3)),
+      candidate_pairs: stages.reduce((a, s) => a + s.candidate_pairs, 0),
+      stored_entries: counts.reduce(
+        (a, c) => a + c.issues_open + c.issues_closed + c.prs_open + c.prs_closed,
+        0,
+      ),
+      peak_rss_bytes: peak,
+      db_file_bytes: fileBytes,
+      per_page_commit_entries_per_second: durable
+        ? Math.round(durableEntries / (durable.seconds + durable.closeSeconds))
+        : null,
+      targets: {
+        ingest_seconds: TARGET_INGEST_S,
+        funnel_query_seconds: TARGET_FUNNEL_S,
+        peak_rss_bytes: TARGET_RSS,
+      },
+      meets_targets:
+        ingestSeconds <= TARGET_INGEST_S && funnelSeconds <= TARGET_FUNNEL_S && peak <= TARGET_RSS,
+    };
+    console.log(
+      `ingest ${figures.ingest_seconds} s (${figures.entries_per_second} entries/s), funnel ${figures.funnel_query_seconds} s, ` +
+        `peak RSS ${(peak / 1e6).toFixed(0)} MB, file ${(fileBytes / 1e6).toFixed(0)} MB` +
+        (durable ? `; per-page commits: ${figures.per_page_commit_entries_per_second} entries/s` : ''),
+    );
+    return figures;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
