@@ -49,6 +49,10 @@ for (const backend of backends) {
         queue: { ok: true },
       });
       expect(h.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      const mine = await s.req('/healthz', { headers: { 'x-request-id': 'client-42' } });
+      expect(mine.headers.get('x-request-id')).toBe('client-42');
+      const bad = await s.req('/healthz', { headers: { 'x-request-id': '<script>' } });
+      expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     });
 
     test('401 without a key, with a wrong key, with a malformed header, with a revoked key', async () => {
@@ -115,6 +119,13 @@ for (const backend of backends) {
         json: { items: [{ ...flItems(1)[0], task: 'qa' }], predictions: [] },
       });
       expect(wrongTask.status).toBe(400);
+      const plain = await s.req('/v1/score/fl', {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(plain.status).toBe(415);
+      expect(((await plain.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type');
       const page = await s.req('/v1/runs?page=0');
       expect(page.status).toBe(400);
       expect(((await page.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path).toBe(
@@ -181,6 +192,11 @@ for (const backend of backends) {
         headers: { 'idempotency-key': `run-${backend}` },
       });
       expect(((await again.json()) as { id: string }).id).toBe(run.id);
+      const events = await s.req(`/v1/runs/${run.id}/events`);
+      expect(events.headers.get('content-type')).toContain('text/event-stream');
+      const stream = await events.text(); // ends when the run is done
+      expect(stream).toContain('event: progress');
+      expect(stream).toMatch(/event: done\ndata: \{[^\n]*"status":"done"/);
       const done = await waitForRun(s, run.id);
       expect(done).toMatchObject({ status: 'done', done: FL_DATASET_SIZE, progress: 1 });
       const report = (await (await s.req(`/v1/runs/${run.id}/report`)).json()) as {

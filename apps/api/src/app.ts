@@ -15,7 +15,12 @@ import { healthRoutes } from './routes/health.ts';
 import { runRoutes } from './routes/runs.ts';
 import { scoreRoutes } from './routes/score.ts';
 
-const ID_RE = /^[A-Za-z0-9._-]{1,100}$/;
+/** Codes of the statuses hono itself raises (body parsing, media type, limits). */
+const HTTP_CODES: Record<number, [string, string]> = {
+  400: ['invalid_request', 'the request body is not valid JSON'],
+  413: ['payload_too_large', 'the body is too large'],
+  415: ['unsupported_media_type', 'send the body as JSON with "Content-Type: application/json"'],
+};
 
 export function createApp(s: Services): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -31,8 +36,6 @@ export function createApp(s: Services): OpenAPIHono<AppEnv> {
     }),
   );
   app.use(async (c, next) => {
-    const incoming = c.req.header('x-request-id');
-    if (incoming && !ID_RE.test(incoming)) c.header('x-request-id', c.get('requestId'));
     const started = performance.now();
     await next();
     if (s.config.logRequests)
@@ -53,9 +56,8 @@ export function createApp(s: Services): OpenAPIHono<AppEnv> {
       return c.json(envelope(err.code, err.message, err.details), err.status);
     }
     if (err instanceof HTTPException) {
-      const status = err.status;
-      const code = status === 413 ? 'payload_too_large' : status === 400 ? 'invalid_request' : 'http_error';
-      return c.json(envelope(code, err.message || 'bad request'), status);
+      const [code, fallback] = HTTP_CODES[err.status] ?? ['http_error', 'the request failed'];
+      return c.json(envelope(code, err.status === 415 ? fallback : err.message || fallback), err.status);
     }
     s.log({
       event: 'error',

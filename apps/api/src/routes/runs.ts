@@ -3,6 +3,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { streamSSE } from 'hono/streaming';
 import type { AppEnv, Services } from '../context.ts';
 import { results, runs } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
@@ -221,6 +222,44 @@ export function runRoutes(
         duration_ms: r.durationMs,
       }));
       return c.json({ items, page: q.page, per_page: q.per_page, total: count?.n ?? 0 }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/runs/{id}/events',
+      tags: ['runs'],
+      summary: 'Server-sent progress events until the run finishes',
+      description:
+        'Each `progress` event carries the run (as GET /v1/runs/{id}); the stream ends after `done` or `error`.',
+      middleware: [auth.read] as const,
+      request: { params: IdParam },
+      responses: {
+        200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
+        ...errorResponses,
+        ...notFound,
+      },
+    }),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      await getRun(s, id);
+      return streamSSE(c, async (stream) => {
+        let last = '';
+        for (let i = 0; !stream.aborted; i++) {
+          const [row] = await s.db.db.select().from(runs).where(eq(runs.id, id));
+          if (!row) break;
+          const view = runView(row);
+          const data = JSON.stringify(view);
+          if (data !== last) await stream.writeSSE({ event: 'progress', data, id: String(i) });
+          last = data;
+          if (row.status === 'done' || row.status === 'error') {
+            await stream.writeSSE({ event: row.status, data });
+            break;
+          }
+          await stream.sleep(250);
+        }
+      }) as never;
     },
   );
 
