@@ -1,9 +1,10 @@
 /**
- * The crawl planner. Per repository, five streams run in order, each checkpointed after every page
+ * The crawl planner. Per repository, four streams run in order, each checkpointed after every page
  * (rows + next cursor in one sink transaction):
  *
- * 1. `issues`     REST issues+PRs list, created asc, 100 per page, following `link` only.
- * 2. `gql-prs`    GraphQL merged PRs: base branch, changed files, first files, closingIssuesReferences.
+ * 1. `gql-prs`    GraphQL merged PRs (base branch, changed files, first files, closingIssuesReferences),
+ *                 held in memory and merged into the PR entries of step 2 (so each entry is written once).
+ * 2. `issues`     REST issues+PRs list, created asc, 100 per page, following `link` only.
  * 3. `gql-issues` GraphQL closed issues: CrossReferencedEvent (willCloseTarget) and ConnectedEvent.
  * 4. `details`    per-entity REST calls only for survivors of the cheap filters (see {@link survivorTasks}):
  *                 issue comments and events, PR files with patches.
@@ -12,7 +13,7 @@
  * finished full crawl, and a re-run of the same command resumes.
  */
 import { FaunError } from '@faun/kit';
-import type { RawEntry } from '@faun/schema';
+import type { PullInfo, RawEntry } from '@faun/schema';
 import type { GitHubClient } from './client.ts';
 import { ISSUES_QUERY, PULLS_QUERY } from './queries.ts';
 import {
@@ -41,6 +42,8 @@ export interface CrawlOptions {
   concurrency?: number;
   /** `strict` (default): cheap filters first; `linked`: details for every linked pair. */
   survivors?: SurvivorRule;
+  /** Per-entity calls per store batch (run concurrently; default 32). */
+  detailBatch?: number;
   /** Minimum issue body length for `strict` (default 200). */
   minBody?: number;
   signal?: AbortSignal;
@@ -118,7 +121,53 @@ function aborted(o: CrawlOptions): void {
   if (o.signal?.aborted) throw new FaunError('interrupted', { exitCode: 130 });
 }
 
-async function issuesStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): Promise<void> {
+/** GitHub's view of every merged PR (GraphQL, 100 per page): number → PullInfo. */
+async function prefetchPulls(o: CrawlOptions, meta: RepoMeta): Promise<Map<number, PullInfo>> {
+  const [owner, name] = meta.full.split('/') as [string, string];
+  const out = new Map<number, PullInfo>();
+  let cursor: string | null = null;
+  let pages = 0;
+  for (;;) {
+    const data: Json = await graphqlPage(o, meta, PULLS_QUERY, { owner, name, cursor });
+    const conn = data?.repository?.pullRequests;
+    if (!conn) throw new FaunError(`GraphQL answer for ${meta.full} has no pullRequests`);
+    for (const n of conn.nodes ?? []) out.set(Number(n.number), pullFromGraphql(n, meta.full));
+    pages++;
+    o.onProgress?.({
+      repo: meta.requested,
+      stream: 'gql-prs',
+      items: out.size,
+      requests: pages,
+      done: !conn.pageInfo?.hasNextPage,
+    });
+    aborted(o);
+    if (!conn.pageInfo?.hasNextPage) return out;
+    cursor = String(conn.pageInfo.endCursor);
+  }
+}
+
+async function graphqlPage(
+  o: CrawlOptions,
+  meta: RepoMeta,
+  query: string,
+  vars: Record<string, unknown>,
+): Promise<Json> {
+  try {
+    return await o.client.octokit.graphql(query, vars);
+  } catch (e) {
+    const errors = (e as { errors?: Json[] }).errors;
+    if (errors?.some((x) => x.type === 'NOT_FOUND'))
+      throw new FaunError(`repository ${meta.full} not found through GraphQL`);
+    throw e;
+  }
+}
+
+async function issuesStream(
+  o: CrawlOptions,
+  meta: RepoMeta,
+  run: StreamRun,
+  pulls: Map<number, PullInfo>,
+): Promise<void> {
   const [owner, repo] = meta.full.split('/') as [string, string];
   const first = `GET /repos/${owner}/${repo}/issues?state=all&sort=created&direction=asc&per_page=100${o.since ? `&since=${encodeURIComponent(o.since)}` : ''}`;
   const start = run.cp?.cursor ? `GET ${run.cp.cursor}` : first;
@@ -127,7 +176,11 @@ async function issuesStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): Pr
     const link = String(res.headers.link ?? '');
     const next = NEXT.exec(link)?.[1] ?? null;
     const last = LAST.exec(link)?.[1];
-    const entries = (res.data as Json[]).map((it) => entryFromRest(it, meta.full, meta.defaultBranch));
+    const entries = (res.data as Json[]).map((it) => {
+      const e = entryFromRest(it, meta.full, meta.defaultBranch);
+      const pr = e.kind === 'pr' ? pulls.get(e.number) : undefined;
+      return pr ? { ...e, pr } : e;
+    });
     await run.save(
       { entries },
       next,
@@ -145,7 +198,7 @@ async function graphqlStream(
   meta: RepoMeta,
   run: StreamRun,
   query: string,
-  connection: 'pullRequests' | 'issues',
+  connection: 'issues',
   rows: (nodes: Json[]) => Promise<{ batch: IngestBatch; items: number }>,
 ): Promise<void> {
   const [owner, name] = meta.full.split('/') as [string, string];
@@ -221,7 +274,7 @@ async function detailsStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): P
     o.minBody,
   );
   let i = Number(run.cp?.cursor ?? 0);
-  const CHUNK = 8;
+  const CHUNK = o.detailBatch ?? 32;
   while (i < tasks.length) {
     const chunk = tasks.slice(i, i + CHUNK);
     const batch: Required<Pick<IngestBatch, 'comments' | 'events' | 'prFiles'>> = {
@@ -275,20 +328,14 @@ async function crawlRepo(o: CrawlOptions, meta: RepoMeta): Promise<void> {
     }
     await fn(run);
   };
-  await step('issues', (run) => issuesStream(o, meta, run));
-  await step('gql-prs', async (run) => {
-    const prs = new Map(
-      (await o.sink.entries({ repo: meta.full })).filter((e) => e.kind === 'pr').map((e) => [e.number, e]),
-    );
-    await graphqlStream(o, meta, run, PULLS_QUERY, 'pullRequests', async (nodes) => {
-      const entries: RawEntry[] = [];
-      for (const n of nodes) {
-        const e = prs.get(Number(n.number));
-        if (e) entries.push({ ...e, pr: pullFromGraphql(n, meta.full) });
-      }
-      return { batch: { entries }, items: entries.length };
-    });
-  });
+  // PR details come first and are merged into the entries as the issue pages arrive, so each entry is
+  // written once. The prefetch is not checkpointed: it reruns (≈2 points per 100 merged PRs) whenever
+  // the issues stream is unfinished.
+  const issuesCp = await o.sink.checkpoint(meta.requested, `issues${gen}`);
+  if (!issuesCp?.done) {
+    const pulls = await prefetchPulls(o, meta);
+    await step('issues', (run) => issuesStream(o, meta, run, pulls));
+  }
   await step('gql-issues', (run) =>
     graphqlStream(o, meta, run, ISSUES_QUERY, 'issues', async (nodes) => {
       const crossrefs = nodes.flatMap((n) => crossrefsFromGraphql(n, meta.full));
