@@ -91,6 +91,11 @@ export class Store {
     await this.db.close();
   }
 
+  /** Batches ingested but not yet committed (group commit). */
+  get uncommitted(): number {
+    return this.writer.uncommitted;
+  }
+
   /** Commits the batches ingested so far (they are durable when this resolves). */
   async flush(): Promise<void> {
     if (!this.readOnly) await this.writer.flush();

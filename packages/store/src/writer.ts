@@ -24,6 +24,8 @@ export class GroupWriter {
   private pending: ValidBatch[] = [];
   private openedAt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** A failure of a timer-driven commit, reported by the next call. */
+  private deferred: unknown = null;
 
   constructor(
     private readonly db: Db,
@@ -39,6 +41,7 @@ export class GroupWriter {
   /** Writes a batch into the open transaction (opening one); commits per the policy or when `durable`. */
   ingest(batch: ValidBatch, durable: boolean): Promise<void> {
     return this.db.exclusive(async () => {
+      this.throwDeferred();
       try {
         if (this.pending.length === 0) {
           await this.db.run('BEGIN TRANSACTION');
@@ -58,7 +61,16 @@ export class GroupWriter {
 
   /** Commits the open transaction, if any. */
   flush(): Promise<void> {
-    return this.db.exclusive(() => this.commitLocked());
+    return this.db.exclusive(async () => {
+      this.throwDeferred();
+      await this.commitLocked();
+    });
+  }
+
+  private throwDeferred(): void {
+    const err = this.deferred;
+    this.deferred = null;
+    if (err) throw err;
   }
 
   /** Commits the open transaction; call inside `db.exclusive`. */
@@ -78,7 +90,11 @@ export class GroupWriter {
     const wait = Math.max(0, this.policy.maxDelayMs - (Date.now() - this.openedAt));
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.flush().catch(() => {});
+      this.db
+        .exclusive(() => this.commitLocked())
+        .catch((err: unknown) => {
+          this.deferred = err;
+        });
     }, wait);
     this.timer.unref?.();
   }
