@@ -38,7 +38,9 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
   const survivors = (o.survivors as 'strict' | 'linked' | undefined) ?? 'strict';
   const interrupt = onInterrupt(() => `faun ${ctx.argv.join(' ')}`);
   const waits: string[] = [];
-  const etags = new FileEtagCache(`${db}.etags.json`);
+  const etags = new FileEtagCache(`${db}.etags.json`, 5000);
+  const saver = setInterval(() => void etags.flush().catch(() => {}), 60_000);
+  saver.unref();
   const client = createClient({
     baseUrl: o.apiUrl ? String(o.apiUrl) : undefined,
     tokens,
@@ -115,6 +117,7 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
     if (interrupt.signal.aborted) throw new CancelledError(`faun ${ctx.argv.join(' ')}`);
     throw e;
   } finally {
+    clearInterval(saver);
     interrupt.dispose();
   }
 }

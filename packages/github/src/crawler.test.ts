@@ -140,4 +140,28 @@ describe('crawl against the fake GitHub', () => {
     expect(gets.filter((r) => r.charged)).toEqual([]);
     expect(client.counters.notModified).toBe(gets.length);
   }, 30_000);
+
+  test('incremental re-crawl with since: only newer entries listed, contents unchanged, resumable streams', async () => {
+    const first = await run({}, ['fake-token-0']);
+    const { fake } = first;
+    fake.log.length = 0;
+    const client = createClient({ baseUrl: fake.url, tokens: ['fake-token-0'], clock: first.client.clock });
+    const since = '2020-01-20T00:00:00Z';
+    await crawl({
+      repos: await resolveRepos(
+        client,
+        fake.corpus.repos().map((r) => r.full),
+      ),
+      client,
+      sink: first.sink,
+      since,
+    });
+    expect(first.sink.contentHash()).toBe(first.hash);
+    const lists = fake.log.filter((r) => /\/issues\?/.test(r.path));
+    expect(lists.length).toBeGreaterThan(0);
+    expect(lists.every((r) => r.path.includes(`since=${encodeURIComponent(since)}`))).toBe(true);
+    const full = 15; // 3 repos × 5 pages of 100 in the full crawl
+    expect(lists.length).toBeLessThan(full);
+    expect((await first.sink.checkpoint('fake-org/repo-0', `issues@${since}`))?.done).toBe(true);
+  }, 30_000);
 });

@@ -234,13 +234,15 @@ export interface DetailTask {
  * Per-entity work left after the cheap filters, in a stable order. A link is a merged PR into the
  * default branch whose closingIssuesReferences name a closed issue of the same repository. `strict`
  * keeps issues with a body ≥ `minBody` characters and PRs with exactly one changed file; `linked` keeps
- * every linked issue and PR.
+ * every linked issue and PR. With `since` (incremental), only links where the issue or the PR changed
+ * since then.
  */
 export function survivorTasks(
   entries: RawEntry[],
   defaultBranch: string,
   rule: SurvivorRule,
   minBody = 200,
+  since: string | null = null,
 ): DetailTask[] {
   const byNumber = new Map(entries.map((e) => [e.number, e]));
   const issues = new Set<number>();
@@ -251,6 +253,12 @@ export function survivorTasks(
     for (const n of p.pr.closing_issues ?? []) {
       const i = byNumber.get(n);
       if (!i || i.kind !== 'issue' || i.state !== 'closed') continue;
+      if (
+        since &&
+        Date.parse(i.updated_at) < Date.parse(since) &&
+        Date.parse(p.updated_at) < Date.parse(since)
+      )
+        continue;
       linked = true;
       if (rule === 'linked' || (i.body ?? '').trim().length >= minBody) issues.add(n);
     }
@@ -272,6 +280,7 @@ async function detailsStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): P
     meta.defaultBranch,
     o.survivors ?? 'strict',
     o.minBody,
+    o.since ?? null,
   );
   let i = Number(run.cp?.cursor ?? 0);
   const CHUNK = o.detailBatch ?? 32;
