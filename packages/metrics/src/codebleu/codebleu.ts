@@ -6,6 +6,7 @@ import { initSyntax, isLoaded, parseCode, type SyntaxLang } from '@faun/syntax';
 import { corpusNgramMatch, corpusWeightedNgramMatch, sampleCounts, type TokenSample } from './bleu.ts';
 import { removeComments } from './comments.ts';
 import { extractDataflow, matchDataflow, normalizeDataflow } from './dataflow.ts';
+import { FIELD_PARENTS } from './dfg-langs.ts';
 import { KEYWORDS } from './keywords.ts';
 import { pySplit, pyStrip } from './pystr.ts';
 import { flattenTree } from './tree.ts';
@@ -70,7 +71,7 @@ class Analyzer {
     if (a) return a;
     const parsed = parseCode(code, this.g);
     try {
-      const flat = flattenTree(parsed);
+      const flat = flattenTree(parsed, FIELD_PARENTS[this.lang === 'typescript' ? 'javascript' : this.lang]);
       const dfg = extractDataflow(code, parsed.bytes, flat, this.lang, this.opts);
       a = { sexps: flat.sexps, dataflow: normalizeDataflow(dfg) };
     } finally {

@@ -12,8 +12,12 @@ import type { CodeLang } from './types.ts';
  * graph; the port does the same.
  */
 export const PY_MAX_TREE_DEPTH = 990;
-/** Walker steps allowed per string (guards the reference's exponential loop re-walks). */
-export const DFG_WORK_BUDGET = 2_000_000;
+/**
+ * Walker steps allowed per node of the tree (plus a fixed allowance): the reference walks every loop body
+ * twice at each nesting level, which is exponential; past this budget the graph is given up as empty.
+ * 64 per node covers six fully nested loops.
+ */
+export const DFG_STEPS_PER_NODE = 64;
 
 const ASCII = /^[\x00-\x7f]*$/;
 const decoder = new TextDecoder();
@@ -27,13 +31,13 @@ function tokenTexter(code: string, bytes: Uint8Array, fix: boolean): (n: CNode) 
   if (ASCII.test(code)) {
     return (n) => {
       const s = code.slice(n.si, n.ei);
-      return n.sr === n.er ? s : s.replaceAll('\n', '');
+      return s.includes('\n') ? s.replaceAll('\n', '') : s;
     };
   }
   if (fix) {
     return (n) => {
       const s = decoder.decode(bytes.subarray(n.si, n.ei));
-      return n.sr === n.er ? s : s.replaceAll('\n', '');
+      return s.includes('\n') ? s.replaceAll('\n', '') : s;
     };
   }
   const lineStartBytes = [0];
@@ -48,13 +52,25 @@ function tokenTexter(code: string, bytes: Uint8Array, fix: boolean): (n: CNode) 
     }
     return cps;
   };
+  const rowOf = (byte: number): number => {
+    let lo = 0;
+    let hi = lineStartBytes.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((lineStartBytes[mid] as number) <= byte) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
   return (n) => {
-    const sc = n.si - (lineStartBytes[n.sr] as number);
-    const ec = n.ei - (lineStartBytes[n.er] as number);
-    if (n.sr === n.er) return line(n.sr).slice(sc, ec).join('');
-    let s = line(n.sr).slice(sc).join('');
-    for (let r = n.sr + 1; r < n.er; r++) s += line(r).join('');
-    return s + line(n.er).slice(0, ec).join('');
+    const sr = rowOf(n.si);
+    const er = rowOf(n.ei);
+    const sc = n.si - (lineStartBytes[sr] as number);
+    const ec = n.ei - (lineStartBytes[er] as number);
+    if (sr === er) return line(sr).slice(sc, ec).join('');
+    let s = line(sr).slice(sc).join('');
+    for (let r = sr + 1; r < er; r++) s += line(r).join('');
+    return s + line(er).slice(0, ec).join('');
   };
 }
 
@@ -81,10 +97,9 @@ export function extractDataflow(
   });
   let dfg: DfgEntry[];
   try {
-    const ctx: Ctx = { index, budget: { left: DFG_WORK_BUDGET } };
+    const ctx: Ctx = { index, budget: { left: 1_000_000 + DFG_STEPS_PER_NODE * flat.size } };
     dfg = walkerFor(lang, ctx, opts.fixDfgRules === true)(flat.root, new States())[0];
-  } catch (e) {
-    if (process.env.DBG) console.error(e);
+  } catch {
     // the reference catches every exception of the walker (missing fields, recursion) and uses []
     dfg = [];
   }

@@ -1,5 +1,6 @@
 /** The per-language DFG walkers of codebleu 0.7.1 (`DFG_python`, `DFG_java`, `DFG_javascript`, `DFG_go`). */
 import {
+  append,
   byIdx,
   type Ctx,
   type DfgEntry,
@@ -91,11 +92,11 @@ export function pythonWalker(ctx: Ctx): Walk {
         if (child.type.includes('else')) tag = true;
         if (child.type !== 'elif_clause' && child.type !== 'else_clause') {
           const [temp, s] = walk(child, current);
-          dfg.push(...temp);
+          append(dfg, temp);
           current = s;
         } else {
           const [temp, s] = walk(child, states);
-          dfg.push(...temp);
+          append(dfg, temp);
           others.push(s);
         }
       }
@@ -181,12 +182,12 @@ function cLikeWalker(ctx: Ctx, rules: CLikeRules): Walk {
         if (child.type.includes('else')) tag = true;
         if (!IF_TYPES.has(child.type) && !flag) {
           const [temp, s] = walk(child, current);
-          dfg.push(...temp);
+          append(dfg, temp);
           current = s;
         } else {
           flag = true;
           const [temp, s] = walk(child, states);
-          dfg.push(...temp);
+          append(dfg, temp);
           others.push(s);
         }
       }
@@ -277,3 +278,16 @@ export const goWalker = (ctx: Ctx, fixRules = false): Walk =>
     ifAddsEntry: true,
     enhancedFor: false,
   });
+
+/** Node types whose children's field names the walkers read (`child_by_field_name`), per language. */
+export const FIELD_PARENTS: Readonly<Record<'python' | 'java' | 'javascript' | 'go', ReadonlySet<string>>> = {
+  python: set('default_parameter', 'assignment', 'augmented_assignment', 'for_in_clause', 'for_statement'),
+  java: set('variable_declarator', 'assignment_expression', 'enhanced_for_statement'),
+  javascript: set(
+    'variable_declarator',
+    'assignment_pattern',
+    'augmented_assignment_expression',
+    'assignment_expression',
+  ),
+  go: set('var_spec', 'assignment_statement', 'for_clause', 'short_var_declaration'),
+};

@@ -97,6 +97,11 @@ function varTokens(ctx: Ctx, n: CNode | null, out: TokenInfo[] = []): TokenInfo[
 
 const byIdx = (a: DfgEntry, b: DfgEntry) => a.idx - b.idx;
 
+/** `a += b` without spreading (a spread of a large array overflows the call stack). */
+function append(a: DfgEntry[], b: readonly DfgEntry[]): void {
+  for (const x of b) a.push(x);
+}
+
 function uniq<T>(xs: readonly T[]): T[] {
   return [...new Set(xs)];
 }
@@ -163,7 +168,7 @@ function defRule(ctx: Ctx, walk: Walk, node: CNode, states: States): [DfgEntry[]
   const names = varTokens(ctx, name);
   const values = varTokens(ctx, value);
   const [temp, s2] = walk(value, states);
-  dfg.push(...temp);
+  append(dfg, temp);
   for (const n of names) {
     for (const v of values)
       dfg.push({ name: n.code, idx: n.idx, rel: 'comesFrom', names: [v.code], idxs: [v.idx] });
@@ -186,11 +191,24 @@ function seq(walk: Walk, nodes: readonly CNode[], states: States, dfg: DfgEntry[
   let s = states;
   for (const c of nodes) {
     const [temp, s2] = walk(c, s);
-    dfg.push(...temp);
+    append(dfg, temp);
     s = s2;
   }
   return s;
 }
 
 export type { Walk };
-export { byIdx, type Ctx, defRule, leaf, lookup, mergeLoop, mergeStates, pairwise, seq, tick, varTokens };
+export {
+  append,
+  byIdx,
+  type Ctx,
+  defRule,
+  leaf,
+  lookup,
+  mergeLoop,
+  mergeStates,
+  pairwise,
+  seq,
+  tick,
+  varTokens,
+};

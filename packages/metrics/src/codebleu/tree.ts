@@ -9,15 +9,14 @@ export interface CNode {
   type: string;
   named: boolean;
   missing: boolean;
-  /** Field name under the parent, or null. */
+  /** Field name under the parent (recorded only below the parent types the caller asks for), or null. */
   field: string | null;
   children: CNode[];
   /** UTF-8 byte start/end offset in the parsed text. */
   si: number;
   ei: number;
-  /** Start/end row (0-based). */
-  sr: number;
-  er: number;
+  /** `str(node)` (set for visible nodes and nodes with children). */
+  sexp?: string;
 }
 
 /** The first child under field `name` (tree-sitter `child_by_field_name`), or null. */
@@ -30,63 +29,82 @@ export function childByField(node: CNode, name: string): CNode | null {
 export interface FlatTree {
   root: CNode;
   depth: number;
+  /** Number of nodes. */
+  size: number;
   /** `str(node)` for the root and every node with at least one child (the syntax-match subtrees). */
   sexps: string[];
 }
 
+interface TypeTable {
+  names: string[];
+  named: boolean[];
+}
+const typeTables = new WeakMap<object, TypeTable>();
+
+function typeTable(language: ReturnType<ParsedCode['tree']['getLanguage']>): TypeTable {
+  let t = typeTables.get(language);
+  if (!t) {
+    const names: string[] = [];
+    const named: boolean[] = [];
+    for (let id = 0; id < language.nodeTypeCount; id++) {
+      names.push(language.nodeTypeForId(id) ?? 'ERROR');
+      named.push(language.nodeTypeIsNamed(id));
+    }
+    t = { names, named };
+    typeTables.set(language, t);
+  }
+  return t;
+}
+
 /**
  * Copies the tree into {@link CNode}s and collects the S-expressions of the syntax-match subtrees. The root's
- * string is printed once by tree-sitter; each visible node's string is a balanced span of it.
+ * string is printed once by tree-sitter; each visible node's string is a balanced span of it. Field names are
+ * read only for children of `fieldParents` types (reading them costs a call into wasm per node).
  */
-export function flattenTree(parsed: ParsedCode): FlatTree {
+export function flattenTree(parsed: ParsedCode, fieldParents: ReadonlySet<string> = new Set()): FlatTree {
   const cursor = parsed.walk();
   const rootSexp = parsed.tree.rootNode.toString();
-  const spans = sexpSpans(rootSexp);
-  const sexps: string[] = [];
-  let visibleIndex = 0;
+  const hasMissing = rootSexp.includes('(MISSING ');
+  const { names, named } = typeTable(parsed.tree.getLanguage());
+  let visibleCount = 0;
   let maxDepth = 1;
-  let spansOk = true;
-  const fallbackNodes: { node: CNode; sexp: () => string }[] = [];
-  const make = (): CNode => {
-    const sp = cursor.startPosition;
-    const ep = cursor.endPosition;
+  let size = 1;
+  const make = (field: boolean): CNode => {
+    const id = cursor.nodeTypeId;
     return {
-      type: cursor.nodeType,
-      named: cursor.nodeIsNamed,
-      missing: cursor.nodeIsMissing,
-      field: cursor.currentFieldName,
+      type: names[id] ?? 'ERROR',
+      named: named[id] ?? true,
+      missing: hasMissing && cursor.nodeIsMissing,
+      field: field ? cursor.currentFieldName || null : null,
       children: [],
       si: cursor.startIndex,
       ei: cursor.endIndex,
-      sr: sp.row,
-      er: ep.row,
     };
   };
-  const root = make();
+  const root = make(false);
   const stack: CNode[] = [root];
-  const visible: { node: CNode }[] = [{ node: root }];
-  visibleIndex++;
+  const visible: CNode[] = [root];
   // iterative pre-order walk; `stack` holds the ancestors of the cursor's node
   if (cursor.gotoFirstChild()) {
+    let parent = root;
+    let wantField = fieldParents.has(root.type);
     for (;;) {
-      const node = make();
-      const parent = stack[stack.length - 1] as CNode;
+      const node = make(wantField);
+      size++;
       parent.children.push(node);
-      if (stack.length + 1 > maxDepth) maxDepth = stack.length + 1;
       const isVisible = node.named || node.missing;
-      if (isVisible) {
-        visible.push({ node });
-        visibleIndex++;
-      }
+      if (isVisible) visible.push(node);
       if (cursor.gotoFirstChild()) {
         if (!isVisible) {
           // rare: an anonymous node with children; tree-sitter prints it on its own
           cursor.gotoParent();
-          const text = cursor.currentNode.toString();
-          fallbackNodes.push({ node, sexp: () => text });
+          node.sexp = cursor.currentNode.toString();
           cursor.gotoFirstChild();
         }
         stack.push(node);
+        if (stack.length + 1 > maxDepth) maxDepth = stack.length + 1;
+        parent = node;
+        wantField = fieldParents.has(node.type);
         continue;
       }
       let done = false;
@@ -99,44 +117,52 @@ export function flattenTree(parsed: ParsedCode): FlatTree {
         }
       }
       if (done) break;
+      parent = stack[stack.length - 1] as CNode;
+      wantField = fieldParents.has(parent.type);
     }
   }
   cursor.delete();
-  // Align visible nodes with the printed spans. tree-sitter also prints MISSING leaves of hidden tokens
-  // (e.g. `(MISSING _newline)`), which the node API does not expose: skip those spans.
-  const spanOf = new Map<CNode, string>();
+  visibleCount = visible.length;
+  assignSexps(rootSexp, visible, visibleCount);
+  const sexps: string[] = [root.sexp as string];
+  const todo: CNode[] = [root];
+  while (todo.length > 0) {
+    const n = todo.pop() as CNode;
+    for (const c of n.children) {
+      if (c.children.length > 0) {
+        sexps.push(c.sexp as string);
+        todo.push(c);
+      }
+    }
+  }
+  return { root, depth: maxDepth, size, sexps };
+}
+
+/**
+ * Gives each visible node its span of the root's S-expression. tree-sitter also prints MISSING leaves of
+ * hidden tokens (e.g. `(MISSING _newline)`), which the node API does not expose: those spans are skipped.
+ */
+function assignSexps(rootSexp: string, visible: CNode[], count: number): void {
+  const spans = sexpSpans(rootSexp);
   let k = 0;
-  for (const { node } of visible) {
+  let ok = true;
+  for (const node of visible) {
     let s = spans[k];
     while (s && rootSexp.startsWith('(MISSING ', s[0]) && !missingMatches(node, rootSexp.slice(s[0], s[1]))) {
       s = spans[++k];
     }
     if (!s) {
-      spansOk = false;
+      ok = false;
       break;
     }
-    spanOf.set(node, rootSexp.slice(s[0], s[1]));
+    node.sexp = rootSexp.slice(s[0], s[1]);
     k++;
   }
   for (; k < spans.length; k++) {
     const s = spans[k] as [number, number];
-    if (!rootSexp.startsWith('(MISSING ', s[0])) spansOk = false;
+    if (!rootSexp.startsWith('(MISSING ', s[0])) ok = false;
   }
-  for (const f of fallbackNodes) if (f.node.children.length > 0) spanOf.set(f.node, f.sexp());
-  if (!spansOk) {
-    throw new Error(`S-expression of ${visibleIndex} nodes does not split into node spans (${spans.length})`);
-  }
-  sexps.push(spanOf.get(root) as string);
-  const walk = (n: CNode) => {
-    for (const c of n.children) {
-      if (c.children.length > 0) {
-        sexps.push(spanOf.get(c) as string);
-        walk(c);
-      }
-    }
-  };
-  walk(root);
-  return { root, depth: maxDepth, sexps };
+  if (!ok) throw new Error(`S-expression of ${count} nodes does not split into node spans (${spans.length})`);
 }
 
 function missingMatches(node: CNode, span: string): boolean {
