@@ -252,7 +252,7 @@ export function survivorTasks(
     let linked = false;
     for (const n of p.pr.closing_issues ?? []) {
       const i = byNumber.get(n);
-      if (!i || i.kind !== 'issue' || i.state !== 'closed') continue;
+      if (i?.kind !== 'issue' || i.state !== 'closed') continue;
       if (
         since &&
         Date.parse(i.updated_at) < Date.parse(since) &&
