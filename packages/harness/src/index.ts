@@ -3,7 +3,7 @@
  * sandboxed containers, log parsers, grading, run reports, validation of new instances.
  * @module
  */
-export { DockerBackend, ImageBuildError } from './docker.ts';
+export { bareDockerRun, DockerBackend, ImageBuildError } from './docker.ts';
 export {
   type EvalType,
   type Grade,
@@ -34,6 +34,6 @@ export { parseRepoDirs, snapshotRepo } from './repo.ts';
 export { instanceReport, type RunReport, runReport, wilson } from './report.ts';
 export { type InstanceRun, type RunOptions, runInstance } from './run-instance.ts';
 export { type Backend, DEFAULT_LIMITS, type Limits, type Sandbox } from './sandbox.ts';
-export { type EnvSpec, LANGUAGE_DEFAULTS, REPO_SPECS, specFor } from './specs.ts';
+export { type EnvSpec, LANGUAGE_DEFAULTS, REPO_SPECS, specFor, testCommand } from './specs.ts';
 export { deriveTests, type Validation, validateInstances } from './validate.ts';
 export { regradeRun, type VerifyOptions, type VerifyOutcome, verifyRun } from './verify.ts';

@@ -12,7 +12,7 @@ import type { TestMap } from './parsers/index.ts';
 import { isEmptyPatch, unsafePaths } from './patch.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits, type PreparedEnv, type Sandbox } from './sandbox.ts';
 import { appliedWith, applyScript, evalScript, REVERSED, runCommand, TEST_PATCH_EXIT } from './scripts.ts';
-import { type EnvSpec, testCommand } from './specs.ts';
+import { type EnvSpec, specId, testCommand } from './specs.ts';
 
 export interface RunOptions {
   backend: Backend;
@@ -80,7 +80,7 @@ export async function runInstance(
       applied_with: null,
       patch_sha256: sha256(patch),
       image_id: env?.hash ?? opts.envHash ?? null,
-      spec_version: `${opts.spec.name}@${opts.spec.specVersion}`,
+      spec_version: specId(opts.spec),
       exit_code: null,
       tests_status: failedStatus(inst.fail_to_pass, inst.pass_to_pass),
       duration_s: Math.round((performance.now() - t0) / 10) / 100,

@@ -4,7 +4,8 @@
  * parser. Languages have defaults for repositories without a spec of their own.
  */
 
-import type { ExecutionInstance, Language } from '@faun/schema';
+import { sha256 } from '@faun/kit';
+import { type ExecutionInstance, type Language, stableStringify } from '@faun/schema';
 import type { Toolchain } from '@faun/services';
 import type { EvalType } from './grading.ts';
 import type { ParserName } from './parsers/index.ts';
@@ -37,6 +38,14 @@ export interface EnvSpec {
 
 const PY_ENV = { PYTHONDONTWRITEBYTECODE: '1', PYTHONWARNINGS: 'ignore' };
 
+/**
+ * Python ≥ 3.10 removed the ABC aliases in `collections` (`collections.Mapping`…) that code from before
+ * 2018 imports; this .pth file (run at interpreter start) puts them back.
+ */
+const PY_COLLECTIONS_COMPAT =
+  `echo 'import collections, collections.abc; [setattr(collections, n, getattr(collections.abc, n)) for n in collections.abc.__all__ if not hasattr(collections, n)]' ` +
+  '> /usr/lib/python3/dist-packages/faun_collections_compat.pth';
+
 /** Defaults by language: whole-suite commands for small repositories. */
 export const LANGUAGE_DEFAULTS: Record<Language, EnvSpec | null> = {
   python: {
@@ -46,7 +55,7 @@ export const LANGUAGE_DEFAULTS: Record<Language, EnvSpec | null> = {
     apt: [],
     envSetup: [],
     install: [],
-    testCmd: 'python3 -m pytest -rA -p no:cacheprovider',
+    testCmd: 'python3 -m pytest -rA -v -p no:cacheprovider',
     parser: 'pytest',
     env: PY_ENV,
     specVersion: '1',
@@ -140,7 +149,7 @@ export const REPO_SPECS: EnvSpec[] = [
     versions: null,
     toolchain: 'python',
     apt: ['python3-mpmath'],
-    envSetup: [],
+    envSetup: [PY_COLLECTIONS_COMPAT],
     install: [],
     testCmd: 'python3 bin/test -C --verbose {test_files}',
     parser: 'sympy',
@@ -171,9 +180,9 @@ export const REPO_SPECS: EnvSpec[] = [
     envSetup: [],
     install: [
       // setuptools_scm writes this file at install time; nothing installs here, so write a stand-in.
-      `[ ! -d src/_pytest ] || [ -f src/_pytest/_version.py ] || printf "version = '%s'\\n__version__ = version\\n" "{version}.0" > src/_pytest/_version.py`,
+      `[ ! -d src/_pytest ] || [ -f src/_pytest/_version.py ] || printf '%s\\n' "version = '{version}.0'" "__version__ = version" "version_tuple = tuple(int(p) for p in version.split('.'))" > src/_pytest/_version.py`,
     ],
-    testCmd: 'PYTHONPATH=src python3 -m pytest -rA -p no:cacheprovider {test_files}',
+    testCmd: 'PYTHONPATH=src python3 -m pytest -rA -v -p no:cacheprovider {test_files}',
     parser: 'pytest',
     env: PY_ENV,
     specVersion: '1',
@@ -193,9 +202,9 @@ export const REPO_SPECS: EnvSpec[] = [
       'python3-trustme',
       'python3-socks',
     ],
-    envSetup: [],
+    envSetup: [PY_COLLECTIONS_COMPAT],
     install: [],
-    testCmd: 'PYTHONPATH=. python3 -m pytest -rA -p no:cacheprovider {test_files}',
+    testCmd: 'PYTHONPATH=. python3 -m pytest -rA -v -p no:cacheprovider {test_files}',
     parser: 'pytest',
     env: PY_ENV,
     specVersion: '1',
@@ -204,10 +213,17 @@ export const REPO_SPECS: EnvSpec[] = [
     name: 'pallets/flask',
     versions: null,
     toolchain: 'python',
-    apt: ['python3-werkzeug', 'python3-jinja2', 'python3-itsdangerous', 'python3-click', 'python3-blinker'],
+    apt: [
+      'python3-werkzeug',
+      'python3-jinja2',
+      'python3-itsdangerous',
+      'python3-click',
+      'python3-blinker',
+      'python3-dotenv',
+    ],
     envSetup: [],
     install: [],
-    testCmd: 'PYTHONPATH=src:. python3 -m pytest -rA -p no:cacheprovider {test_files}',
+    testCmd: 'PYTHONPATH=src:. python3 -m pytest -rA -v -p no:cacheprovider {test_files}',
     parser: 'pytest',
     env: PY_ENV,
     specVersion: '1',
@@ -243,10 +259,28 @@ export function specFor(inst: ExecutionInstance, extra: EnvSpec[] = []): EnvSpec
   return LANGUAGE_DEFAULTS[inst.language];
 }
 
-/** Files the test patch adds or changes (the SWE-bench convention: run only those). */
+/** Data files a test patch may carry that are not test modules (SWE-bench's NON_TEST_EXTS). */
+const NON_TEST_EXTS = [
+  '.json',
+  '.png',
+  '.csv',
+  '.txt',
+  '.md',
+  '.jpg',
+  '.jpeg',
+  '.pkl',
+  '.yml',
+  '.yaml',
+  '.toml',
+  '.cfg',
+  '.ini',
+];
+
+/** Test files the test patch adds or changes (the SWE-bench convention: run only those). */
 export function testFiles(testPatch: string): string[] {
   const files = new Set<string>();
-  for (const f of patchFiles(testPatch)) if (f.to) files.add(f.to);
+  for (const f of patchFiles(testPatch))
+    if (f.to && !NON_TEST_EXTS.some((e) => f.to!.toLowerCase().endsWith(e))) files.add(f.to);
   return [...files].sort();
 }
 
@@ -269,4 +303,9 @@ export function testCommand(spec: EnvSpec, inst: ExecutionInstance): string {
 /** The instance-layer install steps with `{version}` filled in. */
 export function installSteps(spec: EnvSpec, inst: ExecutionInstance): string[] {
   return spec.install.map((s) => s.replaceAll('{version}', inst.version ?? '0'));
+}
+
+/** The spec identity stored with results: name, declared version and a hash of its content. */
+export function specId(spec: EnvSpec): string {
+  return `${spec.name}@${spec.specVersion}+${sha256(stableStringify(spec)).slice(0, 8)}`;
 }

@@ -17,7 +17,7 @@ import { repoSource, treeOf } from './repo.ts';
 import { instanceReport, type RunReport, runReport } from './report.ts';
 import { type InstanceRun, runInstance } from './run-instance.ts';
 import type { Backend, Limits } from './sandbox.ts';
-import { type EnvSpec, specFor } from './specs.ts';
+import { type EnvSpec, specFor, specId } from './specs.ts';
 
 export interface VerifyOptions {
   instances: ExecutionInstance[];
@@ -195,7 +195,7 @@ async function runOne(
       resolved_status: null,
       applied_with: null,
       image_id: null,
-      spec_version: `${spec.name}@${spec.specVersion}`,
+      spec_version: specId(spec),
       exit_code: null,
       tests_status: emptyStatus(inst),
       duration_s: 0,
@@ -209,7 +209,7 @@ async function runOne(
     stored.outcome !== 'infra_error' &&
     stored.patch_sha256 === base.patch_sha256 &&
     stored.image_id === envHash &&
-    stored.spec_version === `${spec.name}@${spec.specVersion}`
+    stored.spec_version === specId(spec)
   )
     return { result: ExecutionResult.parse(stored), reused: true };
 

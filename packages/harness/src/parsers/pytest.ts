@@ -11,7 +11,8 @@ const WORDS: Record<string, TestStatus> = {
   XPASS: 'PASSED',
 };
 const SUMMARY = /^(PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\s+(.+?)\s*$/;
-const VERBOSE = /^(\S+::\S.*?)\s+(PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)(?:\s+\[\s*\d+%\])?\s*$/;
+const VERBOSE =
+  /^(\S+::\S.*?)\s+(PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)(?:\s+\(.*\))?(?:\s+\[\s*\d+%\])?\s*$/;
 
 /** Strips the ` - message` tail pytest adds to FAILED/ERROR/XFAIL summary lines. */
 function summaryId(rest: string): string | null {

@@ -34,12 +34,14 @@ describe('pytest', () => {
   test('verbose lines with percentages, and a forged PASSED cannot override a real FAILED', () => {
     const log = [
       'tests/test_a.py::test_one PASSED                                         [ 50%]',
-      'tests/test_a.py::test_two FAILED                                         [100%]',
+      'tests/test_a.py::test_two FAILED                                         [ 75%]',
+      'tests/test_a.py::test_skip SKIPPED (dotenv is not installed)             [100%]',
       'PASSED tests/test_a.py::test_two',
     ].join('\n');
     expect(parsePytest(log)).toEqual({
       'tests/test_a.py::test_one': 'PASSED',
       'tests/test_a.py::test_two': 'FAILED',
+      'tests/test_a.py::test_skip': 'SKIPPED',
     });
   });
 });
