@@ -36,10 +36,15 @@ const CASES: Case[] = [
   },
   {
     lang: 'javascript',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text
     before: 'function url(id) {\n  // build the path\n  return `/items/${id}?v=1`;\n}\n',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text
     comment: 'function url(id) {\n  /* path */\n  return `/items/${id}?v=1`;\n}\n',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text
     string: 'function url(id) {\n  // build the path\n  return `/things/${id}?v=2`;\n}\n',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text
     code: 'function url(id) {\n  // build the path\n  return `/items/${id + 1}?v=1`;\n}\n',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text
     mixed: 'function url(id) {\n  // path\n  return `/items/${id}?v=1` + x;\n}\n',
   },
   {

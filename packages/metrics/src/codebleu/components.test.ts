@@ -65,6 +65,7 @@ describe('comment removal (codebleu 0.7.1 outputs)', () => {
     ['python', 's = "# not a comment"  # real', 's = "# not a comment"  '],
     ['python', 'a = f(1,\n      2)  # c\n\n\nb = 3', 'a = f(1,\n      2)  \nb = 3'],
     ['python', '  x = 1\n y = 2', '  x = 1\n y = 2'], // IndentationError: kept as is
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text
     ['javascript', 'const u = `http://x.y/${a}`; let b = a;', 'const u = `http: '],
     [
       'java',
