@@ -4,7 +4,7 @@
  */
 import { initSyntax, isLoaded, parseCode, type SyntaxLang } from '@faun/syntax';
 import { corpusNgramMatch, corpusWeightedNgramMatch, sampleCounts, type TokenSample } from './bleu.ts';
-import { removeComments } from './comments.ts';
+import { removeComments, removeCommentsByTree } from './comments.ts';
 import { extractDataflow, matchDataflow, normalizeDataflow } from './dataflow.ts';
 import { FIELD_PARENTS } from './dfg-langs.ts';
 import { KEYWORDS } from './keywords.ts';
@@ -58,7 +58,10 @@ class Analyzer {
     for (let i = 0; i < times; i++) {
       let next = this.stripped.get(s);
       if (next === undefined) {
-        next = removeComments(s, this.lang);
+        next =
+          this.opts.fixCommentRemoval && this.lang !== 'python'
+            ? removeCommentsByTree(s, this.g)
+            : removeComments(s, this.lang);
         this.stripped.set(s, next);
       }
       s = next;

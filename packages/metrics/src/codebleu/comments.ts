@@ -4,6 +4,7 @@
  * one regex that blanks `//` and block comments and keeps quoted strings. Failures keep the text as it is.
  */
 
+import { parseCode, type SyntaxLang } from '@faun/syntax';
 import { dropBlankLines } from './pystr.ts';
 import { PyTok, pyTokenize } from './pytokenize.ts';
 
@@ -45,5 +46,38 @@ export function removeComments(source: string, lang: string): string {
     return lang === 'python' ? removePython(source) : removeCLike(source);
   } catch {
     return source;
+  }
+}
+
+const COMMENT_NODE_TYPES = new Set(['comment', 'line_comment', 'block_comment', 'html_comment']);
+
+/**
+ * The `fixCommentRemoval` variant for C-like languages: blank the parser's comment nodes (one space each,
+ * like the regex) instead of regex matches, so template literals, raw strings and regex literals survive.
+ */
+export function removeCommentsByTree(source: string, grammar: SyntaxLang): string {
+  const parsed = parseCode(source, grammar);
+  const cursor = parsed.walk();
+  const ranges: [number, number][] = [];
+  try {
+    for (;;) {
+      if (COMMENT_NODE_TYPES.has(cursor.nodeType)) ranges.push([cursor.startIndex, cursor.endIndex]);
+      else if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return finish();
+      }
+    }
+  } finally {
+    cursor.delete();
+    parsed.delete();
+  }
+  function finish(): string {
+    let out = '';
+    let at = 0;
+    for (const [s, e] of ranges) {
+      out += `${parsed.text(at, s)} `;
+      at = e;
+    }
+    return dropBlankLines(out + parsed.text(at, parsed.bytes.length));
   }
 }

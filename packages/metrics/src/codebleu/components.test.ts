@@ -142,3 +142,26 @@ describe('dataflow', () => {
     expect(codebleu(ref, hyp, 'python', { fixByteColumns: true }).dataflow_match_score).toBe(1);
   });
 });
+
+describe('fixCommentRemoval', () => {
+  test('keeps template literals that contain //', () => {
+    // the regex cuts `http://x.y/${a}` and everything after it on the line (§8 E7: syntax 0)
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source text
+    const hyp = 'const u = `http://x.y/${a}`; let b = a;';
+    const ref = "const u = 'http://x.y/' + a; let b = a;";
+    expect(codebleu(ref, hyp, 'javascript').syntax_match_score).toBe(0);
+    // kept whole: of the reference's 7 subtrees (program, 2 × lexical_declaration + variable_declarator,
+    // binary_expression, string) the `let b = a` declaration and its declarator match → 2/7
+    expect(codebleu(ref, hyp, 'javascript', { fixCommentRemoval: true }).syntax_match_score).toBeCloseTo(
+      2 / 7,
+      12,
+    );
+    expect(codebleu(hyp, hyp, 'javascript', { fixCommentRemoval: true }).syntax_match_score).toBe(1);
+  });
+  test('still removes comments', () => {
+    const a = codebleu('int x = 1; // one\n/* two */ int y = 2;', 'int x = 1;\nint y = 2;', 'java', {
+      fixCommentRemoval: true,
+    });
+    expect(a.syntax_match_score).toBe(1);
+  });
+});

@@ -28,6 +28,9 @@ export interface CodeBleuOptions {
   fixByteColumns?: boolean;
   /** Dataflow: also handle JS/TS plain `=`, `let`/`const` for loops and Go `:=` (the reference ignores them). */
   fixDfgRules?: boolean;
+  /** Java/JS/TS/Go: remove comments by the parser's comment nodes instead of the reference's regex (which
+   * also cuts `//` inside template literals and raw strings). */
+  fixCommentRemoval?: boolean;
   /** For TypeScript: parse with the TSX grammar (for .tsx sources). */
   tsx?: boolean;
 }
