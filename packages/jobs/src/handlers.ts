@@ -22,10 +22,11 @@ export type ScoreTaskFn = (
 ) => unknown;
 
 /** Loads `scoreTask` from @faun/metrics (lazily, so a verify-only worker never loads the metrics). */
-export async function loadScoreTask(): Promise<ScoreTaskFn> {
-  const { scoreTask } = await import('@faun/metrics');
-  return scoreTask as ScoreTaskFn;
+export function loadScoreTask(): Promise<ScoreTaskFn> {
+  loaded ??= import('@faun/metrics').then((m) => m.scoreTask as ScoreTaskFn);
+  return loaded;
 }
+let loaded: Promise<ScoreTaskFn> | undefined;
 
 /** The per-item scores inside a scoreTask result. */
 export function itemScoresOf(result: unknown): ItemScore[] {
