@@ -4,6 +4,7 @@
  * @module
  */
 export { codeSignature, isCommentOrStringOnlyChange, isCommentOrStringOnlyDiff } from './change.ts';
+export { type FastCursor, fastCursor } from './fast-cursor.ts';
 export { detectLanguage, GRAMMAR_FILES, isSyntaxLang, SYNTAX_LANGS, type SyntaxLang } from './languages.ts';
 export { type GrammarLoader, nodeGrammarLoader, nodeRuntimeLoader, type RuntimeLoader } from './loader.ts';
 export {

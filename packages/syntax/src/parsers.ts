@@ -4,6 +4,7 @@
  * utf8-runtime.ts), so trees and error recovery match tree-sitter's native bindings.
  */
 import Parser from 'web-tree-sitter';
+import { setRuntimeModule } from './fast-cursor.ts';
 import type { SyntaxLang } from './languages.ts';
 import { type GrammarLoader, nodeGrammarLoader, nodeRuntimeLoader, type RuntimeLoader } from './loader.ts';
 import { patchRuntimeForUtf8, utf8Input } from './utf8-runtime.ts';
@@ -33,7 +34,18 @@ export interface InitSyntaxOptions {
 export async function initSyntax(langs: readonly SyntaxLang[], opts: InitSyntaxOptions = {}): Promise<void> {
   runtime ??= (async () => {
     const wasm = patchRuntimeForUtf8(await (opts.runtimeLoader ?? nodeRuntimeLoader)());
-    await Parser.init({ wasmBinary: wasm });
+    let module: Record<string, unknown> | null = null;
+    await Parser.init({
+      wasmBinary: wasm,
+      // emscripten calls postRun hooks with the module (the library keeps onRuntimeInitialized for itself)
+      postRun: [
+        (m: Record<string, unknown>) => {
+          module = m;
+        },
+      ],
+    });
+    if (!module) throw new Error('web-tree-sitter runtime did not report its module');
+    setRuntimeModule(module);
   })();
   try {
     await runtime;

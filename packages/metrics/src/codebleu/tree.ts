@@ -2,7 +2,7 @@
  * A plain-JS copy of a tree-sitter tree (one cursor walk over the wasm tree), plus the S-expression of every
  * subtree as `str(node)` prints it in the reference (tree-sitter's `ts_node_string`).
  */
-import type { ParsedCode } from '@faun/syntax';
+import { fastCursor, type ParsedCode } from '@faun/syntax';
 
 /** One node: the fields CodeBLEU reads (offsets in UTF-8 bytes, as the reference's tree-sitter has them). */
 export interface CNode {
@@ -62,80 +62,83 @@ function typeTable(language: ReturnType<ParsedCode['tree']['getLanguage']>): Typ
  * read only for children of `fieldParents` types (reading them costs a call into wasm per node).
  */
 export function flattenTree(parsed: ParsedCode, fieldParents: ReadonlySet<string> = new Set()): FlatTree {
-  const cursor = parsed.walk();
-  const rootSexp = parsed.tree.rootNode.toString();
-  const hasMissing = rootSexp.includes('(MISSING ');
-  const { names, named } = typeTable(parsed.tree.getLanguage());
-  let visibleCount = 0;
-  let maxDepth = 1;
-  let size = 1;
-  const make = (field: boolean): CNode => {
-    const id = cursor.nodeTypeId;
-    return {
-      type: names[id] ?? 'ERROR',
-      named: named[id] ?? true,
-      missing: hasMissing && cursor.nodeIsMissing,
-      field: field ? cursor.currentFieldName || null : null,
-      children: [],
-      si: cursor.startIndex,
-      ei: cursor.endIndex,
+  const language = parsed.tree.getLanguage();
+  const { names, named } = typeTable(language);
+  const fields = (language as unknown as { fields: (string | null)[] }).fields;
+  const cursor = fastCursor(parsed);
+  try {
+    const rootSexp = cursor.nodeString();
+    const hasMissing = rootSexp.includes('(MISSING ');
+    let maxDepth = 1;
+    let size = 1;
+    const make = (field: boolean): CNode => {
+      const id = cursor.typeId();
+      return {
+        type: names[id] ?? 'ERROR',
+        named: named[id] ?? true,
+        missing: hasMissing && cursor.isMissing(),
+        field: field ? (fields[cursor.fieldId()] ?? null) : null,
+        children: [],
+        si: cursor.startByte(),
+        ei: cursor.endByte(),
+      };
     };
-  };
-  const root = make(false);
-  const stack: CNode[] = [root];
-  const visible: CNode[] = [root];
-  // iterative pre-order walk; `stack` holds the ancestors of the cursor's node
-  if (cursor.gotoFirstChild()) {
-    let parent = root;
-    let wantField = fieldParents.has(root.type);
-    for (;;) {
-      const node = make(wantField);
-      size++;
-      parent.children.push(node);
-      const isVisible = node.named || node.missing;
-      if (isVisible) visible.push(node);
-      if (cursor.gotoFirstChild()) {
-        if (!isVisible) {
-          // rare: an anonymous node with children; tree-sitter prints it on its own
+    const root = make(false);
+    const stack: CNode[] = [root];
+    const visible: CNode[] = [root];
+    // iterative pre-order walk; `stack` holds the ancestors of the cursor's node
+    if (cursor.gotoFirstChild()) {
+      let parent = root;
+      let wantField = fieldParents.has(root.type);
+      for (;;) {
+        const node = make(wantField);
+        size++;
+        parent.children.push(node);
+        const isVisible = node.named || node.missing;
+        if (isVisible) visible.push(node);
+        if (cursor.gotoFirstChild()) {
+          if (!isVisible) {
+            // rare: an anonymous node with children; tree-sitter prints it on its own
+            cursor.gotoParent();
+            node.sexp = cursor.nodeString();
+            cursor.gotoFirstChild();
+          }
+          stack.push(node);
+          if (stack.length + 1 > maxDepth) maxDepth = stack.length + 1;
+          parent = node;
+          wantField = fieldParents.has(node.type);
+          continue;
+        }
+        let done = false;
+        while (!cursor.gotoNextSibling()) {
           cursor.gotoParent();
-          node.sexp = cursor.currentNode.toString();
-          cursor.gotoFirstChild();
+          stack.pop();
+          if (stack.length === 0) {
+            done = true;
+            break;
+          }
         }
-        stack.push(node);
-        if (stack.length + 1 > maxDepth) maxDepth = stack.length + 1;
-        parent = node;
-        wantField = fieldParents.has(node.type);
-        continue;
-      }
-      let done = false;
-      while (!cursor.gotoNextSibling()) {
-        cursor.gotoParent();
-        stack.pop();
-        if (stack.length === 0) {
-          done = true;
-          break;
-        }
-      }
-      if (done) break;
-      parent = stack[stack.length - 1] as CNode;
-      wantField = fieldParents.has(parent.type);
-    }
-  }
-  cursor.delete();
-  visibleCount = visible.length;
-  assignSexps(rootSexp, visible, visibleCount);
-  const sexps: string[] = [root.sexp as string];
-  const todo: CNode[] = [root];
-  while (todo.length > 0) {
-    const n = todo.pop() as CNode;
-    for (const c of n.children) {
-      if (c.children.length > 0) {
-        sexps.push(c.sexp as string);
-        todo.push(c);
+        if (done) break;
+        parent = stack[stack.length - 1] as CNode;
+        wantField = fieldParents.has(parent.type);
       }
     }
+    assignSexps(rootSexp, visible, visible.length);
+    const sexps: string[] = [root.sexp as string];
+    const todo: CNode[] = [root];
+    while (todo.length > 0) {
+      const n = todo.pop() as CNode;
+      for (const c of n.children) {
+        if (c.children.length > 0) {
+          sexps.push(c.sexp as string);
+          todo.push(c);
+        }
+      }
+    }
+    return { root, depth: maxDepth, size, sexps };
+  } finally {
+    cursor.delete();
   }
-  return { root, depth: maxDepth, size, sexps };
 }
 
 /**
