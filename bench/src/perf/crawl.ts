@@ -67,7 +67,7 @@ export default async function crawlBench(args: string[]): Promise<Record<string,
       return out;
     },
   };
-  const client = createClient({ baseUrl: fake.url, tokens, clock, maxConcurrent: 16 });
+  const client = createClient({ baseUrl: fake.url, tokens, clock, maxConcurrent: 64 });
   const started = performance.now();
   let pages = 0;
   try {

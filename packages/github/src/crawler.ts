@@ -86,6 +86,12 @@ class StreamRun {
     this.items = cp?.items ?? 0;
     this.requests = cp?.requests ?? 0;
   }
+  private pending: Promise<void> = Promise.resolve();
+  /**
+   * Queues the page's rows and checkpoint as one sink transaction. Waits for the previous page's
+   * transaction first, so the next page is fetched while this one is written and checkpoints stay in
+   * order. `step` calls {@link drain} at the end of the stream.
+   */
   async save(
     batch: IngestBatch,
     cursor: string | null,
@@ -93,27 +99,36 @@ class StreamRun {
     items: number,
     extra: Partial<StreamProgress> = {},
   ) {
+    await this.pending;
     this.items += items;
-    await this.o.sink.ingest({
-      ...batch,
-      checkpoint: {
-        repo: this.repo,
-        stream: this.stream,
-        cursor,
-        done,
-        updated_at: now(this.o.client),
-        requests: this.requests,
-        items: this.items,
-      },
-    });
-    this.o.onProgress?.({
+    const progress: StreamProgress = {
       repo: this.repo,
       stream: this.stream,
       items: this.items,
       requests: this.requests,
       done,
       ...extra,
-    });
+    };
+    const p = this.o.sink
+      .ingest({
+        ...batch,
+        checkpoint: {
+          repo: this.repo,
+          stream: this.stream,
+          cursor,
+          done,
+          updated_at: now(this.o.client),
+          requests: this.requests,
+          items: this.items,
+        },
+      })
+      .then(() => this.o.onProgress?.(progress));
+    p.catch(() => {});
+    this.pending = p;
+  }
+  /** Waits for the last queued transaction. */
+  drain(): Promise<void> {
+    return this.pending;
   }
 }
 
@@ -336,6 +351,7 @@ async function crawlRepo(o: CrawlOptions, meta: RepoMeta): Promise<void> {
       return;
     }
     await fn(run);
+    await run.drain();
   };
   // PR details come first and are merged into the entries as the issue pages arrive, so each entry is
   // written once. The prefetch is not checkpointed: it reruns (≈2 points per 100 merged PRs) whenever
