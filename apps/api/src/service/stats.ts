@@ -2,6 +2,8 @@
  * Dataset statistics: per-repository counts and the length distribution of the issue text, from the
  * dataset's items; the curation funnel and store counts from the DuckDB store (`--store`), when given.
  */
+import type { FunnelRow, RepoCounts } from '@faun/store';
+import { ApiError } from '../errors.ts';
 import type { DatasetRegistry } from './datasets.ts';
 
 export interface FunnelStep {
@@ -38,25 +40,42 @@ export function lengthHistogram(lengths: number[]): DatasetStats['length'] {
 }
 
 interface StoreLike {
-  funnel(): unknown;
-  counts(): unknown;
-  close?(): unknown;
+  funnel(): Promise<FunnelRow[]>;
+  counts(): Promise<RepoCounts[]>;
+  close(): Promise<void>;
 }
 
-/** Reads the funnel rows in the shapes a store may return: an array of {step|stage|name, count|n}. */
-export function funnelOf(raw: unknown): FunnelStep[] | null {
-  const list = Array.isArray(raw) ? raw : raw && typeof raw === 'object' ? Object.entries(raw) : null;
-  if (!list) return null;
-  const out: FunnelStep[] = [];
-  for (const r of list) {
-    if (Array.isArray(r) && typeof r[1] === 'number') out.push({ step: String(r[0]), count: r[1] });
-    else if (r && typeof r === 'object') {
-      const o = r as Record<string, unknown>;
-      const step = o.step ?? o.stage ?? o.name ?? o.label;
-      const count = o.count ?? o.n ?? o.remaining ?? o.kept;
-      if (step !== undefined && typeof count === 'number') out.push({ step: String(step), count });
-    }
+/**
+ * The curation funnel over all repositories of the latest curation run in the store: the first step's
+ * input, then each step's output summed over repositories.
+ */
+export function aggregateFunnel(rows: FunnelRow[]): FunnelStep[] {
+  if (rows.length === 0) return [];
+  const runs = [...new Set(rows.map((r) => r.run_id ?? ''))].sort();
+  const latest = runs[runs.length - 1];
+  const mine = rows.filter((r) => (r.run_id ?? '') === latest);
+  const steps = new Map<number, { step: string; input: number; output: number }>();
+  for (const r of mine) {
+    const s = steps.get(r.order) ?? { step: r.step, input: 0, output: 0 };
+    s.input += r.input;
+    s.output += r.output;
+    steps.set(r.order, s);
   }
+  const ordered = [...steps.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+  const first = ordered[0];
+  return first
+    ? [
+        { step: `input (${mine[0]?.unit ?? 'items'})`, count: first.input },
+        ...ordered.map((s) => ({ step: s.step, count: s.output })),
+      ]
+    : [];
+}
+
+/** Store sizes summed over repositories (issues, PRs, comments, pairs…). */
+export function sumCounts(rows: RepoCounts[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of rows)
+    for (const [k, v] of Object.entries(r)) if (typeof v === 'number') out[k] = (out[k] ?? 0) + v;
   return out;
 }
 
@@ -65,12 +84,9 @@ export function createStats(datasets: DatasetRegistry, storePath: string | null)
   let store: Promise<StoreLike | null> | null = null;
   const openStore = (): Promise<StoreLike | null> => {
     if (!storePath) return Promise.resolve(null);
-    store ??= (async () => {
-      const m = (await import('@faun/store')) as Record<string, unknown>;
-      const S = m.Store as { open?: (p: string, o: { readOnly: boolean }) => Promise<StoreLike> } | undefined;
-      if (!S?.open) return null;
-      return S.open(storePath, { readOnly: true });
-    })().catch(() => null);
+    store ??= import('@faun/store').then(
+      ({ Store }) => Store.open(storePath, { readOnly: true }) as Promise<StoreLike>,
+    );
     return store;
   };
   return {
@@ -86,9 +102,12 @@ export function createStats(datasets: DatasetRegistry, storePath: string | null)
           'instance_id' in it ? it.problem_statement.length : it.issue_title.length + it.issue_body.length,
         );
       }
-      const s = await openStore();
-      const funnel = s ? funnelOf(await s.funnel()) : null;
-      const counts = s ? ((await s.counts()) as Record<string, number>) : null;
+      const s = await openStore().catch((e: Error) => {
+        store = null; // try again on the next request
+        throw new ApiError(503, 'store_unavailable', `cannot open the store ${storePath}: ${e.message}`);
+      });
+      const funnel = s ? aggregateFunnel(await s.funnel()) : null;
+      const counts = s ? sumCounts(await s.counts()) : null;
       return {
         name,
         task: info.task,
@@ -102,8 +121,8 @@ export function createStats(datasets: DatasetRegistry, storePath: string | null)
       };
     },
     async close() {
-      const s = await store;
-      await s?.close?.();
+      const s = await store?.catch(() => null);
+      await s?.close();
     },
   };
 }

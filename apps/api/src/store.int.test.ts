@@ -1,0 +1,75 @@
+/** Dataset statistics over a real DuckDB store (`--store`): the curation funnel and store sizes. */
+import { afterAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from '@faun/store';
+import { aggregateFunnel } from './service/stats.ts';
+import { startTestServer } from './testkit.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'faun-api-store-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const row = (run_id: string, repo: string, order: number, input: number, output: number) => ({
+  run_id,
+  repo,
+  step: ['closed issues', 'linked to a PR', 'one-to-one'][order]!,
+  order,
+  unit: 'issue' as const,
+  input,
+  removed: input - output,
+  output,
+  skipped: false,
+});
+
+test('the funnel sums steps over repositories of the latest curation run', () => {
+  const rows = [
+    row('c1', 'a/b', 0, 100, 80),
+    row('c1', 'a/b', 1, 80, 50),
+    row('c1', 'c/d', 0, 40, 30),
+    row('c1', 'c/d', 1, 30, 10),
+    row('c0', 'a/b', 0, 999, 1),
+  ];
+  expect(aggregateFunnel(rows)).toEqual([
+    { step: 'input (issue)', count: 140 },
+    { step: 'closed issues', count: 110 },
+    { step: 'linked to a PR', count: 60 },
+  ]);
+  expect(aggregateFunnel([])).toEqual([]);
+});
+
+test('GET /v1/datasets/{name}/stats reads the funnel from the store; a bad store is a 503', async () => {
+  const path = join(root, 'crawl.duckdb');
+  const st = await Store.open(path);
+  await st.putFunnel([
+    row('c1', 'acme/widgets', 0, 50, 40),
+    row('c1', 'acme/widgets', 1, 40, 25),
+    row('c1', 'zeta/tools', 0, 10, 5),
+  ]);
+  await st.close();
+  const s = await startTestServer({ db: 'memory://', serve: { store: path } });
+  try {
+    const stats = (await (await s.req('/v1/datasets/fl-small/stats')).json()) as {
+      funnel: { step: string; count: number }[];
+      store_counts: Record<string, number>;
+    };
+    expect(stats.funnel).toEqual([
+      { step: 'input (issue)', count: 60 },
+      { step: 'closed issues', count: 45 },
+      { step: 'linked to a PR', count: 25 },
+    ]);
+    expect(stats.store_counts.pairs ?? 0).toBe(0);
+    const page = await (await s.req('/datasets/fl-small')).text();
+    expect(page).toContain('linked to a PR');
+  } finally {
+    await s.close();
+  }
+  const bad = await startTestServer({ db: 'memory://', serve: { store: join(root, 'missing.duckdb') } });
+  try {
+    const r = await bad.req('/v1/datasets/fl-small/stats');
+    expect(r.status).toBe(503);
+    expect(((await r.json()) as { error: { code: string } }).error.code).toBe('store_unavailable');
+  } finally {
+    await bad.close();
+  }
+}, 60_000);
