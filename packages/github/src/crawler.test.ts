@@ -103,8 +103,16 @@ describe('crawl against the fake GitHub', () => {
     fakes.push(fake);
     const client = createClient({ baseUrl: fake.url, tokens: ['fake-token-0'], clock });
     const sink = new MemorySink();
-    const metas = await resolveRepos(client, ['fake-org/repo-0', 'fake-org/repo-1']);
+    const metas = await resolveRepos(client, ['fake-org/repo-0', 'fake-org/old-repo-1']);
     await crawl({ repos: metas, client, sink, concurrency: 1 });
+    // The renamed repository is crawled and recorded under its new name.
+    expect(sink.repoRows.get('fake-org/repo-1')).toMatchObject({
+      default_branch: 'main',
+      renamed_from: 'fake-org/old-repo-1',
+    });
+    expect([...sink.entryRows.values()].filter((e) => e.repo === 'fake-org/repo-1').length).toBeGreaterThan(
+      400,
+    );
     const log = fake.log;
     const sec = log.find((r) => r.status === 429);
     const retry = log.find((r) => sec && r.seq > sec.seq && r.path === sec.path);

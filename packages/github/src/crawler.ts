@@ -353,6 +353,26 @@ async function crawlRepo(o: CrawlOptions, meta: RepoMeta): Promise<void> {
     await fn(run);
     await run.drain();
   };
+  await step('meta', (run) =>
+    run.save(
+      {
+        repos: [
+          {
+            repo: meta.full,
+            default_branch: meta.defaultBranch,
+            language: meta.language ?? null,
+            stars: meta.stars ?? null,
+            github_id: meta.githubId ?? null,
+            renamed_from: meta.renamed ? meta.requested : null,
+            fetched_at: now(o.client),
+          },
+        ],
+      },
+      null,
+      true,
+      1,
+    ),
+  );
   // PR details come first and are merged into the entries as the issue pages arrive, so each entry is
   // written once. The prefetch is not checkpointed: it reruns (≈2 points per 100 merged PRs) whenever
   // the issues stream is unfinished.

@@ -18,7 +18,14 @@ export { type CachedAnswer, type EtagCache, FileEtagCache, MemoryEtagCache } fro
 export { fetchIssue, type IssueLookup } from './issue.ts';
 export * from './records.ts';
 export { parseRepos, type RepoMeta, resolveRepos } from './repos.ts';
-export { type Checkpoint, type CrawlSink, type IngestBatch, MemorySink, type PrFilesRow } from './sink.ts';
+export {
+  type Checkpoint,
+  type CrawlSink,
+  type IngestBatch,
+  MemorySink,
+  type PrFilesRow,
+  type RepoRow,
+} from './sink.ts';
 export {
   type BudgetView,
   type Resource,

@@ -43,6 +43,9 @@ export interface RepoMeta {
   full: string;
   defaultBranch: string;
   renamed: boolean;
+  language?: string | null;
+  stars?: number | null;
+  githubId?: number | null;
 }
 
 /** `GET /repos/{o}/{r}` for each repository; a 404 or 401 fails with a clear error before any write. */

@@ -30,7 +30,20 @@ export interface PrFilesRow {
   files: PrFile[];
 }
 
+/** Repository metadata (`GET /repos/{o}/{r}`), as @faun/store keeps it. */
+export interface RepoRow {
+  repo: string;
+  default_branch: string | null;
+  language?: string | null;
+  stars?: number | null;
+  github_id?: number | null;
+  /** The name the crawl asked for when GitHub answered with another (a rename). */
+  renamed_from?: string | null;
+  fetched_at?: string | null;
+}
+
 export interface IngestBatch {
+  repos?: RepoRow[];
   entries?: RawEntry[];
   comments?: Comment[];
   events?: IssueEvent[];
@@ -55,6 +68,7 @@ export class MemorySink implements CrawlSink {
   readonly crossrefRows = new Map<string, CrossRef>();
   readonly fileRows = new Map<string, PrFilesRow>();
   readonly checkpoints = new Map<string, Checkpoint>();
+  readonly repoRows = new Map<string, RepoRow>();
   ingests = 0;
 
   async ingest(b: IngestBatch): Promise<void> {
@@ -68,6 +82,7 @@ export class MemorySink implements CrawlSink {
         x,
       );
     for (const f of b.prFiles ?? []) this.fileRows.set(`${f.repo}#${f.number}`, f);
+    for (const r of b.repos ?? []) this.repoRows.set(r.repo, { ...r, fetched_at: null });
     if (b.checkpoint)
       this.checkpoints.set(`${b.checkpoint.repo}|${b.checkpoint.stream}`, { ...b.checkpoint });
   }
@@ -101,6 +116,7 @@ export class MemorySink implements CrawlSink {
         events: sorted(this.eventRows),
         crossrefs: sorted(this.crossrefRows),
         prFiles: sorted(this.fileRows),
+        repos: sorted(this.repoRows),
       }),
     );
   }
