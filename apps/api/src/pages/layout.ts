@@ -13,7 +13,7 @@ h1{font-size:24px;margin:4px 0 4px}h2{font-size:18px;margin:28px 0 10px}.sub{col
 table{border-collapse:collapse;width:100%;font-size:14px}th,td{text-align:left;padding:7px 10px;border-bottom:1px solid #edf0f4;vertical-align:top}
 th{font-weight:600;color:#5b6675;font-size:12px;text-transform:uppercase;letter-spacing:.4px;background:#fafbfc}
 tbody tr:hover{background:#f7f9fc}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
-.ci{display:block;color:#7a8594;font-size:11px;white-space:nowrap}td.num,td.muted{white-space:nowrap}a{color:#2456b8;text-decoration:none}a:hover{text-decoration:underline}
+.ci{display:block;color:#7a8594;font-size:11px;white-space:nowrap}td.num,td.muted,td.id{white-space:nowrap}a{color:#2456b8;text-decoration:none}a:hover{text-decoration:underline}
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;color:#fff}
 .b-pass{background:#2f9e77}.b-fail{background:#d0463b}.b-error{background:#d9822b}.b-timeout{background:#8e5bd3}.b-skipped{background:#9aa5b1}
 .b-done{background:#2f9e77}.b-running,.b-queued{background:#3b6fd8}

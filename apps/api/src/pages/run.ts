@@ -78,7 +78,7 @@ export async function runPage(s: Services, id: string, q: RunPageQuery): Promise
   }));
   const table = rows.map((r) => {
     const sc = r.scores as Record<string, number>;
-    return h`<tr><td><code>${r.itemId}</code></td><td><span class="badge b-${r.outcome}">${r.outcome}</span></td>
+    return h`<tr><td class="id"><code>${r.itemId}</code></td><td><span class="badge b-${r.outcome}">${r.outcome}</span></td>
 ${exec ? h`<td>${execCell(r.data as Record<string, unknown>)}</td>` : metricNames.map((m) => h`<td class="num">${fmt(sc[m])}</td>`)}
 <td>${r.answer ? h`<code>${r.answer.length > 80 ? `${r.answer.slice(0, 80)}…` : r.answer}</code>` : h`<span class="muted">—</span>`}${r.error ? h`<div class="muted">${r.error}</div>` : ''}
 ${r.log ? h`<details><summary>test log</summary><pre>${r.log}</pre></details>` : ''}</td><td class="num">${fmt(r.durationMs, 0)}</td></tr>`;
@@ -105,7 +105,7 @@ ${
 <label>Min<input name="min" size="5" value="${q.min ?? ''}"></label><label>Max<input name="max" size="5" value="${q.max ?? ''}"></label>`
 }
 <button type="submit">Filter</button></form>
-<table id="items"><thead><tr><th>Item</th><th>Outcome</th>${exec ? h`<th>Tests</th>` : metricNames.map((m) => h`<th class="num">${m}</th>`)}<th>Answer</th><th class="num">ms</th></tr></thead>
+<table id="items"><thead><tr><th>Item</th><th>Outcome</th>${exec ? h`<th>Tests</th>` : metricNames.map((m) => h`<th class="num">${m}</th>`)}<th>${exec ? 'Log' : 'Answer'}</th><th class="num">ms</th></tr></thead>
 <tbody>${table}</tbody></table>
 <div class="pager">${page > 1 ? h`<a href="${qs(page - 1)}">← previous</a>` : ''}<span>${total === 0 ? 'no items' : `${(page - 1) * PER_PAGE + 1}–${Math.min(total, page * PER_PAGE)} of ${total}`}</span>${page * PER_PAGE < total ? h`<a href="${qs(page + 1)}">next →</a>` : ''}</div>
 </div>
