@@ -118,3 +118,13 @@ describe('isCommentOrStringOnlyDiff', () => {
     expect(() => isCommentOrStringOnlyDiff(bad, before, 'python')).toThrow(/does not apply/);
   });
 });
+
+describe('deep inputs', () => {
+  test('thousands of nesting levels neither crash nor overflow', () => {
+    const deep = (inner: string) => `x = ${'('.repeat(20_000)}${inner}${')'.repeat(20_000)}\n`;
+    expect(isCommentOrStringOnlyChange(deep('"a"'), deep('"b"'), 'python')).toBe(true);
+    expect(isCommentOrStringOnlyChange(deep('a'), deep('b'), 'python')).toBe(false);
+    // the runtime stays usable afterwards
+    expect(isCommentOrStringOnlyChange('x = 1  # a\n', 'x = 1  # b\n', 'python')).toBe(true);
+  });
+});

@@ -7,8 +7,9 @@
  * Whitespace-only reformatting also yields true (the structure captures Python's indentation blocks).
  */
 import { applyPatch } from 'diff';
+import { fastCursor } from './fast-cursor.ts';
 import type { SyntaxLang } from './languages.ts';
-import { parseCode } from './parsers.ts';
+import { type ParsedCode, parseCode } from './parsers.ts';
 
 const COMMENT_TYPES = new Set(['comment', 'line_comment', 'block_comment', 'html_comment']);
 const STRING_TYPES = new Set([
@@ -22,44 +23,57 @@ const STRING_TYPES = new Set([
 ]);
 const CODE_INSIDE_STRING = new Set(['interpolation', 'template_substitution']);
 
+function typeNames(parsed: ParsedCode): (id: number) => string {
+  const language = parsed.tree.getLanguage();
+  return (id) => language.nodeTypeForId(id) ?? 'ERROR';
+}
+
 /** The structural token sequence of `code`, joined into one string (see the module doc). */
 export function codeSignature(code: string, lang: SyntaxLang): string {
   const parsed = parseCode(code, lang);
-  const c = parsed.walk();
+  const c = fastCursor(parsed);
   try {
+    const names = typeNames(parsed);
     const out: string[] = [];
-    const children = (inString: boolean) => {
-      if (!c.gotoFirstChild()) return;
-      do visit(inString);
-      while (c.gotoNextSibling());
-      c.gotoParent();
+    // Iterative pre-order walk (trees can be thousands of levels deep). Each open node keeps what to emit
+    // when leaving it and whether its parent's children were inside a string literal.
+    const open: { close: string | null; inString: boolean }[] = [];
+    let inString = false;
+    const enter = (close: string | null, childInString: boolean): boolean => {
+      if (!c.gotoFirstChild()) return false;
+      open.push({ close, inString });
+      inString = childInString;
+      return true;
     };
-    const visit = (inString: boolean): void => {
-      const type = c.nodeType;
-      if (COMMENT_TYPES.has(type)) return;
-      if (inString && !CODE_INSIDE_STRING.has(type)) {
-        // string text, quotes and prefixes: nothing; interpolations below stay code
-        children(true);
-        return;
-      }
-      if (STRING_TYPES.has(type)) {
+    for (;;) {
+      const type = names(c.typeId());
+      let entered = false;
+      if (COMMENT_TYPES.has(type)) {
+        // dropped with its subtree
+      } else if (inString && !CODE_INSIDE_STRING.has(type)) {
+        // string text, quotes and prefixes emit nothing; interpolations below stay code
+        entered = enter(null, true);
+      } else if (STRING_TYPES.has(type)) {
         out.push('<str');
-        children(true);
-        out.push('>');
-        return;
+        entered = enter('>', true);
+        if (!entered) out.push('>');
+      } else {
+        const named = c.isNamed();
+        const start = c.startByte();
+        const end = c.endByte();
+        entered = enter(named ? ')' : null, false);
+        if (entered && named) out.push(`(${type}`);
+        else if (!entered) out.push(`${type}\u0001${parsed.text(start, end)}`);
       }
-      const named = c.nodeIsNamed;
-      if (!c.gotoFirstChild()) {
-        out.push(`${type}\u0001${parsed.text(c.startIndex, c.endIndex)}`);
-        return;
+      if (entered) continue;
+      while (!c.gotoNextSibling()) {
+        const node = open.pop();
+        if (!node) return out.join('\u0000');
+        c.gotoParent();
+        if (node.close) out.push(node.close);
+        inString = node.inString;
       }
-      c.gotoParent();
-      if (named) out.push(`(${type}`);
-      children(false);
-      if (named) out.push(')');
-    };
-    visit(false);
-    return out.join('\u0000');
+    }
   } finally {
     c.delete();
     parsed.delete();

@@ -17,6 +17,7 @@ export interface RuntimeModule {
   _ts_tree_cursor_goto_parent_wasm(tree: number): number;
   _ts_tree_cursor_current_node_type_id_wasm(tree: number): number;
   _ts_tree_cursor_current_node_is_missing_wasm(tree: number): number;
+  _ts_tree_cursor_current_node_is_named_wasm(tree: number): number;
   _ts_tree_cursor_current_field_id_wasm(tree: number): number;
   _ts_tree_cursor_start_index_wasm(tree: number): number;
   _ts_tree_cursor_end_index_wasm(tree: number): number;
@@ -32,6 +33,7 @@ const REQUIRED: readonly (keyof RuntimeModule)[] = [
   '_ts_tree_cursor_goto_parent_wasm',
   '_ts_tree_cursor_current_node_type_id_wasm',
   '_ts_tree_cursor_current_node_is_missing_wasm',
+  '_ts_tree_cursor_current_node_is_named_wasm',
   '_ts_tree_cursor_current_field_id_wasm',
   '_ts_tree_cursor_start_index_wasm',
   '_ts_tree_cursor_end_index_wasm',
@@ -41,9 +43,11 @@ const REQUIRED: readonly (keyof RuntimeModule)[] = [
 
 let runtime: RuntimeModule | null = null;
 let transfer = 0;
+let stackPointer: WebAssembly.Global | null = null;
 
 /** Records the runtime module (called once the runtime is initialised); throws if it lacks a function. */
-export function setRuntimeModule(m: Record<string, unknown>): void {
+export function setRuntimeModule(m: Record<string, unknown>, sp: WebAssembly.Global): void {
+  stackPointer = sp;
   for (const k of REQUIRED) {
     if (typeof m[k] !== 'function') throw new Error(`web-tree-sitter runtime lacks ${k} — is it 0.24.7?`);
   }
@@ -60,15 +64,23 @@ export interface FastCursor {
   /** Field id of the current node under its parent (0 = none); names via the language's `fields`. */
   fieldId(): number;
   isMissing(): boolean;
+  isNamed(): boolean;
   startByte(): number;
   endByte(): number;
-  /** tree-sitter's S-expression of the current node (`ts_node_string`). */
+  /**
+   * tree-sitter's S-expression of the current node (`ts_node_string`). The printer recurses once per tree
+   * level: on trees deeper than the engine's native stack allows (a few thousand levels) this throws a
+   * {@link TreeTooDeepError} and leaves the runtime usable.
+   */
   nodeString(): string;
   /** Frees the cursor; required. */
   delete(): void;
 }
 
 const decoder = new TextDecoder();
+
+/** The tree is too deep for tree-sitter's recursive printer. */
+export class TreeTooDeepError extends Error {}
 
 /** Starts a {@link FastCursor} at the root of `parsed`. */
 export function fastCursor(parsed: ParsedCode): FastCursor {
@@ -92,13 +104,26 @@ export function fastCursor(parsed: ParsedCode): FastCursor {
     typeId: () => rt._ts_tree_cursor_current_node_type_id_wasm(tree),
     fieldId: () => rt._ts_tree_cursor_current_field_id_wasm(tree),
     isMissing: () => rt._ts_tree_cursor_current_node_is_missing_wasm(tree) === 1,
+    isNamed: () => rt._ts_tree_cursor_current_node_is_named_wasm(tree) === 1,
     startByte: () => rt._ts_tree_cursor_start_index_wasm(tree) >>> 0,
     endByte: () => rt._ts_tree_cursor_end_index_wasm(tree) >>> 0,
     nodeString: () => {
       const h = rt.HEAP32;
       const saved = [h[transfer], h[transfer + 1], h[transfer + 2], h[transfer + 3]] as number[];
       rt._ts_tree_cursor_current_node_wasm(tree);
-      const address = rt._ts_node_to_string_wasm(tree);
+      const sp = stackPointer?.value as number;
+      let address: number;
+      try {
+        address = rt._ts_node_to_string_wasm(tree);
+      } catch (e) {
+        // a native stack overflow unwinds the wasm frames without restoring the C stack pointer
+        if (stackPointer) stackPointer.value = sp;
+        const h3 = rt.HEAP32;
+        for (let i = 0; i < 4; i++) h3[transfer + i] = saved[i] as number;
+        if (e instanceof RangeError)
+          throw new TreeTooDeepError('syntax tree too deep to print', { cause: e });
+        throw e;
+      }
       const heap = rt.HEAPU8;
       const end = heap.indexOf(0, address);
       const s = decoder.decode(heap.subarray(address, end));

@@ -4,7 +4,7 @@
  * @module
  */
 export { codeSignature, isCommentOrStringOnlyChange, isCommentOrStringOnlyDiff } from './change.ts';
-export { type FastCursor, fastCursor } from './fast-cursor.ts';
+export { type FastCursor, fastCursor, TreeTooDeepError } from './fast-cursor.ts';
 export { detectLanguage, GRAMMAR_FILES, isSyntaxLang, SYNTAX_LANGS, type SyntaxLang } from './languages.ts';
 export { type GrammarLoader, nodeGrammarLoader, nodeRuntimeLoader, type RuntimeLoader } from './loader.ts';
 export {
@@ -15,6 +15,7 @@ export {
   type Node,
   type ParsedCode,
   parseCode,
+  RUNTIME_STACK_BYTES,
   type Tree,
   type TreeCursor,
 } from './parsers.ts';

@@ -30,13 +30,40 @@ export interface InitSyntaxOptions {
   runtimeLoader?: RuntimeLoader;
 }
 
+/** Bytes of the runtime's C stack after {@link enlargeStack} (the build's own stack is 64 KiB). */
+export const RUNTIME_STACK_BYTES = 8 * 1024 * 1024;
+
+/**
+ * tree-sitter prints S-expressions recursively; with the build's 64 KiB stack a tree ~140 levels deep
+ * overflows it and silently corrupts the heap. Move the stack pointer to the top of a large heap block (the
+ * stack grows down into it); nothing is on the stack while JS runs between calls.
+ */
+function enlargeStack(module: Record<string, unknown>, stackPointer: WebAssembly.Global): void {
+  const malloc = module._malloc as ((n: number) => number) | undefined;
+  if (typeof malloc !== 'function') throw new Error('web-tree-sitter runtime lacks malloc');
+  const base = malloc(RUNTIME_STACK_BYTES);
+  if (!base) throw new Error('could not allocate the tree-sitter stack');
+  stackPointer.value = (base + RUNTIME_STACK_BYTES) & ~15;
+}
+
 /** Loads the tree-sitter runtime and the given grammars (each only once; concurrent calls share work). */
 export async function initSyntax(langs: readonly SyntaxLang[], opts: InitSyntaxOptions = {}): Promise<void> {
   runtime ??= (async () => {
     const wasm = patchRuntimeForUtf8(await (opts.runtimeLoader ?? nodeRuntimeLoader)());
     let module: Record<string, unknown> | null = null;
+    let stackPointer: WebAssembly.Global | null = null;
     await Parser.init({
-      wasmBinary: wasm,
+      // instantiate here to get hold of the stack pointer (see enlargeStack)
+      instantiateWasm(
+        imports: { env: Record<string, unknown> },
+        receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+      ) {
+        stackPointer = imports.env.__stack_pointer as WebAssembly.Global;
+        WebAssembly.instantiate(wasm, imports as unknown as WebAssembly.Imports).then(
+          ({ instance, module }) => receive(instance, module),
+        );
+        return {};
+      },
       // emscripten calls postRun hooks with the module (the library keeps onRuntimeInitialized for itself)
       postRun: [
         (m: Record<string, unknown>) => {
@@ -44,8 +71,9 @@ export async function initSyntax(langs: readonly SyntaxLang[], opts: InitSyntaxO
         },
       ],
     });
-    if (!module) throw new Error('web-tree-sitter runtime did not report its module');
-    setRuntimeModule(module);
+    if (!module || !stackPointer) throw new Error('web-tree-sitter runtime did not report its module');
+    enlargeStack(module, stackPointer);
+    setRuntimeModule(module, stackPointer);
   })();
   try {
     await runtime;

@@ -196,7 +196,10 @@ const CHUNK = 10 * 1024 - 2;
  * UTF-8 bytes two per unit (little-endian) and whose length is the number of bytes in the chunk.
  */
 export function utf8Input(bytes: Uint8Array): (index: number) => string {
+  let lastIndex = -1;
+  let last = '';
   return (index) => {
+    if (index === lastIndex) return last;
     if (index >= bytes.length) return '';
     const len = Math.min(bytes.length - index, CHUNK);
     const units = new Uint16Array(len);
@@ -210,6 +213,8 @@ export function utf8Input(bytes: Uint8Array): (index: number) => string {
     for (let k = 0; k < len; k += 4096) {
       s += String.fromCharCode.apply(null, units.subarray(k, k + 4096) as unknown as number[]);
     }
+    lastIndex = index;
+    last = s;
     return s;
   };
 }

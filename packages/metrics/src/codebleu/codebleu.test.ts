@@ -91,6 +91,18 @@ describe('driver', () => {
     expect(r.ngram_match_score).toBe(1);
   });
 
+  test('deeply nested inputs give defined scores and leave the runtime usable', () => {
+    for (const n of [150, 3_000, 30_000]) {
+      const code = `x = ${'('.repeat(n)}1${')'.repeat(n)}`;
+      for (const lang of ['python', 'java', 'javascript', 'typescript', 'go'] as const) {
+        const r = codebleu(code, code, lang);
+        expect(r.syntax_match_score).toBe(1);
+        expect(Number.isFinite(r.codebleu)).toBe(true);
+      }
+    }
+    expect(codebleu('def f(x):\n    return x', 'def f(x):\n    return x', 'python').codebleu).toBe(1);
+  }, 60_000);
+
   test('empty, broken and huge inputs give defined scores', () => {
     for (const lang of ['python', 'java', 'javascript', 'typescript', 'go'] as const) {
       const e = codebleu('', '', lang);

@@ -12,6 +12,7 @@ import {
   pairwise,
   type States,
   seq,
+  sortByIdx,
   type TokenInfo,
   tick,
   varTokens,
@@ -81,7 +82,7 @@ export function pythonWalker(ctx: Ctx): Walk {
       const dfg: DfgEntry[] = [];
       states = seq(walk, rights, states, dfg);
       pyZip(ctx, lefts, rights, states, dfg);
-      return [dfg.sort(byIdx), states];
+      return [sortByIdx(dfg), states];
     }
     if (t === 'if_statement') {
       const dfg: DfgEntry[] = [];
@@ -102,7 +103,7 @@ export function pythonWalker(ctx: Ctx): Walk {
       }
       others.push(current);
       if (!tag) others.push(states);
-      return [dfg.sort(byIdx), mergeStates(others)];
+      return [sortByIdx(dfg), mergeStates(others)];
     }
     if (t === 'for_statement') {
       const dfg: DfgEntry[] = [];
@@ -129,7 +130,7 @@ export function pythonWalker(ctx: Ctx): Walk {
       states,
       dfg,
     );
-    return [dfg.sort(byIdx), states];
+    return [sortByIdx(dfg), states];
   };
   return walk;
 }
@@ -164,13 +165,13 @@ function cLikeWalker(ctx: Ctx, rules: CLikeRules): Walk {
       const dfg: DfgEntry[] = [];
       states = seq(walk, [must(right)], states, dfg);
       pairwise(varTokens(ctx, left), varTokens(ctx, right), states, dfg);
-      return [dfg.sort(byIdx), states];
+      return [sortByIdx(dfg), states];
     }
     if (rules.increment.has(t)) {
       const dfg: DfgEntry[] = [];
       const toks = varTokens(ctx, node);
       pairwise(toks, toks, states, dfg);
-      return [dfg.sort(byIdx), states];
+      return [sortByIdx(dfg), states];
     }
     if (IF_TYPES.has(t)) {
       const dfg: DfgEntry[] = [];
@@ -194,7 +195,7 @@ function cLikeWalker(ctx: Ctx, rules: CLikeRules): Walk {
       others.push(current);
       if (!tag) others.push(states);
       if (rules.ifAddsEntry) others.push(states);
-      return [dfg.sort(byIdx), mergeStates(others)];
+      return [sortByIdx(dfg), mergeStates(others)];
     }
     if (t === 'for_statement') {
       const dfg: DfgEntry[] = [];
@@ -231,7 +232,7 @@ function cLikeWalker(ctx: Ctx, rules: CLikeRules): Walk {
     }
     const dfg: DfgEntry[] = [];
     states = seq(walk, node.children, states, dfg);
-    return [dfg.sort(byIdx), states];
+    return [sortByIdx(dfg), states];
   };
   return walk;
 }

@@ -97,6 +97,14 @@ function varTokens(ctx: Ctx, n: CNode | null, out: TokenInfo[] = []): TokenInfo[
 
 const byIdx = (a: DfgEntry, b: DfgEntry) => a.idx - b.idx;
 
+/** Python's `sorted(dfg, key=idx)` (stable), skipping the sort when the list is already in order. */
+function sortByIdx(dfg: DfgEntry[]): DfgEntry[] {
+  for (let i = 1; i < dfg.length; i++) {
+    if ((dfg[i - 1] as DfgEntry).idx > (dfg[i] as DfgEntry).idx) return dfg.sort(byIdx);
+  }
+  return dfg;
+}
+
 /** `a += b` without spreading (a spread of a large array overflows the call stack). */
 function append(a: DfgEntry[], b: readonly DfgEntry[]): void {
   for (const x of b) a.push(x);
@@ -118,7 +126,7 @@ function mergeLoop(dfg: DfgEntry[]): DfgEntry[] {
       prev.idxs = uniq([...prev.idxs, ...x.idxs]).sort((a, b) => a - b);
     }
   }
-  return [...dic.values()].sort(byIdx);
+  return sortByIdx([...dic.values()]);
 }
 
 function mergeStates(list: States[]): States {
@@ -163,7 +171,7 @@ function defRule(ctx: Ctx, walk: Walk, node: CNode, states: States): [DfgEntry[]
       dfg.push({ name: t.code, idx: t.idx, rel: 'comesFrom', names: [], idxs: [] });
       states.set(t.code, [t.idx]);
     }
-    return [dfg.sort(byIdx), states];
+    return [sortByIdx(dfg), states];
   }
   const names = varTokens(ctx, name);
   const values = varTokens(ctx, value);
@@ -174,7 +182,7 @@ function defRule(ctx: Ctx, walk: Walk, node: CNode, states: States): [DfgEntry[]
       dfg.push({ name: n.code, idx: n.idx, rel: 'comesFrom', names: [v.code], idxs: [v.idx] });
     s2.set(n.code, [n.idx]);
   }
-  return [dfg.sort(byIdx), s2];
+  return [sortByIdx(dfg), s2];
 }
 
 /** Each left token × each right token, computedFrom (java/js/go assignment, java enhanced-for). */
@@ -209,6 +217,7 @@ export {
   mergeStates,
   pairwise,
   seq,
+  sortByIdx,
   tick,
   varTokens,
 };

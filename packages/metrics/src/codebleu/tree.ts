@@ -2,7 +2,7 @@
  * A plain-JS copy of a tree-sitter tree (one cursor walk over the wasm tree), plus the S-expression of every
  * subtree as `str(node)` prints it in the reference (tree-sitter's `ts_node_string`).
  */
-import { fastCursor, type ParsedCode } from '@faun/syntax';
+import { fastCursor, type ParsedCode, TreeTooDeepError } from '@faun/syntax';
 
 /** One node: the fields CodeBLEU reads (offsets in UTF-8 bytes, as the reference's tree-sitter has them). */
 export interface CNode {
@@ -67,8 +67,13 @@ export function flattenTree(parsed: ParsedCode, fieldParents: ReadonlySet<string
   const fields = (language as unknown as { fields: (string | null)[] }).fields;
   const cursor = fastCursor(parsed);
   try {
-    const rootSexp = cursor.nodeString();
-    const hasMissing = rootSexp.includes('(MISSING ');
+    let rootSexp: string | null = null;
+    try {
+      rootSexp = cursor.nodeString();
+    } catch (e) {
+      if (!(e instanceof TreeTooDeepError)) throw e;
+    }
+    const hasMissing = rootSexp?.includes('(MISSING ') === true;
     let maxDepth = 1;
     let size = 1;
     const make = (field: boolean): CNode => {
@@ -123,6 +128,11 @@ export function flattenTree(parsed: ParsedCode, fieldParents: ReadonlySet<string
         wantField = fieldParents.has(parent.type);
       }
     }
+    if (rootSexp === null) {
+      // deeper than tree-sitter's printer can go (thousands of levels; the reference's str(node) would
+      // overflow too): one subtree standing for the whole text, equal only for byte-identical input
+      return { root, depth: maxDepth, size, sexps: [`(#too-deep ${fnv1a(parsed.bytes)})`] };
+    }
     assignSexps(rootSexp, visible, visible.length);
     const sexps: string[] = [root.sexp as string];
     const todo: CNode[] = [root];
@@ -166,6 +176,13 @@ function assignSexps(rootSexp: string, visible: CNode[], count: number): void {
     if (!rootSexp.startsWith('(MISSING ', s[0])) ok = false;
   }
   if (!ok) throw new Error(`S-expression of ${count} nodes does not split into node spans (${spans.length})`);
+}
+
+/** 52-bit FNV-1a of bytes, as hex. */
+function fnv1a(bytes: Uint8Array): string {
+  let h = 0xcbf29ce484222325n;
+  for (const b of bytes) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xfffffffffffffn;
+  return h.toString(16);
 }
 
 function missingMatches(node: CNode, span: string): boolean {
