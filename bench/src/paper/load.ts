@@ -6,6 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256File } from '@faun/kit';
+import { buildPrompt } from '@faun/models';
 import {
   CeItem,
   ExecutionResult,
@@ -20,13 +21,12 @@ import type { ExecRow, ItemInfo } from './model.ts';
 
 const ITEM_SCHEMA = { qa: QaItem, fl: FlItem, ce: CeItem } as const;
 
-/** Estimated tokens of an item's model input (characters / 4, the usual rough estimate). */
+/**
+ * An item's input length: the estimated tokens of its full, untruncated prompt — the same measure
+ * `faun predict` records as `input_tokens`, but independent of the model and of ablations.
+ */
 export function inputLength(item: TaskItem): number {
-  let chars = item.issue_title.length + item.issue_body.length;
-  if (item.task === 'qa') chars += item.context.reduce((s, t) => s + t.content.length, 0);
-  if (item.task === 'fl') chars += item.tree.reduce((s, p) => s + p.length + 1, 0);
-  if (item.task === 'ce') chars += item.pr_title.length + item.pr_body.length + item.file_before.length;
-  return Math.ceil(chars / 4);
+  return buildPrompt(item, Number.POSITIVE_INFINITY).inputTokens;
 }
 
 export interface LoadedDatasets {

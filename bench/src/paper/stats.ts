@@ -1,20 +1,11 @@
 /**
- * Seeded statistics for the paper tables: bootstrap percentile intervals over items and the paired
- * bootstrap significance test (Koehn 2004). Every call takes its own seed, derived from the cell it
- * fills, so adding a model or a table never changes another cell's numbers.
+ * Seeded statistics for the paper tables: bootstrap percentile intervals of any per-item statistic and
+ * the paired bootstrap significance test (Koehn 2004), on @faun/metrics' PRNG and quantiles (so a mean's
+ * interval equals `faun score`'s for the same seed). Every cell gets its own seed, derived from what it
+ * shows, so adding a model or a table never changes another cell's numbers.
  */
-
-/** mulberry32: a small, fast, well-distributed 32-bit PRNG. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { bootstrapCi, mulberry32, quantileSorted } from '@faun/metrics';
+import { lengthBuckets } from '@faun/models';
 
 /** A 32-bit seed from a base seed and a label (FNV-1a over the label). */
 export function deriveSeed(seed: number, label: string): number {
@@ -31,17 +22,6 @@ export function mean(values: readonly number[]): number {
   let s = 0;
   for (const v of values) s += v;
   return s / values.length;
-}
-
-/** Percentile with linear interpolation between order statistics (numpy's default). */
-export function percentile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  const a = sorted[lo] ?? Number.NaN;
-  const b = sorted[hi] ?? Number.NaN;
-  return a + (b - a) * (pos - lo);
 }
 
 export interface Interval {
@@ -73,12 +53,13 @@ export function bootstrap(
   }
   stats.sort((x, y) => x - y);
   const alpha = (1 - (opts.level ?? 0.95)) / 2;
-  return { value, lo: percentile(stats, alpha), hi: percentile(stats, 1 - alpha), n };
+  return { value, lo: quantileSorted(stats, alpha), hi: quantileSorted(stats, 1 - alpha), n };
 }
 
-/** Bootstrap interval of the mean of `values`. */
+/** Bootstrap interval of the mean of `values` (@faun/metrics' `bootstrapCi`). */
 export function bootstrapMean(values: readonly number[], seed: number, resamples?: number): Interval {
-  return bootstrap(values.length, (idx) => mean(idx.map((i) => values[i] ?? 0)), { seed, resamples });
+  const ci = bootstrapCi(values, { seed, iterations: resamples ?? 1000 });
+  return { value: ci.mean, lo: ci.low, hi: ci.high, n: ci.n };
 }
 
 /**
@@ -107,15 +88,16 @@ export function pairedBootstrapP(
   return { diff, p: Math.min(1, (2 * flips) / resamples) };
 }
 
-/** Tercile thresholds (the 1/3 and 2/3 quantiles) of a list of lengths. */
+/** Tercile thresholds (the 1/3 and 2/3 quantiles) of a list of lengths (@faun/models' default buckets). */
 export function terciles(values: readonly number[]): [number, number] {
-  const s = [...values].sort((x, y) => x - y);
-  return [percentile(s, 1 / 3), percentile(s, 2 / 3)];
+  const [t1 = Number.NaN, t2 = Number.NaN] = lengthBuckets(values).thresholds;
+  return [t1, t2];
 }
 
 export type Bucket = 'short' | 'medium' | 'long';
 export const BUCKETS: Bucket[] = ['short', 'medium', 'long'];
 
+/** The bucket of a length; a length equal to a threshold goes to the lower bucket (as in @faun/models). */
 export function bucketOf(length: number, [t1, t2]: readonly [number, number]): Bucket {
   return length <= t1 ? 'short' : length <= t2 ? 'medium' : 'long';
 }

@@ -9,7 +9,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '@faun/store';
 import { crawlPages } from '@faun/store/testing';
@@ -41,7 +41,14 @@ function size(path: string): number {
 interface IngestRun {
   seconds: number;
   closeSeconds: number;
+  /** CPU time of the whole process (all DuckDB threads) during ingest calls, flush and close. */
+  cpuSeconds: number;
 }
+
+const cpuNow = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1e6;
+};
 
 async function ingest(
   path: string,
@@ -50,11 +57,14 @@ async function ingest(
 ): Promise<IngestRun> {
   const store = await Store.open(path, o.maxBatches ? { commit: { maxBatches: o.maxBatches } } : {});
   let ms = 0;
+  let cpu = 0;
   let done = 0;
   let next = 100_000;
   for (const page of crawlPages({ seed: 42, total: o.entries, repos: o.repos, pageSize: o.page })) {
     const t = performance.now();
+    const c0 = cpuNow();
     await store.ingest(page);
+    cpu += cpuNow() - c0;
     ms += performance.now() - t;
     done += page.entries?.length ?? 0;
     if (log && done >= next) {
@@ -65,11 +75,13 @@ async function ingest(
     }
   }
   const t = performance.now();
+  const c0 = cpuNow();
   await store.flush();
   ms += performance.now() - t;
   const c = performance.now();
   await store.close();
-  return { seconds: ms / 1000, closeSeconds: (performance.now() - c) / 1000 };
+  cpu += cpuNow() - c0;
+  return { seconds: ms / 1000, closeSeconds: (performance.now() - c) / 1000, cpuSeconds: cpu };
 }
 
 export default async function run(args: string[]): Promise<Record<string, unknown>> {
@@ -81,6 +93,8 @@ export default async function run(args: string[]): Promise<Record<string, unknow
   const dir = await mkdtemp(join(tmpdir(), 'faun-bench-store-'));
   try {
     const path = join(dir, 'bench.duckdb');
+    // The machine may be shared: the 1-minute load average puts the wall-clock figures in context.
+    const loadStart = Number(loadavg()[0]?.toFixed(2));
     console.log(`ingesting ${entries} entries over ${repos} repos in pages of ${page}`);
     const main = await ingest(path, { entries, repos, page, maxBatches: group || undefined }, true);
     const ingestSeconds = main.seconds + main.closeSeconds;
@@ -119,6 +133,8 @@ export default async function run(args: string[]): Promise<Record<string, unknow
       ingest_calls_seconds: Number(main.seconds.toFixed(2)),
       close_seconds: Number(main.closeSeconds.toFixed(2)),
       entries_per_second: Math.round(entries / ingestSeconds),
+      ingest_cpu_seconds: Number(main.cpuSeconds.toFixed(2)),
+      load_average_1m: { start: loadStart, end: Number(loadavg()[0]?.toFixed(2)) },
       funnel_query_seconds: Number(funnelSeconds.toFixed(3)),
       counts_query_seconds: Number(countsSeconds.toFixed(3)),
       candidate_pairs: stages.reduce((a, s) => a + s.candidate_pairs, 0),
@@ -140,7 +156,7 @@ export default async function run(args: string[]): Promise<Record<string, unknow
         ingestSeconds <= TARGET_INGEST_S && funnelSeconds <= TARGET_FUNNEL_S && peak <= TARGET_RSS,
     };
     console.log(
-      `ingest ${figures.ingest_seconds} s (${figures.entries_per_second} entries/s), funnel ${figures.funnel_query_seconds} s, ` +
+      `ingest ${figures.ingest_seconds} s (${figures.entries_per_second} entries/s, ${figures.ingest_cpu_seconds} CPU s, load ${loadStart}), funnel ${figures.funnel_query_seconds} s, ` +
         `peak RSS ${(peak / 1e6).toFixed(0)} MB, file ${(fileBytes / 1e6).toFixed(0)} MB` +
         (durable ? `; per-page commits: ${figures.per_page_commit_entries_per_second} entries/s` : ''),
     );

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { lengthBuckets, quantile } from './buckets.ts';
+import { quantileSorted as quantile } from '@faun/metrics';
+import { lengthBuckets } from './buckets.ts';
 
 describe('lengthBuckets', () => {
   test('default thresholds are the terciles (linear interpolation)', () => {

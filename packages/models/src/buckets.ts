@@ -3,14 +3,7 @@
  * medium / long by their `input_tokens`, at the dataset's terciles unless thresholds are given.
  */
 
-/** Quantile `q` ∈ [0,1] of sorted values with linear interpolation (numpy's default method). */
-export function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
-}
+import { quantileSorted as quantile } from '@faun/metrics';
 
 export interface Buckets {
   /** Upper bounds (inclusive) of every bucket but the last, ascending. */

@@ -75,7 +75,7 @@ export const predict = defineCommand({
       choices: ['issue_title', 'issue_body', 'pr_title', 'pr_body'],
       description: 'remove these parts from the prompt',
     },
-    { name: 'temperature', type: 'number', default: 0, description: 'sampling temperature' },
+    { name: 'temperature', type: 'number', default: 0.2, description: 'sampling temperature (FAUN-Eval uses 0.2)' },
     {
       name: 'seed',
       type: 'number',

@@ -106,7 +106,7 @@ describe('faun predict against a fake OpenAI-compatible server', () => {
     expect(item1.length).toBe(2);
     expect(item1[1]!.at - item1[0]!.at).toBeGreaterThanOrEqual(950);
     expect(reqs[0]!.body.model).toBe('fake-model');
-    expect(reqs[0]!.body.temperature).toBe(0);
+    expect(reqs[0]!.body.temperature).toBe(0.2); // the FAUN-Eval default
     const preds = readPreds(join(dir, 'a.jsonl'));
     expect(preds.map((p) => p.id)).toEqual(items(6).map((i) => i.id));
     expect(preds.map((p) => p.output)).toEqual(items(6).map((i) => i.gold_path));
