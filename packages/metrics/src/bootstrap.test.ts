@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { bootstrapCi, mulberry32, quantileSorted } from './bootstrap.ts';
+import { bootstrapCi, bootstrapCiMany, mulberry32, quantileSorted, quantilesInPlace } from './bootstrap.ts';
 
 test('mulberry32 is deterministic per seed', () => {
   const a = mulberry32(42);
@@ -28,4 +28,25 @@ test('bootstrap interval: deterministic, brackets the mean, degenerate cases', (
   expect(bootstrapCi(scores, { seed: 4 })).not.toEqual(a);
   expect(bootstrapCi([0.5, 0.5, 0.5])).toEqual({ mean: 0.5, low: 0.5, high: 0.5, n: 3 });
   expect(bootstrapCi([]).n).toBe(0);
+});
+
+test('bootstrapCiMany equals bootstrapCi column by column, across mixed lengths', () => {
+  const a = Array.from({ length: 37 }, (_, i) => ((i * 31) % 17) / 17);
+  const b = Array.from({ length: 37 }, (_, i) => (i % 3 === 0 ? 1 : 0));
+  const c = Array.from({ length: 12 }, (_, i) => i / 11);
+  const many = bootstrapCiMany([a, b, c, []], { seed: 9, iterations: 500 });
+  expect(many[0]).toEqual(bootstrapCi(a, { seed: 9, iterations: 500 }));
+  expect(many[1]).toEqual(bootstrapCi(b, { seed: 9, iterations: 500 }));
+  expect(many[2]).toEqual(bootstrapCi(c, { seed: 9, iterations: 500 }));
+  expect(many[3]?.n).toBe(0);
+});
+
+test('quantilesInPlace equals quantileSorted of the sorted values', () => {
+  const rand = mulberry32(3);
+  for (const n of [1, 2, 3, 10, 999, 1000]) {
+    const values = Float64Array.from({ length: n }, () => Math.floor(rand() * 7) / 7); // many ties
+    const sorted = Float64Array.from(values).sort();
+    const qs = [0, 0.025, 0.5, 0.975, 1];
+    expect(quantilesInPlace(Float64Array.from(values), qs)).toEqual(qs.map((q) => quantileSorted(sorted, q)));
+  }
 });

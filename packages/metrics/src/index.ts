@@ -22,6 +22,7 @@ export { nistNormalize, smoothBleu, splitPuncts } from './bleu/smooth.ts';
 export {
   type BootstrapOptions,
   bootstrapCi,
+  bootstrapCiMany,
   type ConfidenceInterval,
   mulberry32,
   quantileSorted,

@@ -5,7 +5,7 @@
  * @module
  */
 import { CeItem, FlItem, type ItemScore, Prediction, QaItem, type TaskName } from '@faun/schema';
-import { bootstrapCi, type ConfidenceInterval } from '../bootstrap.ts';
+import { bootstrapCiMany, type ConfidenceInterval } from '../bootstrap.ts';
 import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
 import { scoreCe, scoreFl, scoreQa } from './items.ts';
 
@@ -109,12 +109,15 @@ export async function scoreTask(
   const seed = opts.seed ?? 0;
   const iterations = opts.bootstrap ?? 1000;
   const names = [...new Set(scored.flatMap((s) => Object.keys(s.scores)))];
+  const columns = names.map((metric) =>
+    scored.map((s) => s.scores[metric]).filter((v): v is number => v !== undefined),
+  );
+  const cis = bootstrapCiMany(columns, { seed, iterations: Math.max(iterations, 1) });
   const aggregate: Record<string, AggregateScore> = {};
-  for (const metric of names) {
-    const values = scored.map((s) => s.scores[metric]).filter((v): v is number => v !== undefined);
-    const ci = bootstrapCi(values, { seed, iterations: Math.max(iterations, 1) });
+  names.forEach((metric, k) => {
+    const ci = cis[k]!;
     aggregate[metric] = iterations > 0 ? { metric, ...ci } : { metric, ...ci, low: ci.mean, high: ci.mean };
-  }
+  });
   return {
     task,
     models,
