@@ -55,6 +55,11 @@ export function openError(path: string, err: unknown): FaunError {
 export class Db {
   private chain: Promise<unknown> = Promise.resolve();
   private readonly appenders = new Map<string, DuckDBAppender>();
+  /**
+   * One reusable data chunk per table: a chunk's native memory is freed only when the JS object is
+   * collected, and the collector does not see that memory, so fresh chunks per page pile up.
+   */
+  private readonly chunks = new Map<string, DuckDBDataChunk>();
 
   private constructor(
     readonly instance: DuckDBInstance,
@@ -70,6 +75,7 @@ export class Db {
     try {
       const options: Record<string, string> = {
         threads: '2',
+        ...(process.env.MEML ? { memory_limit: process.env.MEML } : {}),
         // A larger WAL before DuckDB checkpoints (compresses into the file) saves CPU in bulk ingest.
         ...(readOnly ? {} : { checkpoint_threshold: walLimit }),
       };
@@ -129,9 +135,15 @@ export class Db {
     }
     const types = t.columns.map((c) => c.type);
     const sqlTypes = t.columns.map((c) => c.sql);
+    let chunk = this.chunks.get(t.name);
+    if (!chunk) {
+      chunk = DuckDBDataChunk.create(types);
+      this.chunks.set(t.name, chunk);
+    }
     for (let at = 0; at < rows.length; at += CHUNK) {
       const slice = rows.slice(at, at + CHUNK);
-      const chunk = DuckDBDataChunk.create(types, slice.length);
+      if (process.env.NOREUSE) chunk = DuckDBDataChunk.create(types);
+      else chunk.reset();
       chunk.setRows(slice.map((r) => r.map((v, i) => toDuck(v, sqlTypes[i] ?? ''))));
       appender.appendDataChunk(chunk);
     }

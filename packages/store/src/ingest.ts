@@ -10,10 +10,10 @@
 
 import type { ValidBatch } from './batch.ts';
 import type { Db } from './db.ts';
+import type { EntryIndex, Known, RepoIndex } from './entry-index.ts';
 import {
   columnIndex,
   commentToRow,
-  compareValues,
   crossrefToRow,
   dedupeRows,
   entryToRow,
@@ -34,50 +34,8 @@ import {
   type TableDef,
 } from './tables.ts';
 
-interface Known {
-  v: string;
-  fp: bigint;
-}
-
 const E_VERSION = columnIndex(ENTRIES, 'updated_at');
 const E_COLS = ENTRIES.columns.filter((c) => c.name !== 'fp').map((c) => c.name);
-
-/**
- * In-memory index of stored entries, loaded per repository on first use. It is what keeps (repo,
- * number) unique in `entries` (a DuckDB file has one writer process, and every write goes through
- * the store, so the index stays exact; `Store.all` clears it after any other write).
- */
-export class EntryIndex {
-  private repos = new Map<string, Map<number, Known>>();
-  private seq = 0;
-
-  /** Sets the next checkpoint-log sequence number (from the stored maximum). */
-  startSeq(next: number): void {
-    this.seq = next;
-  }
-
-  nextSeq(): number {
-    return this.seq++;
-  }
-
-  async forRepo(db: Db, repo: string): Promise<Map<number, Known>> {
-    let m = this.repos.get(repo);
-    if (m) return m;
-    m = new Map();
-    const rows = await db.all<{ number: number; updated_at: string; fp: bigint | number | string }>(
-      'SELECT number, updated_at, fp FROM entries WHERE repo = $1',
-      [repo],
-    );
-    for (const r of rows) m.set(r.number, { v: r.updated_at, fp: BigInt(r.fp) });
-    this.repos.set(repo, m);
-    return m;
-  }
-
-  /** Forgets everything (after writes the index did not see). */
-  clear(): void {
-    this.repos.clear();
-  }
-}
 
 /**
  * Writes the entries of a batch. The index learns the new rows at once (later batches of the same
@@ -89,13 +47,13 @@ async function writeEntries(db: Db, index: EntryIndex, b: ValidBatch): Promise<v
   const put: Row[] = [];
   const del = new Map<string, number[]>();
   const ties: Row[] = [];
-  const learned: [Map<number, Known>, number, Known][] = [];
-  const replace = (m: Map<number, Known>, row: Row, fp: bigint, existed: boolean) => {
+  const learned: [RepoIndex, number, Known][] = [];
+  const replace = (m: RepoIndex, row: Row, fp: bigint, existed: boolean) => {
     const repo = row[0] as string;
     const num = row[1] as number;
     if (existed) del.set(repo, [...(del.get(repo) ?? []), num]);
     put.push([...row, fp]);
-    learned.push([m, num, { v: row[E_VERSION] as string, fp }]);
+    learned.push([m, num, { ms: Date.parse(row[E_VERSION] as string), fp }]);
   };
   for (const row of rows) {
     const m = await index.forRepo(db, row[0] as string);
@@ -103,9 +61,11 @@ async function writeEntries(db: Db, index: EntryIndex, b: ValidBatch): Promise<v
     const fp = fingerprint(row);
     if (!known) replace(m, row, fp, false);
     else {
-      const c = compareValues(row[E_VERSION], known.v);
-      if (c > 0) replace(m, row, fp, true);
-      else if (c === 0 && fp !== known.fp) ties.push(row);
+      const ms = Date.parse(row[E_VERSION] as string);
+      // Unparseable times go the slow way: the stored row decides (string comparison in mergeRows).
+      if (Number.isNaN(ms) || Number.isNaN(known.ms)) ties.push(row);
+      else if (ms > known.ms) replace(m, row, fp, true);
+      else if (ms === known.ms && fp !== known.fp) ties.push(row);
     }
   }
   for (const [repo, tied] of groupByRepo(ties)) {
@@ -119,7 +79,7 @@ async function writeEntries(db: Db, index: EntryIndex, b: ValidBatch): Promise<v
       const old = byNum.get(row[1] as number);
       const merged = old ? mergeRows(old, row, E_VERSION) : row;
       const fp = fingerprint(merged);
-      if (fp !== m.get(row[1] as number)?.fp) replace(m, merged, fp, old !== undefined);
+      if (!old || fp !== fingerprint(old)) replace(m, merged, fp, old !== undefined);
     }
   }
   for (const [repo, nums] of del) {

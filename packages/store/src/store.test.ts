@@ -64,6 +64,20 @@ describe('ingest', () => {
     await s.close();
   });
 
+  test('after reopening, re-ingest is still a no-op and a newer row still replaces', async () => {
+    const path = fresh();
+    const s = await load(path, pages());
+    const hash = await s.contentHash();
+    await s.close();
+    const again = await load(path, pages());
+    expect(await again.contentHash()).toBe(hash);
+    const e = (await again.entry('org0/repo0', 5)) as RawEntry;
+    await again.ingest({ entries: [{ ...e, title: 'edited', updated_at: '2030-01-01T00:00:00Z' }] });
+    expect((await again.entry('org0/repo0', 5))?.title).toBe('edited');
+    expect(await dupes(again)).toBe(0);
+    await again.close();
+  });
+
   test('content hash does not depend on ingest order or batching', async () => {
     const a = await load(fresh(), pages());
     const shuffled = pages().reverse();

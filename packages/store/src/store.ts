@@ -18,7 +18,7 @@ import {
 } from '@faun/schema';
 import { type Checkpoint, type CrawlBatch, type RepoMeta, validateBatch } from './batch.ts';
 import { Db } from './db.ts';
-import { EntryIndex } from './ingest.ts';
+import { EntryIndex } from './entry-index.ts';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION } from './migrations.ts';
 import {
   countsQuery,

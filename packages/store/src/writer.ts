@@ -9,7 +9,8 @@
 import { FaunError } from '@faun/kit';
 import type { ValidBatch } from './batch.ts';
 import type { Db } from './db.ts';
-import { type EntryIndex, writeBatch } from './ingest.ts';
+import type { EntryIndex } from './entry-index.ts';
+import { writeBatch } from './ingest.ts';
 
 export interface CommitPolicy {
   /** Commit once this many batches are pending (1 = every ingest is durable when it resolves). */
