@@ -75,7 +75,6 @@ export class Db {
     try {
       const options: Record<string, string> = {
         threads: '2',
-        ...(process.env.MEML ? { memory_limit: process.env.MEML } : {}),
         // A larger WAL before DuckDB checkpoints (compresses into the file) saves CPU in bulk ingest.
         ...(readOnly ? {} : { checkpoint_threshold: walLimit }),
       };
@@ -142,8 +141,7 @@ export class Db {
     }
     for (let at = 0; at < rows.length; at += CHUNK) {
       const slice = rows.slice(at, at + CHUNK);
-      if (process.env.NOREUSE) chunk = DuckDBDataChunk.create(types);
-      else chunk.reset();
+      chunk.reset();
       chunk.setRows(slice.map((r) => r.map((v, i) => toDuck(v, sqlTypes[i] ?? ''))));
       appender.appendDataChunk(chunk);
     }
