@@ -33,9 +33,9 @@ export function openError(path: string, err: unknown): FaunError {
   if (lock || /Could not set lock/.test(msg)) {
     const who = lock ? `${lock[1]} (PID ${lock[2]})` : 'another process';
     return new PrerequisiteError(`store ${path} is locked by ${who}`, {
-      hint: `wait for that process to finish (a crawl or curation run writes the store), or stop it${
+      hint: `wait for that process (e.g. a running faun crawl or curate) to finish, or stop it${
         lock ? ` with 'kill ${lock[2]}'` : ''
-      }; DuckDB allows one writer per file`,
+      }; a DuckDB file has one writer, or several readers but no writer`,
       cause: err,
     });
   }

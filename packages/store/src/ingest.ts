@@ -29,8 +29,11 @@ import {
   CROSSREFS,
   ENTRIES,
   EVENTS,
+  FUNNEL,
+  PAIRS,
   PR_FILES,
   REPOS,
+  TASK_ITEMS,
   type TableDef,
 } from './tables.ts';
 
@@ -121,14 +124,14 @@ export function upsertSql(t: TableDef): string {
   return `${src} ON CONFLICT (${t.key.join(', ')}) DO UPDATE SET ${set.join(', ')} WHERE (${newer}) OR ((${tie}) AND ${changed})`;
 }
 
-const staged = new WeakSet<Db>();
-
-async function ensureStages(db: Db): Promise<void> {
-  if (staged.has(db)) return;
-  for (const t of [COMMENTS, EVENTS, CROSSREFS, PR_FILES, REPOS]) {
+/**
+ * Creates the temp staging tables upserts go through. Call once per connection, outside any
+ * transaction (DDL is transactional: a rollback would drop tables created inside it).
+ */
+export async function createStages(db: Db): Promise<void> {
+  for (const t of [COMMENTS, EVENTS, CROSSREFS, PR_FILES, REPOS, PAIRS, FUNNEL, TASK_ITEMS]) {
     await db.run(`CREATE TEMP TABLE IF NOT EXISTS stage_${t.name} AS SELECT * FROM main.${t.name} LIMIT 0`);
   }
-  staged.add(db);
 }
 
 /** Stages rows (deduped by key) and upserts them into the table. */
@@ -144,7 +147,6 @@ async function upsert(db: Db, t: TableDef, rows: Row[]): Promise<void> {
 
 /** Writes every part of a validated batch; call inside a transaction (see `writeEntries` on rollback). */
 export async function writeBatch(db: Db, index: EntryIndex, b: ValidBatch): Promise<void> {
-  await ensureStages(db);
   await writeEntries(db, index, b);
   await upsert(db, COMMENTS, b.comments.map(commentToRow));
   await upsert(db, EVENTS, b.events.map(eventToRow));

@@ -158,6 +158,16 @@ describe('ingest', () => {
     await again.close();
   });
 
+  test('after a rolled-back first batch, the staging tables still work', async () => {
+    const s = await Store.open(fresh(), { commit: { maxBatches: 1 } });
+    const r = rng(4);
+    const bad = { ...makeComment(r, 'o/r', 1, 1), number: 3_000_000_000 };
+    await expect(s.ingest({ comments: [bad] })).rejects.toThrow('nothing from this batch was written');
+    await s.ingest({ comments: [makeComment(r, 'o/r', 1, 2)] });
+    expect((await s.comments('o/r')).map((c) => c.id)).toEqual([2]);
+    await s.close();
+  });
+
   test('entries round-trip through the store', async () => {
     const s = await Store.open(fresh());
     const r = rng(9);

@@ -19,6 +19,7 @@ import {
 import { type Checkpoint, type CrawlBatch, type RepoMeta, validateBatch } from './batch.ts';
 import { Db } from './db.ts';
 import { EntryIndex } from './entry-index.ts';
+import { createStages } from './ingest.ts';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION } from './migrations.ts';
 import {
   countsQuery,
@@ -66,7 +67,10 @@ export class Store {
     try {
       await migrate(db, path, readOnly);
       store = new Store(db, path, readOnly, { ...DEFAULT_POLICY, ...opts.commit });
-      if (!readOnly) await store.compactCheckpoints();
+      if (!readOnly) {
+        await createStages(db);
+        await store.compactCheckpoints();
+      }
     } catch (err) {
       await db.close();
       throw err;
@@ -360,9 +364,6 @@ export class Store {
   private async replaceRows(table: string, rows: unknown[][]): Promise<void> {
     const t = tableByName(table);
     if (!t || rows.length === 0) return;
-    await this.db.run(
-      `CREATE TEMP TABLE IF NOT EXISTS stage_${t.name} AS SELECT * FROM main.${t.name} LIMIT 0`,
-    );
     await this.db.append(t, rows, 'temp', `stage_${t.name}`);
     await this.db.run(`INSERT OR REPLACE INTO ${t.name} SELECT * FROM temp.stage_${t.name}`);
     await this.db.run(`DELETE FROM temp.stage_${t.name}`);
