@@ -2,7 +2,7 @@
  * Dataflow component: `get_data_flow` (token texts, walker, filter and merge), `normalize_dataflow`, and the
  * per-pair multiset match of `dataflow_match.py`.
  */
-import { type Ctx, type DfgEntry, States, spanKey, type TokenIndex, tokenNodes, type Walk } from './dfg.ts';
+import { type Ctx, type DfgEntry, States, sortByIdx, type TokenIndex, tokenNodes, type Walk } from './dfg.ts';
 import { goWalker, javascriptWalker, javaWalker, pythonWalker } from './dfg-langs.ts';
 import type { CNode, FlatTree } from './tree.ts';
 import type { CodeLang } from './types.ts';
@@ -91,10 +91,16 @@ export function extractDataflow(
 ): DfgEntry[] {
   if (flat.depth > PY_MAX_TREE_DEPTH) return [];
   const text = tokenTexter(code, bytes, opts.fixByteColumns === true);
+  // index_to_code is keyed by (start, end) with the last token winning; only zero-width tokens (MISSING
+  // nodes) can share a span, so the others carry their entry on the node itself
   const index: TokenIndex = new Map();
-  tokenNodes(flat.root).forEach((n, idx) => {
-    index.set(spanKey(n), { idx, code: text(n) });
-  });
+  const tokens = tokenNodes(flat.root);
+  for (let idx = 0; idx < tokens.length; idx++) {
+    const n = tokens[idx] as CNode;
+    const info = { idx, code: text(n) };
+    if (n.si === n.ei) index.set(n.si, info);
+    else n.tok = info;
+  }
   let dfg: DfgEntry[];
   try {
     const ctx: Ctx = { index, budget: { left: 1_000_000 + DFG_STEPS_PER_NODE * flat.size } };
@@ -103,7 +109,7 @@ export function extractDataflow(
     // the reference catches every exception of the walker (missing fields, recursion) and uses []
     dfg = [];
   }
-  dfg = [...dfg].sort((a, b) => a.idx - b.idx);
+  dfg = sortByIdx(dfg);
   const keep = new Set<number>();
   for (const d of dfg) {
     if (d.idxs.length > 0) keep.add(d.idx);

@@ -1,7 +1,6 @@
 /** The per-language DFG walkers of codebleu 0.7.1 (`DFG_python`, `DFG_java`, `DFG_javascript`, `DFG_go`). */
 import {
   append,
-  byIdx,
   type Ctx,
   type DfgEntry,
   defRule,

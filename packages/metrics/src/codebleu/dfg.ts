@@ -21,11 +21,8 @@ export interface TokenInfo {
   code: string;
 }
 
-/** Token lookup by node span, as the reference's `index_to_code` dict keyed by (start, end) points. */
+/** Entries of zero-width tokens by offset (the reference's `index_to_code`, where such spans collide). */
 export type TokenIndex = Map<number, TokenInfo>;
-
-/** Key of a node span. */
-export const spanKey = (n: CNode): number => n.si * 67108864 + n.ei;
 
 const STRING_TYPES = new Set(['string_literal', 'string', 'character_literal']);
 
@@ -80,7 +77,7 @@ interface Ctx {
 
 function lookup(ctx: Ctx, n: CNode | null): TokenInfo {
   if (!n) throw new TypeError('node is None');
-  const t = ctx.index.get(spanKey(n));
+  const t = n.si === n.ei ? ctx.index.get(n.si) : n.tok;
   if (!t) throw new Error('span not in index_to_code');
   return t;
 }

@@ -17,6 +17,8 @@ export interface CNode {
   ei: number;
   /** `str(node)` (set for visible nodes and nodes with children). */
   sexp?: string;
+  /** Token index and text, for token nodes (set by the dataflow component). */
+  tok?: { idx: number; code: string };
 }
 
 /** The first child under field `name` (tree-sitter `child_by_field_name`), or null. */
