@@ -26,28 +26,15 @@ function num(v: unknown, name: string, integer = true): number | undefined {
   return n;
 }
 
-/**
- * A flag given after a nested subcommand that the parent command also declares (`--db`, `--json`) is
- * parsed by the parent, so the subcommand reads it from the raw arguments too.
- */
-function rawFlag(ctx: CommandContext, name: string): string | undefined {
-  const i = ctx.argv.lastIndexOf(`--${name}`);
-  if (i >= 0) return ctx.argv[i + 1];
-  const eq = ctx.argv.findLast((a) => a.startsWith(`--${name}=`));
-  return eq?.slice(name.length + 3);
-}
-
-const wantsJson = (ctx: CommandContext) => ctx.json || ctx.argv.includes('--json');
-
 function emit(ctx: CommandContext, value: unknown): void {
-  if (wantsJson(ctx)) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  if (ctx.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 async function withDb<T>(
   ctx: CommandContext,
   fn: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
 ) {
-  const db = await openDatabase((ctx.opts.db as string | undefined) ?? rawFlag(ctx, 'db'));
+  const db = await openDatabase(ctx.opts.db as string | undefined);
   try {
     return await fn(db);
   } finally {
@@ -113,7 +100,7 @@ const keys = defineCommand({
           }),
         );
         emit(ctx, made);
-        if (!wantsJson(ctx)) {
+        if (!ctx.json) {
           process.stdout.write(`${made.token}\n`);
           ctx.log(`key ${made.id} created for '${name}'; the token above is shown only once`);
         }
@@ -127,7 +114,7 @@ const keys = defineCommand({
       async run(ctx) {
         const list = await withDb(ctx, (d) => listKeys(d.db));
         emit(ctx, list);
-        if (!wantsJson(ctx))
+        if (!ctx.json)
           for (const k of list)
             ctx.log(
               `${k.id}  ${k.name.padEnd(20)} ${k.revokedAt ? 'revoked' : 'active '}  ${k.admin ? 'admin ' : ''}runs/day ${k.runsPerDay}  items/day ${k.itemsPerDay}  ${k.ratePerSec}/s`,

@@ -81,3 +81,19 @@ test('a bad environment value is a usage error (exit 2) naming the variable', as
   expect(r.code).toBe(2);
   expect(r.stderr).toContain('FAUN_CONCURRENCY');
 });
+
+test('flags after a nested subcommand reach it, even when the parent declares them too', async () => {
+  const db = join(
+    await import('node:os').then((os) => os.tmpdir()),
+    `faun-keys-${process.pid}-${Date.now()}`,
+  );
+  const r = await faun(['serve', 'keys', 'create', '--db', db, '--name', 'ci', '--json']);
+  expect(r.code).toBe(0);
+  const created = JSON.parse(r.stdout) as { id: string; token: string };
+  expect(created.token).toStartWith(`faun_${created.id}_`);
+  const list = await faun(['serve', 'keys', 'list', '--db', db, '--json']);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain(created.id);
+  expect(list.stdout).toContain('"ci"');
+  expect(list.stdout).not.toContain(created.token); // only the hash is stored
+}, 60_000);

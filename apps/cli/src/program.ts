@@ -80,6 +80,8 @@ function buildCommand(
     `${spec.description ? `\n${spec.description}\n` : ''}${examples}${PRECEDENCE_HELP}`,
   );
   cmd.showSuggestionAfterError(true);
+  // Options after a nested subcommand belong to it, even when this command declares the same flag.
+  if (spec.subcommands?.length) cmd.enablePositionalOptions();
   for (const sub of spec.subcommands ?? []) buildCommand(cmd, sub, [...path, spec.name], out);
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = actionArgs[actionArgs.length - 1] as Command;
@@ -127,6 +129,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .description('faun — benchmark language models on real GitHub issues (FAUN-Eval)')
     .version(FAUN_VERSION, '-V, --version')
     .showSuggestionAfterError(true)
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .addHelpText(

@@ -130,6 +130,6 @@ export async function runDemo(o: DemoOptions, ctx: CommandContext): Promise<numb
   if (execDir) log(`  execution    ${rel(execDir)}/`);
   log(`  tables       ${rel(tables)}/tables.md  (also .tex, .csv, .json, length-*.svg/png)`);
   log(`  run records  ${rel(logs)}/`);
-  log(`\nSee the results in a browser: faun serve --store ${rel(db)}   (then open http://127.0.0.1:8080)`);
+  log(`\nSee the results in a browser: faun serve --store ${rel(db)}   (then open http://127.0.0.1:8787)`);
   return 0;
 }
