@@ -4,85 +4,32 @@
  * single-commit snapshot at /testbed + install steps). Sandboxes are testcontainers containers with
  * CPU, memory and pids limits, no network, and labels naming the run and instance.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { FaunError, PrerequisiteError, sha256 } from '@faun/kit';
 import type { ExecutionInstance } from '@faun/schema';
-import { ensureDocker, ensureToolchainImage, imageExists, toolchainImageTag } from '@faun/services';
+import { ensureDocker, imageExists } from '@faun/services';
 import { GenericContainer, type StartedTestContainer } from 'testcontainers';
+import {
+  buildIn,
+  docker,
+  ensureSpecToolchain,
+  envDockerfile,
+  envTag,
+  instanceDockerfile,
+  LABEL,
+  SCRATCH,
+  WORKDIR,
+} from './docker-images.ts';
 import { snapshotRepo, treeOf } from './repo.ts';
 import type { Backend, ExecResult, Limits, PreparedEnv, Sandbox } from './sandbox.ts';
-import { sh } from './scripts.ts';
-import { type EnvSpec, installSteps } from './specs.ts';
+import type { EnvSpec } from './specs.ts';
 
 // No registry here: the resource reaper's image cannot be pulled; containers are removed by us.
 process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
 
-export const LABEL = 'org.faun.harness';
-const WORKDIR = '/testbed';
-const SCRATCH = '/faun';
-
-async function docker(args: string[], input?: string): Promise<{ code: number; out: string }> {
-  const p = Bun.spawn(['docker', ...args], {
-    stdout: 'pipe',
-    stderr: 'pipe',
-    stdin: input === undefined ? 'ignore' : new Blob([input]),
-  });
-  const [out, err, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
-  return { code, out: out + err };
-}
-
-const slug = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 60);
-
-/** Dockerfile of the repo-env layer. */
-export function envDockerfile(spec: EnvSpec, from: string): string {
-  const lines = [`FROM ${from}`];
-  const env = Object.entries(spec.env ?? {}).sort();
-  if (env.length) lines.push(`ENV ${env.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`);
-  if (spec.apt.length)
-    lines.push(
-      `RUN apt-get update && apt-get install -y --no-install-recommends ${[...spec.apt].sort().join(' ')} \\`,
-      '    && apt-get clean && rm -rf /var/lib/apt/lists/*',
-    );
-  for (const s of spec.envSetup) lines.push(`RUN ${s}`);
-  lines.push(`LABEL ${LABEL}.layer=env ${LABEL}.spec=${JSON.stringify(spec.name)}`, '');
-  return lines.join('\n');
-}
-
-/** Dockerfile of the instance layer. */
-export function instanceDockerfile(spec: EnvSpec, inst: ExecutionInstance, from: string): string {
-  const lines = [`FROM ${from}`, `COPY testbed ${WORKDIR}`, `WORKDIR ${WORKDIR}`];
-  for (const s of installSteps(spec, inst)) lines.push(`RUN ${s}`);
-  lines.push(`RUN mkdir -p ${SCRATCH}`, `LABEL ${LABEL}.layer=instance`, '');
-  return lines.join('\n');
-}
-
-async function build(
-  tag: string,
-  dockerfile: string,
-  ctx: string,
-  network: 'host' | 'none',
-  log: (l: string) => void,
-) {
-  writeFileSync(join(ctx, 'Dockerfile'), dockerfile);
-  log(`building ${tag}`);
-  const r = await docker(['build', '--network', network, '-t', tag, ctx]);
-  if (r.code !== 0) throw new ImageBuildError(`image build failed for ${tag}:\n${r.out.slice(-3000)}`);
-}
-
-/** An image could not be built: an infrastructure failure, not the model's. */
-export class ImageBuildError extends FaunError {}
+export { ImageBuildError, LABEL } from './docker-images.ts';
 
 export class DockerBackend implements Backend {
   readonly name = 'docker';
@@ -91,15 +38,9 @@ export class DockerBackend implements Backend {
   /** `runId` labels every container; the run's pid lets later runs detect leftovers of dead runs. */
   constructor(private readonly runId: string) {}
 
-  private envTag(spec: EnvSpec): { tag: string; dockerfile: string } {
-    const dockerfile = envDockerfile(spec, toolchainImageTag(spec.toolchain));
-    return { tag: `faun/env-${slug(spec.name)}:${sha256(dockerfile).slice(0, 12)}`, dockerfile };
-  }
-
   envHash(inst: ExecutionInstance, spec: EnvSpec, tree: string): string {
     if (inst.image) return sha256(`prebuilt:${inst.image}`).slice(0, 16);
-    const env = this.envTag(spec);
-    return sha256(`${env.tag}\n${tree}\n${instanceDockerfile(spec, inst, env.tag)}`).slice(0, 16);
+    return sha256(`${envTag(spec)}\n${tree}\n${instanceDockerfile(spec, inst)}`).slice(0, 16);
   }
 
   /** Builds `tag` once per process even when several workers ask at the same time. */
@@ -131,26 +72,17 @@ export class DockerBackend implements Backend {
     }
     const tree = await treeOf(source, inst.base_commit);
     const hash = this.envHash(inst, spec, tree);
-    const env = this.envTag(spec);
-    const tag = `faun/inst-${slug(inst.repo)}:${hash}`;
-    await this.once(env.tag, async () => {
-      await ensureToolchainImage(spec.toolchain, log);
-      const ctx = mkdtempSync(join(tmpdir(), 'faun-env-'));
-      try {
-        await build(env.tag, env.dockerfile, ctx, 'host', log);
-      } finally {
-        await rm(ctx, { recursive: true, force: true });
-      }
+    const env = envTag(spec);
+    const tag = `faun/inst-${inst.repo.toLowerCase().replace(/[^a-z0-9]+/g, '-')}:${hash}`;
+    await this.once(env, async () => {
+      await ensureSpecToolchain(spec, log);
+      await buildIn(env, envDockerfile(spec), 'host', log);
     });
-    await this.once(tag, async () => {
-      const ctx = mkdtempSync(join(tmpdir(), 'faun-inst-'));
-      try {
+    await this.once(tag, () =>
+      buildIn(tag, instanceDockerfile(spec, inst), 'none', log, async (ctx) => {
         await snapshotRepo(source, inst.base_commit, join(ctx, 'testbed'));
-        await build(tag, instanceDockerfile(spec, inst, env.tag), ctx, 'none', log);
-      } finally {
-        await rm(ctx, { recursive: true, force: true });
-      }
-    });
+      }),
+    );
     return { ref: tag, hash };
   }
 
@@ -285,5 +217,3 @@ export async function bareDockerRun(image: string, cmd: string): Promise<number>
   const r = await docker(['run', '--rm', '--network', 'none', image, 'bash', '-c', cmd]);
   return r.code;
 }
-
-export { sh as shellQuote };

@@ -102,6 +102,6 @@ export function runCommand(
 ): string {
   return (
     `timeout -k 5 ${Math.max(1, Math.round(timeoutS))} bash ${sh(evalPath)} 2>&1 | head -c ${maxBytes} > ${sh(outPath)}; ` +
-    'exit ${PIPESTATUS[0]}'
+    `exit \${PIPESTATUS[0]}`
   );
 }

@@ -46,6 +46,26 @@ describe('pytest', () => {
   });
 });
 
+test('pytest: inner sessions printed in captured output (pytester) do not count', () => {
+  const log = [
+    'testing/test_x.py::test_outer PASSED                                     [ 50%]',
+    'testing/test_x.py::test_skip SKIPPED (no dotenv)                         [100%]',
+    '==================================== PASSES ====================================',
+    '---------------------------- Captured stdout call -----------------------------',
+    'test_inner.py::test_a FAILED                                             [100%]',
+    '=========================== short test summary info ============================',
+    'FAILED test_inner.py::test_a - assert 0',
+    '=========================== short test summary info ============================',
+    'PASSED testing/test_x.py::test_outer',
+    'SKIPPED [1] testing/test_x.py:9: no dotenv',
+    '========================= 1 passed, 1 skipped in 0.50s =========================',
+  ].join('\n');
+  expect(parsePytest(log)).toEqual({
+    'testing/test_x.py::test_outer': 'PASSED',
+    'testing/test_x.py::test_skip': 'SKIPPED',
+  });
+});
+
 describe('sympy bin/test', () => {
   test('verbose lines, timings, failure headers', () => {
     const log = [
