@@ -29,6 +29,15 @@ beforeAll(async () => {
     `${fx.repo}=${fx.dir}`,
   ];
   args.push('--workers', '1', '--timeout', '120', '--log-dir', join(root, 'logs'), '--quiet');
+  // Slow instances for the Ctrl+C test: the test command sleeps first.
+  const slow = [1, 2].map((i) =>
+    JSON.stringify({
+      ...fx.instance,
+      instance_id: `slow-${i}`,
+      test_cmd: 'sleep 60; python3 -m pytest -rA -v',
+    }),
+  );
+  writeFileSync(join(root, 'slow.jsonl'), `${slow.join('\n')}\n`);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -65,3 +74,28 @@ test('kill -9 during a run, then resume', async () => {
   const left = await Bun.$`docker ps -aq --filter label=${LABEL}.run=killed`.text();
   expect(left.trim()).toBe('');
 }, 600_000);
+
+test('Ctrl+C stops at once, removes the running container, stores nothing half-done and prints the resume command', async () => {
+  const slowArgs = args.map((a) => (a.endsWith('instances.jsonl') ? join(root, 'slow.jsonl') : a));
+  const p = Bun.spawn(
+    ['bun', MAIN, 'verify', ...slowArgs.filter((a) => a !== '--quiet'), '--run-id', 'interrupted'],
+    {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  );
+  const t0 = Date.now();
+  const running = async () =>
+    (await Bun.$`docker ps -q --filter label=${LABEL}.run=interrupted`.text()).trim();
+  while (!(await running()) && Date.now() - t0 < 120_000) await Bun.sleep(200);
+  expect(await running()).not.toBe('');
+  const t1 = Date.now();
+  p.kill('SIGINT');
+  expect(await p.exited).toBe(130);
+  expect(Date.now() - t1).toBeLessThan(20_000);
+  expect(await new Response(p.stderr).text()).toContain('resume with: faun verify');
+  expect(await running()).toBe('');
+  expect(done('interrupted')).toBe(0);
+  const summary = JSON.parse(readFileSync(join(root, 'logs', 'interrupted', 'summary.json'), 'utf8'));
+  expect(summary.status).toBe('cancelled');
+}, 300_000);

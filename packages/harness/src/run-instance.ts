@@ -27,6 +27,8 @@ export interface RunOptions {
   nonce?: string;
   /** The environment hash computed by the caller (recorded even when no environment is built). */
   envHash?: string;
+  /** Aborting removes the sandbox at once (Ctrl+C); the result is then an infra error marked cancelled. */
+  signal?: AbortSignal;
   /** Extra environment variables for the test command (validation passes FAUN_REPEAT). */
   extraEnv?: Record<string, string>;
 }
@@ -111,6 +113,11 @@ export async function runInstance(
       limits: opts.limits ?? DEFAULT_LIMITS,
     });
     const s = sbx;
+    if (opts.signal) {
+      const kill = () => void s.dispose().catch(() => {});
+      if (opts.signal.aborted) kill();
+      else opts.signal.addEventListener('abort', kill, { once: true });
+    }
     const patchPath = `${s.scratch}/patch.diff`;
     const testPatchPath = inst.test_patch.trim() ? `${s.scratch}/test.patch` : null;
     const script = evalScript({
@@ -194,7 +201,8 @@ export async function runInstance(
       g.tests,
     );
   } catch (e) {
-    return finish('infra_error', { error: `sandbox error: ${(e as Error).message}` }, {}, true);
+    const why = opts.signal?.aborted ? 'cancelled' : `sandbox error: ${(e as Error).message}`;
+    return finish('infra_error', { error: why }, {}, true);
   } finally {
     if (sbx) await sbx.dispose().catch((e) => log(`dispose failed: ${(e as Error).message}`));
   }

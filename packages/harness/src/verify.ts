@@ -121,6 +121,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
       const inst = todo[next++]!;
       const pred = preds.get(inst.instance_id)!;
       const r = await runOne(inst, pred, opts, log);
+      if (!r) break;
       results.set(inst.instance_id, r.result);
       if (r.reused) reused++;
       else
@@ -159,7 +160,7 @@ async function runOne(
   pred: PatchPrediction,
   opts: VerifyOptions,
   log: (l: string) => void,
-): Promise<{ result: ExecutionResult; reused: boolean }> {
+): Promise<{ result: ExecutionResult; reused: boolean } | null> {
   const dir = join(opts.dir, 'instances', instanceDirName(inst.instance_id));
   const spec = specFor(inst, opts.specs);
   const base = {
@@ -224,12 +225,15 @@ async function runOne(
     log,
     nonce,
     envHash,
+    signal: opts.signal,
   };
   let run = await runInstance(inst, pred, runOpts);
   if (run.infra && !opts.signal?.aborted) {
     log(`${inst.instance_id}: infrastructure failure (${run.result.error}); retrying once`);
     run = await runInstance(inst, pred, runOpts);
   }
+  // Interrupted mid-run: nothing is stored or reported, so a resumed run does this instance again.
+  if (opts.signal?.aborted) return null;
   await persist(dir, run, {
     nonce,
     parser: spec.parser,
