@@ -304,6 +304,7 @@ const OLD_REQUESTS = [
   '2.10',
 ];
 const OLD_SYMPY = ['1.0', '1.1'];
+const OLD_DJANGO = ['2.2', '3.0', '3.1', '3.2', '4.0'];
 
 function onBullseye(name: string, versions: string[], extraApt: string[] = []): EnvSpec {
   const base = REPO_SPECS.find((s) => s.name === name)!;
@@ -314,6 +315,7 @@ REPO_SPECS.unshift(
   onBullseye('pytest-dev/pytest', OLD_PYTEST, ['python3-toml']),
   onBullseye('psf/requests', OLD_REQUESTS),
   onBullseye('sympy/sympy', OLD_SYMPY),
+  onBullseye('django/django', OLD_DJANGO),
 );
 
 /** The spec for an instance: the repository's own (matching version) or its language's default. */
