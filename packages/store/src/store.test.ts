@@ -245,6 +245,20 @@ describe('checkpoints and durability', () => {
       await s.close();
     }, 60_000);
   }
+
+  test('a process that exits without close() still commits its pending batches', async () => {
+    const path = fresh();
+    const script = `const {Store}=await import(${JSON.stringify(join(import.meta.dir, 'index.ts'))});
+      const {makeEntry,rng}=await import(${JSON.stringify(join(import.meta.dir, '..', 'testing', 'synthetic.ts'))});
+      const s=await Store.open(${JSON.stringify(path)},{commit:{maxBatches:1000,maxDelayMs:600000}});
+      await s.ingest({entries:[makeEntry(rng(1),'o/r',1),makeEntry(rng(2),'o/r',2)]});`;
+    const child = Bun.spawn(['bun', '-e', script], { stderr: 'inherit' });
+    expect(await child.exited).toBe(0);
+    const s = await Store.open(path, { readOnly: true });
+    const [row] = await s.all<{ n: number }>('SELECT count(*) AS n FROM entries');
+    expect(row?.n).toBe(2);
+    await s.close();
+  }, 30_000);
 });
 
 describe('open', () => {

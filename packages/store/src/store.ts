@@ -70,6 +70,7 @@ export class Store {
       if (!readOnly) {
         await createStages(db);
         await store.compactCheckpoints();
+        process.on('beforeExit', store.onBeforeExit);
       }
     } catch (err) {
       await db.close();
@@ -91,9 +92,19 @@ export class Store {
 
   /** Commits pending batches and closes the file. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    process.off('beforeExit', this.onBeforeExit);
     if (!this.readOnly) await this.writer.flush();
     await this.db.close();
   }
+
+  private closed = false;
+
+  /** A process that ends without `close()` still commits its pending batches. */
+  private readonly onBeforeExit = (): void => {
+    if (this.writer.uncommitted > 0) this.writer.flush().catch(() => {});
+  };
 
   /** Batches ingested but not yet committed (group commit). */
   get uncommitted(): number {
