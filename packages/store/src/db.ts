@@ -102,22 +102,41 @@ export class Db {
     });
   }
 
-  /** Streams a query's rows as plain objects, one DuckDB chunk at a time. */
-  async *stream(sql: string, params: DuckDBValue[] = []): AsyncGenerator<Record<string, unknown>> {
+  /**
+   * Streams a query's rows as objects decoded from DuckDB's `to_json` (several times faster than
+   * converting each value through the client), in `order`. Fine for record columns (text, integers,
+   * booleans, lists); not for BIGINTs beyond 2^53.
+   */
+  async *streamJson(
+    sql: string,
+    params: DuckDBValue[],
+    order: string,
+  ): AsyncGenerator<Record<string, unknown>> {
     // A connection of its own, so writes may run while the caller iterates (it reads a snapshot).
     const conn = await this.instance.connect();
     try {
-      const result = await conn.stream(sql, params);
-      for await (const rows of result.yieldRowObjectJs()) {
-        for (const o of rows) {
-          const r: Record<string, unknown> = {};
-          for (const [k, v] of Object.entries(o)) r[k] = plain(v);
-          yield r;
-        }
+      const result = await conn.stream(
+        `SELECT to_json(q)::VARCHAR AS j FROM (${sql}) q ORDER BY ${order}`,
+        params,
+      );
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) return;
+        for (const j of chunk.getColumnValues(0)) yield JSON.parse(j as string) as Record<string, unknown>;
       }
     } finally {
       conn.closeSync();
     }
+  }
+
+  /** Like `streamJson`, collected, on this connection (it sees the open transaction). */
+  async allJson(sql: string, params: DuckDBValue[], order: string): Promise<Record<string, unknown>[]> {
+    this.flushAppenders();
+    const reader = await this.conn.runAndReadAll(
+      `SELECT to_json(q)::VARCHAR AS j FROM (${sql}) q ORDER BY ${order}`,
+      params,
+    );
+    return reader.getColumnsJS()[0]?.map((j) => JSON.parse(j as string) as Record<string, unknown>) ?? [];
   }
 
   /**

@@ -116,6 +116,11 @@ export class Store {
     if (!this.readOnly) await this.writer.flush();
   }
 
+  /** `query` for record reads: rows decoded from DuckDB's JSON (faster for many rows). */
+  private queryJson(sql: string, params: DuckDBValue[], order: string): Promise<Record<string, unknown>[]> {
+    return this.db.exclusive(() => this.db.allJson(sql, params, order));
+  }
+
   /** Runs a query after earlier work, on the writing connection (it sees uncommitted batches too). */
   private query<T = Record<string, unknown>>(sql: string, params: DuckDBValue[] = []): Promise<T[]> {
     return this.db.exclusive(() => this.db.all<T>(sql, params));
@@ -215,16 +220,15 @@ export class Store {
     const params: DuckDBValue[] = [];
     if (filter.repo !== undefined) where.push(`repo = $${params.push(filter.repo)}`);
     if (filter.kind !== undefined) where.push(`kind = $${params.push(filter.kind)}`);
-    const sql = `SELECT * EXCLUDE (fp) FROM entries ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY repo, number`;
+    const sql = `SELECT * EXCLUDE (fp) FROM entries ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
     await this.flush();
-    for await (const r of this.db.stream(sql, params)) yield rowToEntry(r);
+    for await (const r of this.db.streamJson(sql, params, 'repo, number')) yield rowToEntry(r);
   }
 
   /** One entry, or null. */
   async entry(repo: string, number: number): Promise<RawEntry | null> {
-    const r = (
-      await this.query('SELECT * EXCLUDE (fp) FROM entries WHERE repo = $1 AND number = $2', [repo, number])
-    )[0];
+    const sql = 'SELECT * EXCLUDE (fp) FROM entries WHERE repo = $1 AND number = $2';
+    const r = (await this.queryJson(sql, [repo, number], 'number'))[0];
     return r ? rowToEntry(r) : null;
   }
 
@@ -243,8 +247,8 @@ export class Store {
     const params: DuckDBValue[] = [repo];
     let sql = 'SELECT * FROM crossrefs WHERE target_repo = $1';
     if (number !== undefined) sql += ` AND target_number = $${params.push(number)}`;
-    sql += ' ORDER BY target_number, source_repo, source_number, via';
-    return (await this.query(sql, params)).map(rowToCrossref);
+    const order = 'target_number, source_repo, source_number, via';
+    return (await this.queryJson(sql, params, order)).map(rowToCrossref);
   }
 
   /** The stored changed files of one PR, by filename. */
@@ -265,7 +269,7 @@ export class Store {
   private select(table: string, repo: string, number: number | undefined, order: string) {
     const params: DuckDBValue[] = [repo];
     const byNumber = number === undefined ? '' : ` AND number = $${params.push(number)}`;
-    return this.query(`SELECT * FROM ${table} WHERE repo = $1${byNumber} ORDER BY ${order}`, params);
+    return this.queryJson(`SELECT * FROM ${table} WHERE repo = $1${byNumber}`, params, order);
   }
 
   /**
