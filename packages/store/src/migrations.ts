@@ -4,6 +4,8 @@
  * `MIGRATIONS` (never edit an applied one).
  * @module
  */
+import { InputError } from '@faun/kit';
+import type { Db } from './db.ts';
 import { ALL_TABLES, createTableSql } from './tables.ts';
 
 export interface Migration {
@@ -59,3 +61,53 @@ export const MIGRATIONS: Migration[] = [
 
 /** The newest schema version this code knows. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/** Applies pending migrations (or refuses: not a store, newer schema, read-only). */
+export async function migrate(db: Db, path: string, readOnly: boolean): Promise<void> {
+  const tables = await db.all<{ name: string }>(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'main'",
+  );
+  const isStore = tables.some((t) => t.name === MIGRATIONS_TABLE);
+  if (!isStore && tables.length > 0) {
+    throw new InputError(`${path} is a DuckDB database but not a faun store (no ${MIGRATIONS_TABLE} table)`, {
+      hint: 'pass the file written by faun crawl, or a new path to create a store',
+    });
+  }
+  const applied = isStore
+    ? (await db.all<{ version: number }>(`SELECT version FROM ${MIGRATIONS_TABLE}`)).map((r) => r.version)
+    : [];
+  const newest = Math.max(0, ...applied);
+  if (newest > SCHEMA_VERSION) {
+    throw new InputError(
+      `store ${path} has schema version ${newest}, newer than this faun (${SCHEMA_VERSION})`,
+      {
+        hint: 'update faun',
+      },
+    );
+  }
+  const pending = MIGRATIONS.filter((m) => !applied.includes(m.version));
+  if (pending.length === 0) return;
+  if (readOnly) {
+    throw new InputError(
+      isStore
+        ? `store ${path} needs a schema migration`
+        : `${path} is an empty DuckDB file, not a faun store`,
+      { hint: 'open it once read-write (e.g. with faun crawl) to migrate' },
+    );
+  }
+  await db.transaction(async () => {
+    if (!isStore) {
+      await db.run(
+        `CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name VARCHAR, applied_at VARCHAR)`,
+      );
+    }
+    for (const m of pending) {
+      for (const sql of m.statements) await db.run(sql);
+      await db.run(`INSERT INTO ${MIGRATIONS_TABLE} VALUES ($1, $2, $3)`, [
+        m.version,
+        m.name,
+        new Date().toISOString(),
+      ]);
+    }
+  });
+}

@@ -3,7 +3,9 @@
  * order-independent merge of two versions of a row, and row fingerprints.
  * @module
  */
-import type { Comment, CrossRef, IssueEvent, PrFile, RawEntry } from '@faun/schema';
+import type { Comment, CrossRef, FixPair, IssueEvent, PrFile, RawEntry } from '@faun/schema';
+import type { Checkpoint } from './batch.ts';
+import type { FunnelRow } from './queries.ts';
 import type { TableDef } from './tables.ts';
 
 /** One row: values in the table's column order (lists as arrays, BIGINTs as numbers). */
@@ -245,4 +247,67 @@ export function dedupeRows(rows: Row[], keyAt: number[], versionAt: number | nul
     by.set(k, prev && merge ? mergeRows(prev, r, versionAt) : r);
   }
   return [...by.values()];
+}
+
+/** A `checkpoints` row → Checkpoint (absent counters stay absent). */
+export function rowToCheckpoint(r: Record<string, unknown>): Checkpoint {
+  const c: Checkpoint = {
+    repo: String(r.repo),
+    stream: String(r.stream),
+    cursor: r.cursor == null ? null : String(r.cursor),
+    done: Boolean(r.done),
+    updated_at: String(r.updated_at),
+  };
+  if (r.requests != null) c.requests = Number(r.requests);
+  if (r.items != null) c.items = Number(r.items);
+  return c;
+}
+
+/** FixPair → `pairs` row. */
+export function pairToRow(p: FixPair, runId: string | null): Row {
+  const e = p.evidence;
+  return [
+    p.repo,
+    p.issue,
+    p.pr,
+    e.text_reference,
+    e.closing_keyword,
+    e.cross_ref_event,
+    e.github_closing,
+    runId,
+  ];
+}
+
+export function rowToPair(r: Obj): FixPair {
+  return {
+    v: 1,
+    repo: String(r.repo),
+    issue: Number(r.issue),
+    pr: Number(r.pr),
+    evidence: {
+      text_reference: Boolean(r.text_reference),
+      closing_keyword: Boolean(r.closing_keyword),
+      cross_ref_event: Boolean(r.cross_ref_event),
+      github_closing: r.github_closing == null ? null : Boolean(r.github_closing),
+    },
+  };
+}
+
+/** FunnelRow → `funnel` row (a missing run id is ''). */
+export function funnelToRow(f: FunnelRow): Row {
+  return [f.run_id ?? '', f.repo, f.order, f.step, f.unit, f.input, f.removed, f.output, f.skipped];
+}
+
+export function rowToFunnel(r: Obj): FunnelRow {
+  return {
+    run_id: String(r.run_id),
+    repo: String(r.repo),
+    order: Number(r.step_order),
+    step: String(r.step),
+    unit: r.unit as FunnelRow['unit'],
+    input: Number(r.input),
+    removed: Number(r.removed),
+    output: Number(r.output),
+    skipped: Boolean(r.skipped),
+  };
 }

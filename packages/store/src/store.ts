@@ -1,11 +1,5 @@
-/**
- * The faun store: one DuckDB file holding the crawl (entries, comments, events, cross-references, PR
- * files, repository metadata, checkpoints) and curation's outputs (pairs, funnel, task items).
- * @module
- */
-import { rename, rm } from 'node:fs/promises';
 import type { DuckDBValue } from '@duckdb/node-api';
-import { FaunError, InputError, sha256, UsageError } from '@faun/kit';
+import { UsageError } from '@faun/kit';
 import {
   type Comment,
   type CrossRef,
@@ -20,7 +14,7 @@ import { type Checkpoint, type CrawlBatch, type RepoMeta, validateBatch } from '
 import { Db } from './db.ts';
 import { EntryIndex } from './entry-index.ts';
 import { createStages } from './ingest.ts';
-import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION } from './migrations.ts';
+import { migrate } from './migrations.ts';
 import {
   countsQuery,
   type FunnelRow,
@@ -28,8 +22,20 @@ import {
   type RepoCounts,
   type StageCounts,
 } from './queries.ts';
-import { rowToComment, rowToCrossref, rowToEntry, rowToEvent, rowToPrFile } from './rows.ts';
-import { CONTENT_TABLES, FUNNEL, PAIRS, TASK_ITEMS, tableByName } from './tables.ts';
+import {
+  funnelToRow,
+  pairToRow,
+  rowToCheckpoint,
+  rowToComment,
+  rowToCrossref,
+  rowToEntry,
+  rowToEvent,
+  rowToFunnel,
+  rowToPair,
+  rowToPrFile,
+} from './rows.ts';
+import { contentHashOf, exportTableTo } from './snapshot.ts';
+import { FUNNEL, PAIRS, TASK_ITEMS, tableByName } from './tables.ts';
 import { type CommitPolicy, DEFAULT_POLICY, GroupWriter } from './writer.ts';
 
 export interface OpenOptions {
@@ -158,7 +164,7 @@ export class Store {
       repo,
       stream,
     ]);
-    return rows[0] ? toCheckpoint(rows[0]) : null;
+    return rows[0] ? rowToCheckpoint(rows[0]) : null;
   }
 
   /** All checkpoints (of one repository), ordered by repo and stream. */
@@ -166,7 +172,7 @@ export class Store {
     const rows = repo
       ? await this.query('SELECT * FROM checkpoints WHERE repo = $1 ORDER BY stream', [repo])
       : await this.query('SELECT * FROM checkpoints ORDER BY repo, stream');
-    return rows.map(toCheckpoint);
+    return rows.map(rowToCheckpoint);
   }
 
   /** Records repository metadata (replaces the stored row). */
@@ -202,16 +208,7 @@ export class Store {
    * with the same data have the same hash, whatever order it was ingested in.
    */
   async contentHash(): Promise<string> {
-    const parts: string[] = [];
-    for (const t of CONTENT_TABLES) {
-      const cols = t.columns.filter((c) => !t.unhashed?.includes(c.name)).map((c) => c.name);
-      const obj = `to_json({${cols.map((c) => `'${c}': ${c}`).join(', ')}})::VARCHAR`;
-      const [r] = await this.query<{ n: number; h: string | null }>(
-        `SELECT count(*) AS n, sha256(string_agg(md5(${obj}), ',' ORDER BY ${t.key.join(', ')})) AS h FROM ${t.name}`,
-      );
-      parts.push(`${t.name}:${r?.n ?? 0}:${r?.h ?? ''}`);
-    }
-    return sha256(parts.join('\n'));
+    return this.db.exclusive(() => contentHashOf(this.db));
   }
 
   /** Entries in (repo, number) order, streamed. */
@@ -278,16 +275,7 @@ export class Store {
    */
   async putPairs(pairs: FixPair[], opts: string | { runId?: string; replace?: boolean } = {}): Promise<void> {
     const o = typeof opts === 'string' ? { runId: opts } : opts;
-    const rows = pairs.map((p) => [
-      p.repo,
-      p.issue,
-      p.pr,
-      p.evidence.text_reference,
-      p.evidence.closing_keyword,
-      p.evidence.cross_ref_event,
-      p.evidence.github_closing,
-      o.runId ?? null,
-    ]);
+    const rows = pairs.map((p) => pairToRow(p, o.runId ?? null));
     await this.write('putPairs', async () => {
       if (o.replace) {
         for (const repo of new Set(pairs.map((p) => p.repo))) {
@@ -303,18 +291,7 @@ export class Store {
     const rows = repo
       ? await this.query('SELECT * FROM pairs WHERE repo = $1 ORDER BY issue, pr', [repo])
       : await this.query('SELECT * FROM pairs ORDER BY repo, issue, pr');
-    return rows.map((r) => ({
-      v: 1,
-      repo: String(r.repo),
-      issue: Number(r.issue),
-      pr: Number(r.pr),
-      evidence: {
-        text_reference: Boolean(r.text_reference),
-        closing_keyword: Boolean(r.closing_keyword),
-        cross_ref_event: Boolean(r.cross_ref_event),
-        github_closing: r.github_closing == null ? null : Boolean(r.github_closing),
-      },
-    }));
+    return rows.map(rowToPair);
   }
 
   /** Stores funnel rows; replaces the stored rows of each (run, repo) present. */
@@ -323,20 +300,7 @@ export class Store {
       for (const k of new Set(rows.map((r) => JSON.stringify([r.run_id ?? '', r.repo])))) {
         await this.db.run('DELETE FROM funnel WHERE run_id = $1 AND repo = $2', JSON.parse(k) as string[]);
       }
-      await this.replaceRows(
-        FUNNEL.name,
-        rows.map((r) => [
-          r.run_id ?? '',
-          r.repo,
-          r.order,
-          r.step,
-          r.unit,
-          r.input,
-          r.removed,
-          r.output,
-          r.skipped,
-        ]),
-      );
+      await this.replaceRows(FUNNEL.name, rows.map(funnelToRow));
     });
   }
 
@@ -346,17 +310,7 @@ export class Store {
       runId === undefined
         ? await this.query('SELECT * FROM funnel ORDER BY run_id, repo, step_order')
         : await this.query('SELECT * FROM funnel WHERE run_id = $1 ORDER BY repo, step_order', [runId]);
-    return rows.map((r) => ({
-      run_id: String(r.run_id),
-      repo: String(r.repo),
-      order: Number(r.step_order),
-      step: String(r.step),
-      unit: r.unit as FunnelRow['unit'],
-      input: Number(r.input),
-      removed: Number(r.removed),
-      output: Number(r.output),
-      skipped: Boolean(r.skipped),
-    }));
+    return rows.map(rowToFunnel);
   }
 
   /** Stores task items of a dataset (upsert by dataset, task, id). */
@@ -399,92 +353,7 @@ export class Store {
 
   /** Writes a table (or view) to Parquet or JSONL via a temp file and rename, in key order. */
   async exportTable(table: string, path: string, format: 'parquet' | 'jsonl'): Promise<void> {
-    if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new UsageError(`not a table name: '${table}'`);
-    const known = await this.query<{ name: string }>(
-      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'main'",
-    );
-    if (!known.some((k) => k.name === table)) {
-      throw new UsageError(`no table or view '${table}' in ${this.path}`, {
-        hint: `one of: ${known
-          .map((k) => k.name)
-          .sort()
-          .join(', ')}`,
-      });
-    }
-    const def = tableByName(table);
-    const order = def ? ` ORDER BY ${def.key.join(', ')}` : '';
-    const tmp = `${path}.tmp-${process.pid}`;
-    const opts = format === 'parquet' ? '(FORMAT parquet, COMPRESSION zstd)' : '(FORMAT json)';
-    const esc = tmp.replaceAll("'", "''");
-    try {
-      await this.flush();
-      await this.db.exclusive(() => this.db.run(`COPY (SELECT * FROM ${table}${order}) TO '${esc}' ${opts}`));
-      await rename(tmp, path);
-    } catch (err) {
-      await rm(tmp, { force: true, recursive: true });
-      throw new FaunError(`export of ${table} to ${path} failed`, { cause: err, hint: String(err) });
-    }
+    await this.flush();
+    await this.db.exclusive(() => exportTableTo(this.db, this.path, table, path, format));
   }
-}
-
-function toCheckpoint(r: Record<string, unknown>): Checkpoint {
-  const c: Checkpoint = {
-    repo: String(r.repo),
-    stream: String(r.stream),
-    cursor: r.cursor == null ? null : String(r.cursor),
-    done: Boolean(r.done),
-    updated_at: String(r.updated_at),
-  };
-  if (r.requests != null) c.requests = Number(r.requests);
-  if (r.items != null) c.items = Number(r.items);
-  return c;
-}
-
-async function migrate(db: Db, path: string, readOnly: boolean): Promise<void> {
-  const tables = await db.all<{ name: string }>(
-    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'main'",
-  );
-  const isStore = tables.some((t) => t.name === MIGRATIONS_TABLE);
-  if (!isStore && tables.length > 0) {
-    throw new InputError(`${path} is a DuckDB database but not a faun store (no ${MIGRATIONS_TABLE} table)`, {
-      hint: 'pass the file written by faun crawl, or a new path to create a store',
-    });
-  }
-  const applied = isStore
-    ? (await db.all<{ version: number }>(`SELECT version FROM ${MIGRATIONS_TABLE}`)).map((r) => r.version)
-    : [];
-  const newest = Math.max(0, ...applied);
-  if (newest > SCHEMA_VERSION) {
-    throw new InputError(
-      `store ${path} has schema version ${newest}, newer than this faun (${SCHEMA_VERSION})`,
-      {
-        hint: 'update faun',
-      },
-    );
-  }
-  const pending = MIGRATIONS.filter((m) => !applied.includes(m.version));
-  if (pending.length === 0) return;
-  if (readOnly) {
-    throw new InputError(
-      isStore
-        ? `store ${path} needs a schema migration`
-        : `${path} is an empty DuckDB file, not a faun store`,
-      { hint: 'open it once read-write (e.g. with faun crawl) to migrate' },
-    );
-  }
-  await db.transaction(async () => {
-    if (!isStore) {
-      await db.run(
-        `CREATE TABLE ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name VARCHAR, applied_at VARCHAR)`,
-      );
-    }
-    for (const m of pending) {
-      for (const sql of m.statements) await db.run(sql);
-      await db.run(`INSERT INTO ${MIGRATIONS_TABLE} VALUES ($1, $2, $3)`, [
-        m.version,
-        m.name,
-        new Date().toISOString(),
-      ]);
-    }
-  });
 }
