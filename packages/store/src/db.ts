@@ -3,7 +3,8 @@
  * objects, chunked appends, and one-at-a-time transactions.
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import {
   type DuckDBAppender,
   type DuckDBConnection,
@@ -72,6 +73,7 @@ export class Db {
         hint: 'check the --db path, or create the store with faun crawl',
       });
     }
+    if (!readOnly && path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
     try {
       const options: Record<string, string> = {
         threads: '2',

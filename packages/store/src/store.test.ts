@@ -262,6 +262,12 @@ describe('checkpoints and durability', () => {
 });
 
 describe('open', () => {
+  test('a new store in a directory that does not exist yet is created', async () => {
+    const s = await Store.open(join(dir, 'new', 'sub', 'x.duckdb'));
+    expect(await s.counts()).toEqual([]);
+    await s.close();
+  });
+
   test('read-only open of a missing file says so', async () => {
     const err = await Store.open(join(dir, 'nope.duckdb'), { readOnly: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
