@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CrawlSink, crawl, createClient, resolveRepos, SimClock } from '@faun/github';
 import { FakeGitHub } from '@faun/github/testing';
-import type { RawEntry } from '@faun/schema';
 import { Store } from '@faun/store';
 
 function arg(args: string[], name: string, def: number): number {
@@ -30,7 +29,7 @@ export default async function crawlBench(args: string[]): Promise<Record<string,
   const entries = arg(args, 'entries', 100_000);
   const repos = arg(args, 'repos', 30);
   const tokenCount = arg(args, 'tokens', 4);
-  const concurrency = arg(args, 'concurrency', 8);
+  const concurrency = arg(args, 'concurrency', 4);
   const dir = await mkdtemp(join(tmpdir(), 'faun-bench-crawl-'));
   const clock = new SimClock(36_000);
   const tokens = Array.from({ length: tokenCount }, (_, i) => `bench-token-${i}`);
@@ -61,11 +60,7 @@ export default async function crawlBench(args: string[]): Promise<Record<string,
       }
     },
     checkpoint: (r, s) => store.checkpoint(r, s),
-    async entries(f) {
-      const out: RawEntry[] = [];
-      for await (const e of store.entries(f)) out.push(e);
-      return out;
-    },
+    entries: (f) => store.entries(f),
   };
   const client = createClient({ baseUrl: fake.url, tokens, clock, maxConcurrent: 64 });
   const started = performance.now();

@@ -252,8 +252,40 @@ export interface DetailTask {
  * every linked issue and PR. With `since` (incremental), only links where the issue or the PR changed
  * since then.
  */
+/** What {@link survivorTasks} needs of an entry (bodies are reduced to their length to save memory). */
+export interface SurvivorEntry {
+  number: number;
+  kind: 'issue' | 'pr';
+  state: 'open' | 'closed';
+  /** Length of the trimmed body. */
+  bodyLength: number;
+  comments_count: number;
+  updated_at: string;
+  pr?: Pick<PullInfo, 'merged' | 'base_ref' | 'changed_files' | 'closing_issues'> | null;
+}
+
+/** Reduces an entry to what survivor selection reads. */
+export function survivorEntry(e: RawEntry): SurvivorEntry {
+  return {
+    number: e.number,
+    kind: e.kind,
+    state: e.state,
+    bodyLength: (e.body ?? '').trim().length,
+    comments_count: e.comments_count,
+    updated_at: e.updated_at,
+    pr: e.pr
+      ? {
+          merged: e.pr.merged,
+          base_ref: e.pr.base_ref,
+          changed_files: e.pr.changed_files ?? null,
+          closing_issues: e.pr.closing_issues ?? null,
+        }
+      : null,
+  };
+}
+
 export function survivorTasks(
-  entries: RawEntry[],
+  entries: SurvivorEntry[],
   defaultBranch: string,
   rule: SurvivorRule,
   minBody = 200,
@@ -275,7 +307,7 @@ export function survivorTasks(
       )
         continue;
       linked = true;
-      if (rule === 'linked' || (i.body ?? '').trim().length >= minBody) issues.add(n);
+      if (rule === 'linked' || i.bodyLength >= minBody) issues.add(n);
     }
     if (linked && (rule === 'linked' || p.pr.changed_files === 1)) prs.add(p.number);
   }
@@ -290,13 +322,9 @@ export function survivorTasks(
 
 async function detailsStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): Promise<void> {
   const [owner, repo] = meta.full.split('/') as [string, string];
-  const tasks = survivorTasks(
-    await o.sink.entries({ repo: meta.full }),
-    meta.defaultBranch,
-    o.survivors ?? 'strict',
-    o.minBody,
-    o.since ?? null,
-  );
+  const slim: SurvivorEntry[] = [];
+  for await (const e of o.sink.entries({ repo: meta.full })) slim.push(survivorEntry(e));
+  const tasks = survivorTasks(slim, meta.defaultBranch, o.survivors ?? 'strict', o.minBody, o.since ?? null);
   let i = Number(run.cp?.cursor ?? 0);
   const CHUNK = o.detailBatch ?? 32;
   while (i < tasks.length) {

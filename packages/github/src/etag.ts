@@ -25,7 +25,7 @@ export class MemoryEtagCache implements EtagCache {
   protected readonly map = new Map<string, CachedAnswer>();
   readonly stats = { hits: 0, stores: 0 };
   constructor(
-    private readonly maxEntries = 20_000,
+    private readonly maxEntries = 2_000,
     private readonly maxBytes = 64 * 1024,
   ) {}
   get(key: string): CachedAnswer | undefined {

@@ -11,7 +11,9 @@ export {
   crawl,
   type DetailTask,
   type StreamProgress,
+  type SurvivorEntry,
   type SurvivorRule,
+  survivorEntry,
   survivorTasks,
 } from './crawler.ts';
 export { type CachedAnswer, type EtagCache, FileEtagCache, MemoryEtagCache } from './etag.ts';
@@ -26,6 +28,7 @@ export {
   type PrFilesRow,
   type RepoRow,
 } from './sink.ts';
+export { storeSink } from './store-sink.ts';
 export {
   type BudgetView,
   type Resource,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RawEntry } from '@faun/schema';
 import { SimClock } from './clock.ts';
-import { survivorTasks } from './crawler.ts';
+import { survivorEntry, survivorTasks } from './crawler.ts';
 import { actorFromGraphql, entryFromRest, pullFromGraphql } from './records.ts';
 import { parseRepos } from './repos.ts';
 import { TokenPool, tokensFromEnv } from './tokens.ts';
@@ -56,7 +56,7 @@ describe('survivorTasks', () => {
     pr(12, [11, 99]),
   ];
   test('strict: linked, body ≥ 200, single-file PRs; comments only when there are some', () => {
-    expect(survivorTasks(entries, 'main', 'strict')).toEqual([
+    expect(survivorTasks(entries.map(survivorEntry), 'main', 'strict')).toEqual([
       { kind: 'comments', number: 1 },
       { kind: 'events', number: 1 },
       { kind: 'events', number: 11 },
@@ -65,7 +65,7 @@ describe('survivorTasks', () => {
     ]);
   });
   test('linked: every linked issue and PR', () => {
-    expect(survivorTasks(entries, 'main', 'linked')).toEqual([
+    expect(survivorTasks(entries.map(survivorEntry), 'main', 'linked')).toEqual([
       { kind: 'comments', number: 1 },
       { kind: 'events', number: 1 },
       { kind: 'events', number: 3 },
@@ -78,7 +78,7 @@ describe('survivorTasks', () => {
   test('since: only links whose issue or PR changed', () => {
     const later = '2024-06-01T00:00:00Z';
     const es = [entry(1, 'issue'), pr(2, [1]), entry(3, 'issue', { updated_at: later }), pr(4, [3])];
-    expect(survivorTasks(es, 'main', 'strict', 200, '2024-03-01T00:00:00Z')).toEqual([
+    expect(survivorTasks(es.map(survivorEntry), 'main', 'strict', 200, '2024-03-01T00:00:00Z')).toEqual([
       { kind: 'comments', number: 3 },
       { kind: 'events', number: 3 },
       { kind: 'files', number: 4 },

@@ -56,8 +56,8 @@ export interface CrawlSink {
   /** Upserts rows and the checkpoint in one transaction. */
   ingest(batch: IngestBatch): Promise<void>;
   checkpoint(repo: string, stream: string): Promise<Checkpoint | null>;
-  /** Every entry of a repository. */
-  entries(filter: { repo: string }): Promise<RawEntry[]>;
+  /** Every entry of a repository, streamed. */
+  entries(filter: { repo: string }): AsyncIterable<RawEntry>;
 }
 
 /** In-memory sink with the store's upsert keys and a canonical content hash. */
@@ -91,8 +91,9 @@ export class MemorySink implements CrawlSink {
     return this.checkpoints.get(`${repo}|${stream}`) ?? null;
   }
 
-  async entries(filter: { repo: string }): Promise<RawEntry[]> {
-    return [...this.entryRows.values()].filter((e) => e.repo === filter.repo).map((e) => structuredClone(e));
+  async *entries(filter: { repo: string }): AsyncIterable<RawEntry> {
+    for (const e of [...this.entryRows.values()].filter((x) => x.repo === filter.repo))
+      yield structuredClone(e);
   }
 
   counts(): Record<string, number> {
