@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'bun:test';
-import { gradeLog, lookupStatus, markers, resolvedStatus, testSection } from './grading.ts';
+import {
+  gradeLog,
+  isProgressArtifact,
+  lookupStatus,
+  markers,
+  resolvedStatus,
+  testSection,
+} from './grading.ts';
 
 const NONCE = 'n0nce';
 const { start, end } = markers(NONCE);
@@ -88,6 +95,14 @@ describe('gradeLog', () => {
     expect(g.valid).toBe(true);
     expect(g.resolved_status).toBe('RESOLVED_NO');
   });
+});
+
+test('progress fragments listed as test ids ([100%], [) count as passing', () => {
+  const log = wrap(['PASSED t.py::test_fix_a', 'PASSED t.py::test_fix_b', 'PASSED t.py::test_keep']);
+  const g = gradeLog({ ...base, passToPass: ['t.py::test_keep', '[100%]', '['], log, exitCode: 0 });
+  expect(g.resolved_status).toBe('RESOLVED_FULL');
+  expect(isProgressArtifact('[ 50%]')).toBe(true);
+  expect(isProgressArtifact('t.py::test[1]')).toBe(false);
 });
 
 describe('lookupStatus', () => {

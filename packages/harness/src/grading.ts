@@ -55,7 +55,21 @@ export function lookupStatus(tests: TestMap, id: string): TestStatus | undefined
   return children.length ? worst(children.map((k) => tests[k]!)) : undefined;
 }
 
-function succeeded(status: TestStatus | undefined, kind: 'f2p' | 'p2p', evalType: EvalType): boolean {
+/**
+ * Ids that are not tests but progress fragments (`[100%]`, `[`) — SWE-bench's own parser produced them from
+ * status words printed on a line of their own, and some dataset rows list them. They count as passing.
+ */
+export function isProgressArtifact(id: string): boolean {
+  return /^\[\s*\d*%?\s*\]?$/.test(id.trim());
+}
+
+function succeeded(
+  status: TestStatus | undefined,
+  kind: 'f2p' | 'p2p',
+  evalType: EvalType,
+  id: string,
+): boolean {
+  if (isProgressArtifact(id)) return true;
   if (evalType === 'fail_only') return status === undefined || !BAD.has(status);
   if (status === 'PASSED' || status === 'XFAIL') return true;
   return kind === 'p2p' && status === 'SKIPPED';
@@ -127,7 +141,7 @@ export function gradeLog(input: GradeInput): Grade {
   for (const [key, ids, kind] of lists) {
     const fail_only = problem ? 'pass_and_fail' : evalType;
     for (const id of ids) {
-      const ok = succeeded(lookupStatus(view, id), kind, fail_only);
+      const ok = succeeded(lookupStatus(view, id), kind, fail_only, id);
       status[key][ok ? 'success' : 'failure'].push(id);
     }
   }
