@@ -13,10 +13,11 @@ import { stableStringify, writeFileAtomic } from '@faun/schema';
 import { DockerBackend } from './docker.ts';
 import { loadInstances, loadPredictions } from './instances.ts';
 import { LocalBackend } from './local-backend.ts';
+import { regradeRun } from './regrade.ts';
 import { parseRepoDirs } from './repo.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
 import { validateInstances } from './validate.ts';
-import { regradeRun, verifyRun } from './verify.ts';
+import { verifyRun } from './verify.ts';
 
 const CACHE = process.env.FAUN_STATE_DIR ?? '/var/cache/faun';
 

@@ -30,10 +30,11 @@ export {
   type TestMap,
 } from './parsers/index.ts';
 export { isEmptyPatch, patchFiles, unsafePaths } from './patch.ts';
+export { regradeRun } from './regrade.ts';
 export { parseRepoDirs, snapshotRepo } from './repo.ts';
 export { instanceReport, type RunReport, runReport, wilson } from './report.ts';
 export { type InstanceRun, type RunOptions, runInstance } from './run-instance.ts';
 export { type Backend, DEFAULT_LIMITS, type Limits, type Sandbox } from './sandbox.ts';
 export { type EnvSpec, LANGUAGE_DEFAULTS, REPO_SPECS, specFor, testCommand } from './specs.ts';
 export { deriveTests, type Validation, validateInstances } from './validate.ts';
-export { regradeRun, type VerifyOptions, type VerifyOutcome, verifyRun } from './verify.ts';
+export { type VerifyOptions, type VerifyOutcome, verifyRun } from './verify.ts';

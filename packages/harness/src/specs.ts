@@ -9,6 +9,10 @@ import { type ExecutionInstance, type Language, stableStringify } from '@faun/sc
 import type { Toolchain } from '@faun/services';
 import type { EvalType } from './grading.ts';
 import type { ParserName } from './parsers/index.ts';
+import { REPO_SPECS } from './repo-specs.ts';
+
+export { REPO_SPECS } from './repo-specs.ts';
+
 import { patchFiles } from './patch.ts';
 
 export interface EnvSpec {
@@ -39,24 +43,6 @@ export interface EnvSpec {
 }
 
 const PY_ENV = { PYTHONDONTWRITEBYTECODE: '1', PYTHONWARNINGS: 'ignore' };
-
-/**
- * requests' tests call httpbin.org; with the network off they get Debian's httpbin on loopback instead
- * (tests honour HTTPBIN_URL). The server's output goes to /dev/null so it cannot hold the log pipe open.
- */
-const LOCAL_HTTPBIN =
-  `(python3 -c "from httpbin import app; app.run(host='127.0.0.1', port=8089)" >/dev/null 2>&1 &); ` +
-  `for _ in $(seq 50); do python3 -c "import socket; socket.create_connection(('127.0.0.1', 8089))" 2>/dev/null && break; sleep 0.1; done;`;
-
-/**
- * Python ≥ 3.10 removed the ABC aliases in `collections` (`collections.Mapping`…) that code from before
- * 2018 imports; this .pth file (run at interpreter start) puts them back.
- */
-const PY_COLLECTIONS_COMPAT =
-  "printf '%s\\n' 'import collections, collections.abc' 'for _n in collections.abc.__all__:' " +
-  "'    if not hasattr(collections, _n): setattr(collections, _n, getattr(collections.abc, _n))' " +
-  '> /usr/lib/python3/dist-packages/faun_collections_compat.py && ' +
-  "echo 'import faun_collections_compat' > /usr/lib/python3/dist-packages/faun_collections_compat.pth";
 
 /** Defaults by language: whole-suite commands for small repositories. */
 export const LANGUAGE_DEFAULTS: Record<Language, EnvSpec | null> = {
@@ -153,170 +139,6 @@ export const LANGUAGE_DEFAULTS: Record<Language, EnvSpec | null> = {
   other: null,
 };
 LANGUAGE_DEFAULTS.c = { ...LANGUAGE_DEFAULTS.cpp!, name: 'default:c' };
-
-/** Specs for real repositories, built from Debian's packages (no PyPI). Documented in packages/harness/README.md. */
-export const REPO_SPECS: EnvSpec[] = [
-  {
-    name: 'sympy/sympy',
-    versions: null,
-    toolchain: 'python',
-    apt: ['python3-mpmath'],
-    envSetup: [PY_COLLECTIONS_COMPAT],
-    install: [],
-    testCmd: 'python3 bin/test -C --verbose {test_files}',
-    parser: 'sympy',
-    env: PY_ENV,
-    specVersion: '1',
-  },
-  {
-    name: 'pytest-dev/pytest',
-    versions: null,
-    toolchain: 'python',
-    apt: [
-      'python3-py',
-      'python3-pluggy',
-      'python3-attr',
-      'python3-more-itertools',
-      'python3-wcwidth',
-      'python3-packaging',
-      'python3-hypothesis',
-      'python3-iniconfig',
-      'python3-tomli',
-      'python3-mock',
-      'python3-nose',
-      'python3-xmlschema',
-      'python3-pygments',
-      'python3-requests',
-      'python3-setuptools-scm',
-      'python3-atomicwrites',
-      'python3-six',
-      'python3-argcomplete',
-      'python3-exceptiongroup',
-      'python3-funcsigs',
-    ],
-    envSetup: [],
-    install: [
-      // setuptools_scm writes this file at install time; nothing installs here, so write a stand-in.
-      `[ ! -d src/_pytest ] || [ -f src/_pytest/_version.py ] || printf '%s\\n' "version = '{version}.0'" "__version__ = version" "version_tuple = tuple(int(p) for p in version.split('.'))" > src/_pytest/_version.py`,
-    ],
-    testCmd: 'PYTHONPATH=/testbed/src python3 -m pytest -rA -v -p no:cacheprovider {test_files}',
-    parser: 'pytest',
-    env: { PYTHONWARNINGS: 'ignore' },
-    specVersion: '1',
-  },
-  {
-    name: 'psf/requests',
-    versions: null,
-    toolchain: 'python',
-    apt: [
-      'python3-urllib3',
-      'python3-chardet',
-      'python3-idna',
-      'python3-certifi',
-      'python3-charset-normalizer',
-      'python3-pytest-httpbin',
-      'python3-pytest-mock',
-      'python3-trustme',
-      'python3-socks',
-      'python3-httpbin',
-    ],
-    envSetup: [PY_COLLECTIONS_COMPAT],
-    install: [],
-    testCmd: `${LOCAL_HTTPBIN} HTTPBIN_URL=http://127.0.0.1:8089/ PYTHONPATH=/testbed python3 -m pytest -rA -v -p no:cacheprovider {test_files}`,
-    parser: 'pytest',
-    env: PY_ENV,
-    specVersion: '1',
-  },
-  {
-    name: 'pallets/flask',
-    versions: null,
-    toolchain: 'python',
-    apt: [
-      'python3-werkzeug',
-      'python3-jinja2',
-      'python3-itsdangerous',
-      'python3-click',
-      'python3-blinker',
-      'python3-dotenv',
-    ],
-    envSetup: [],
-    install: [],
-    testCmd: 'PYTHONPATH=/testbed/src:/testbed python3 -m pytest -rA -v -p no:cacheprovider {test_files}',
-    parser: 'pytest',
-    env: PY_ENV,
-    specVersion: '1',
-  },
-  {
-    name: 'django/django',
-    versions: null,
-    toolchain: 'python',
-    apt: [
-      'python3-asgiref',
-      'python3-sqlparse',
-      'python3-tz',
-      'python3-yaml',
-      'python3-jinja2',
-      'python3-pil',
-    ],
-    envSetup: [],
-    install: [],
-    testCmd:
-      'PYTHONPATH=. python3 tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 {test_modules}',
-    parser: 'django',
-    env: { ...PY_ENV, LANG: 'C.UTF-8' },
-    specVersion: '1',
-  },
-];
-
-/** Versions whose code needs Python ≤ 3.9 (SWE-bench runs them on 3.9): a bullseye toolchain. */
-const OLD_PYTEST = [
-  '4.4',
-  '4.5',
-  '4.6',
-  '5.0',
-  '5.1',
-  '5.2',
-  '5.3',
-  '5.4',
-  '6.0',
-  '6.1',
-  '6.2',
-  '6.3',
-  '7.0',
-  '7.1',
-  '7.2',
-];
-const OLD_REQUESTS = [
-  '0.13',
-  '0.14',
-  '1.0',
-  '1.1',
-  '1.2',
-  '2.0',
-  '2.1',
-  '2.2',
-  '2.3',
-  '2.4',
-  '2.5',
-  '2.7',
-  '2.8',
-  '2.9',
-  '2.10',
-];
-const OLD_SYMPY = ['1.0', '1.1'];
-const OLD_DJANGO = ['2.2', '3.0', '3.1', '3.2', '4.0'];
-
-function onBullseye(name: string, versions: string[], extraApt: string[] = []): EnvSpec {
-  const base = REPO_SPECS.find((s) => s.name === name)!;
-  return { ...base, versions, suite: 'bullseye', apt: [...base.apt, ...extraApt], envSetup: [] };
-}
-
-REPO_SPECS.unshift(
-  onBullseye('pytest-dev/pytest', OLD_PYTEST, ['python3-toml']),
-  onBullseye('psf/requests', OLD_REQUESTS),
-  onBullseye('sympy/sympy', OLD_SYMPY),
-  onBullseye('django/django', OLD_DJANGO),
-);
 
 /** The spec for an instance: the repository's own (matching version) or its language's default. */
 export function specFor(inst: ExecutionInstance, extra: EnvSpec[] = []): EnvSpec | null {

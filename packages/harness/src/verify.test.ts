@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adversarialPatches, type Fixture, makeFixture } from '../testing/fixtures.ts';
 import { LocalBackend } from './local-backend.ts';
+import { regradeRun } from './regrade.ts';
 import { snapshotRepo } from './repo.ts';
-import { instanceDirName, regradeRun, verifyRun } from './verify.ts';
+import { instanceDirName, verifyRun } from './verify.ts';
 
 const hasPytest = Bun.spawnSync(['python3', '-m', 'pytest', '--version']).exitCode === 0;
 let root = '';

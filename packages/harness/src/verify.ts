@@ -1,15 +1,8 @@
-/**
- * `verifyRun`: a run of predictions over instances with parallel workers, one directory per instance
- * (patch.diff, eval.sh, test_output.txt, report.json, result.json, meta.json), resume keyed on patch
- * hash + environment hash + spec version, one retry of infrastructure failures, the run report and a
- * RunRecord. Also `regradeRun` (re-grade stored logs, no containers).
- */
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunRecord, sha256 } from '@faun/kit';
 import { type ExecutionInstance, ExecutionResult, stableStringify, writeFileAtomic } from '@faun/schema';
-import { type EvalType, gradeLog } from './grading.ts';
+import type { EvalType } from './grading.ts';
 import type { PatchPrediction } from './instances.ts';
 import type { ParserName } from './parsers/index.ts';
 import { isEmptyPatch } from './patch.ts';
@@ -53,7 +46,8 @@ export function instanceDirName(id: string): string {
   return id.replace(/[^A-Za-z0-9_.-]+/g, '__');
 }
 
-interface Meta {
+/** What is stored beside each instance's log so it can be re-graded without the dataset. */
+export interface Meta {
   parser: ParserName;
   eval_type: EvalType;
   fail_to_pass: string[];
@@ -62,7 +56,7 @@ interface Meta {
   patch_empty: boolean;
 }
 
-async function readJson<T>(path: string): Promise<T | null> {
+export async function readJson<T>(path: string): Promise<T | null> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as T;
   } catch {
@@ -253,73 +247,4 @@ function emptyStatus(inst: ExecutionInstance): ExecutionResult['tests_status'] {
     FAIL_TO_FAIL: { success: [], failure: [] },
     PASS_TO_FAIL: { success: [], failure: [] },
   };
-}
-
-const GRADED = new Set(['resolved', 'unresolved', 'empty_patch', 'invalid_log']);
-
-/** Re-grades every stored instance log of a run (no containers); rewrites report.json files. */
-export async function regradeRun(
-  dir: string,
-  runId: string,
-): Promise<{ report: RunReport; changed: string[] }> {
-  const root = join(dir, 'instances');
-  if (!existsSync(root)) throw new Error(`no run at ${dir} (missing instances/)`);
-  const results: ExecutionResult[] = [];
-  const langs: Array<{ instance_id: string; language: ExecutionInstance['language'] }> = [];
-  const empty: string[] = [];
-  const changed: string[] = [];
-  for (const name of (await readdir(root)).sort()) {
-    const d = join(root, name);
-    const stored = await readJson<ExecutionResult>(join(d, 'result.json'));
-    const meta = await readJson<Meta & { nonce: string }>(join(d, 'meta.json'));
-    if (!stored || !meta) continue;
-    let r = ExecutionResult.parse(stored);
-    if (GRADED.has(r.outcome)) {
-      const g = gradeLog({
-        log: await readFile(join(d, 'test_output.txt'), 'utf8').catch(() => ''),
-        nonce: meta.nonce,
-        exitCode: r.exit_code,
-        parser: meta.parser,
-        failToPass: meta.fail_to_pass,
-        passToPass: meta.pass_to_pass,
-        evalType: meta.eval_type,
-      });
-      const outcome = !g.valid
-        ? 'invalid_log'
-        : g.resolved_status === 'RESOLVED_FULL'
-          ? 'resolved'
-          : meta.patch_empty
-            ? 'empty_patch'
-            : 'unresolved';
-      const next = {
-        ...r,
-        outcome,
-        resolved_status: g.valid ? g.resolved_status : 'RESOLVED_NO',
-        tests_status: g.tests_status,
-        error: g.invalidReason,
-      } as ExecutionResult;
-      if (stableStringify(next) !== stableStringify(r)) {
-        changed.push(r.instance_id);
-        await writeFileAtomic(join(d, 'result.json'), `${stableStringify(next, 2)}\n`);
-        await writeFileAtomic(
-          join(d, 'report.json'),
-          `${stableStringify(instanceReport(next, meta.patch_empty), 2)}\n`,
-        );
-      }
-      r = next;
-    }
-    results.push(r);
-    langs.push({ instance_id: r.instance_id, language: meta.language as ExecutionInstance['language'] });
-    if (meta.patch_empty) empty.push(r.instance_id);
-  }
-  const report = runReport({
-    runId,
-    model: results[0]?.model ?? 'none',
-    instances: langs,
-    submitted: langs.map((l) => l.instance_id),
-    emptyPatch: empty,
-    results,
-  });
-  await writeFileAtomic(join(dir, 'report.json'), `${stableStringify(report, 2)}\n`);
-  return { report, changed };
 }
