@@ -10,6 +10,8 @@ import type { ParsedCode } from './parsers.ts';
 export interface RuntimeModule {
   HEAP32: Int32Array;
   HEAPU8: Uint8Array;
+  HEAPU16: Uint16Array;
+  HEAPU32: Uint32Array;
   _ts_init(): number;
   _free(address: number): void;
   _ts_tree_cursor_goto_first_child_wasm(tree: number): number;
@@ -44,6 +46,11 @@ const REQUIRED: readonly (keyof RuntimeModule)[] = [
 let runtime: RuntimeModule | null = null;
 let transfer = 0;
 let stackPointer: WebAssembly.Global | null = null;
+
+/** The runtime module recorded by `initSyntax` (null before). */
+export function runtimeModule(): RuntimeModule | null {
+  return runtime;
+}
 
 /** Records the runtime module (called once the runtime is initialised); throws if it lacks a function. */
 export function setRuntimeModule(m: Record<string, unknown>, sp: WebAssembly.Global): void {

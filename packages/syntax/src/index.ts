@@ -19,4 +19,5 @@ export {
   type Tree,
   type TreeCursor,
 } from './parsers.ts';
+export { type FlatSyntaxTree, MAX_READ_DEPTH, readTree } from './tree-reader.ts';
 export { patchRuntimeForUtf8, utf8Input } from './utf8-runtime.ts';

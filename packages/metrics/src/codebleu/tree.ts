@@ -2,7 +2,7 @@
  * A plain-JS copy of a tree-sitter tree (one cursor walk over the wasm tree), plus the S-expression of every
  * subtree as `str(node)` prints it in the reference (tree-sitter's `ts_node_string`).
  */
-import { fastCursor, type ParsedCode, TreeTooDeepError } from '@faun/syntax';
+import { type FlatSyntaxTree, fastCursor, type ParsedCode, readTree, TreeTooDeepError } from '@faun/syntax';
 
 /** One node: the fields CodeBLEU reads (offsets in UTF-8 bytes, as the reference's tree-sitter has them). */
 export interface CNode {
@@ -59,11 +59,59 @@ function typeTable(language: ReturnType<ParsedCode['tree']['getLanguage']>): Typ
 }
 
 /**
- * Copies the tree into {@link CNode}s and collects the S-expressions of the syntax-match subtrees. The root's
- * string is printed once by tree-sitter; each visible node's string is a balanced span of it. Field names are
- * read only for children of `fieldParents` types (reading them costs a call into wasm per node).
+ * Copies the tree into {@link CNode}s and collects the S-expressions of the syntax-match subtrees. Field names
+ * are kept only for children of `fieldParents` types. Reads the tree from the runtime's memory in one pass
+ * (`readTree`); trees too deep for that take the cursor walk.
  */
 export function flattenTree(parsed: ParsedCode, fieldParents: ReadonlySet<string> = new Set()): FlatTree {
+  let flat: FlatSyntaxTree;
+  try {
+    flat = readTree(parsed);
+  } catch (e) {
+    if (e instanceof TreeTooDeepError) return flattenTreeByCursor(parsed, fieldParents);
+    throw e;
+  }
+  return fromFlat(flat, fieldParents);
+}
+
+function fromFlat(f: FlatSyntaxTree, fieldParents: ReadonlySet<string>): FlatTree {
+  const { type, named, missing, field, fieldNames, start, end, parent } = f;
+  const nodes: CNode[] = new Array(f.count);
+  const withField = new Uint8Array(f.count);
+  for (let i = 0; i < f.count; i++) {
+    const t = type[i] as string;
+    const node: CNode = {
+      type: t,
+      named: named[i] === 1,
+      missing: missing[i] === 1,
+      field: null,
+      children: [],
+      si: start[i] as number,
+      ei: end[i] as number,
+    };
+    nodes[i] = node;
+    if (fieldParents.has(t)) withField[i] = 1;
+    if (i > 0) {
+      const pi = parent[i] as number;
+      if (withField[pi]) node.field = fieldNames[field[i] as number] ?? null;
+      (nodes[pi] as CNode).children.push(node);
+    }
+  }
+  const sexps: string[] = [f.rootString];
+  for (let i = 1; i < f.count; i++) {
+    if ((nodes[i] as CNode).children.length > 0) sexps.push(f.nodeString(i));
+  }
+  return { root: nodes[0] as CNode, depth: f.depth, size: f.count, sexps };
+}
+
+/**
+ * The same from a cursor walk: the root's string is printed once by tree-sitter and each visible node's
+ * string is a balanced span of it. Field names are read only for children of `fieldParents` types.
+ */
+export function flattenTreeByCursor(
+  parsed: ParsedCode,
+  fieldParents: ReadonlySet<string> = new Set(),
+): FlatTree {
   const language = parsed.tree.getLanguage();
   const { names, named } = typeTable(language);
   const fields = (language as unknown as { fields: (string | null)[] }).fields;
