@@ -139,23 +139,7 @@ export const REPO_SPECS: EnvSpec[] = [
 ];
 
 /** Versions whose code needs Python ≤ 3.9 (SWE-bench runs them on 3.9): a bullseye toolchain. */
-const OLD_PYTEST = [
-  '4.4',
-  '4.5',
-  '4.6',
-  '5.0',
-  '5.1',
-  '5.2',
-  '5.3',
-  '5.4',
-  '6.0',
-  '6.1',
-  '6.2',
-  '6.3',
-  '7.0',
-  '7.1',
-  '7.2',
-];
+const OLD_PYTEST = ['4.4', '4.5', '4.6', '5.0', '5.1', '5.2', '5.3', '5.4', '6.0', '6.1', '6.2', '6.3'];
 const OLD_REQUESTS = [
   '0.13',
   '0.14',

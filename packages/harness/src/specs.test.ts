@@ -47,3 +47,8 @@ test('specId changes when the spec content changes', () => {
   expect(specId(s)).toMatch(/^default:python@1\+[0-9a-f]{8}$/);
   expect(specId({ ...s, testCmd: `${s.testCmd} -x` })).not.toBe(specId(s));
 });
+
+test('pytest 7.x runs on bookworm (its tomli dependency is not in bullseye)', () => {
+  expect(specFor(inst({ repo: 'pytest-dev/pytest', version: '7.0' }))?.suite).toBeUndefined();
+  expect(specFor(inst({ repo: 'pytest-dev/pytest', version: '6.3' }))?.suite).toBe('bullseye');
+});
