@@ -87,11 +87,8 @@ export default async function crawlBench(args: string[]): Promise<Record<string,
     const f0 = performance.now();
     const stages = await store.stageCounts();
     const funnelSeconds = (performance.now() - f0) / 1000;
-    const counts = await store.counts();
-    const stored = counts.reduce(
-      (s, c) => s + c.issues_open + c.issues_closed + c.prs_open + c.prs_closed + c.prs_merged,
-      0,
-    );
+    const [row] = await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM entries');
+    const stored = Number(row?.n ?? 0);
     const log = fake.log;
     const bulk = log.filter(
       (r) =>

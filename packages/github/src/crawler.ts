@@ -13,7 +13,7 @@
  * finished full crawl, and a re-run of the same command resumes.
  */
 import { FaunError } from '@faun/kit';
-import type { PullInfo, RawEntry } from '@faun/schema';
+import type { CrossRef, PullInfo, RawEntry } from '@faun/schema';
 import type { GitHubClient } from './client.ts';
 import { ISSUES_QUERY, PULLS_QUERY } from './queries.ts';
 import {
@@ -42,7 +42,7 @@ export interface CrawlOptions {
   concurrency?: number;
   /** `strict` (default): cheap filters first; `linked`: details for every linked pair. */
   survivors?: SurvivorRule;
-  /** Per-entity calls per store batch (run concurrently; default 32). */
+  /** Per-entity calls per store batch (run concurrently, at most the client's limit at a time; default 128). */
   detailBatch?: number;
   /** Minimum issue body length for `strict` (default 200). */
   minBody?: number;
@@ -208,37 +208,35 @@ async function issuesStream(
   if (run.requests === (run.cp?.requests ?? 0)) await run.save({}, null, true, 0);
 }
 
-async function graphqlStream(
-  o: CrawlOptions,
-  meta: RepoMeta,
-  run: StreamRun,
-  query: string,
-  connection: 'issues',
-  rows: (nodes: Json[]) => Promise<{ batch: IngestBatch; items: number }>,
-): Promise<void> {
+/**
+ * Closed issues' cross-references through GraphQL. Pages are small (a few rows each), so rows and the
+ * cursor are written every `GQL_PAGES_PER_BATCH` pages (or 500 rows): a crash refetches at most that many.
+ */
+async function crossrefStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): Promise<void> {
   const [owner, name] = meta.full.split('/') as [string, string];
   let cursor = run.cp?.cursor ?? null;
+  let rows: CrossRef[] = [];
+  let pages = 0;
   for (;;) {
     run.requests++;
-    let data: Json;
-    try {
-      data = await o.client.octokit.graphql(query, { owner, name, cursor });
-    } catch (e) {
-      const errors = (e as { errors?: Json[] }).errors;
-      if (errors?.some((x) => x.type === 'NOT_FOUND'))
-        throw new FaunError(`repository ${meta.full} not found through GraphQL`);
-      throw e;
-    }
-    const conn = data?.repository?.[connection];
-    if (!conn) throw new FaunError(`GraphQL answer for ${meta.full} has no ${connection}`);
-    const { batch, items } = await rows(conn.nodes ?? []);
+    const data: Json = await graphqlPage(o, meta, ISSUES_QUERY, { owner, name, cursor });
+    const conn = data?.repository?.issues;
+    if (!conn) throw new FaunError(`GraphQL answer for ${meta.full} has no issues`);
+    rows.push(...(conn.nodes ?? []).flatMap((n: Json) => crossrefsFromGraphql(n, meta.full)));
+    pages++;
     const next = conn.pageInfo?.hasNextPage ? String(conn.pageInfo.endCursor) : null;
-    await run.save(batch, next ?? cursor, next === null, items);
+    if (next === null || pages >= GQL_PAGES_PER_BATCH || rows.length >= 500) {
+      await run.save({ crossrefs: rows }, next ?? cursor, next === null, rows.length);
+      rows = [];
+      pages = 0;
+    }
     aborted(o);
     if (next === null) return;
     cursor = next;
   }
 }
+
+const GQL_PAGES_PER_BATCH = 10;
 
 export interface DetailTask {
   kind: 'comments' | 'events' | 'files';
@@ -326,7 +324,7 @@ async function detailsStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): P
   for await (const e of o.sink.entries({ repo: meta.full })) slim.push(survivorEntry(e));
   const tasks = survivorTasks(slim, meta.defaultBranch, o.survivors ?? 'strict', o.minBody, o.since ?? null);
   let i = Number(run.cp?.cursor ?? 0);
-  const CHUNK = o.detailBatch ?? 32;
+  const CHUNK = o.detailBatch ?? 128;
   while (i < tasks.length) {
     const chunk = tasks.slice(i, i + CHUNK);
     const batch: Required<Pick<IngestBatch, 'comments' | 'events' | 'prFiles'>> = {
@@ -409,12 +407,7 @@ async function crawlRepo(o: CrawlOptions, meta: RepoMeta): Promise<void> {
     const pulls = await prefetchPulls(o, meta);
     await step('issues', (run) => issuesStream(o, meta, run, pulls));
   }
-  await step('gql-issues', (run) =>
-    graphqlStream(o, meta, run, ISSUES_QUERY, 'issues', async (nodes) => {
-      const crossrefs = nodes.flatMap((n) => crossrefsFromGraphql(n, meta.full));
-      return { batch: { crossrefs }, items: crossrefs.length };
-    }),
-  );
+  await step('gql-issues', (run) => crossrefStream(o, meta, run));
   await step('details', (run) => detailsStream(o, meta, run));
 }
 
