@@ -1,3 +1,8 @@
+/**
+ * The faun store: one DuckDB file holding the crawl (entries, comments, events, cross-references, PR
+ * files, repository metadata, checkpoints) and curation's outputs (pairs, funnel, task items).
+ * @module
+ */
 import type { DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '@faun/kit';
 import {
@@ -52,6 +57,11 @@ export interface OpenOptions {
 
 const READ_PREFIX = /^\s*(select|with|pragma|describe|show|explain|summarize|from)\b/i;
 
+/**
+ * A faun store opened by this process (DuckDB allows one writing process per file). Every method is
+ * safe to call concurrently: work is serialised on the store's connection, and `entries()` reads a
+ * snapshot on a connection of its own. See the package README for the ingest rules.
+ */
 export class Store {
   private readonly index = new EntryIndex();
   private readonly writer: GroupWriter;
