@@ -74,6 +74,7 @@ async function hashOf(db: string): Promise<string> {
 }
 
 const ALL = 'fake-org/repo-0,fake-org/repo-1,fake-org/repo-2';
+let referenceHash = '';
 
 describe('faun crawl (child process)', () => {
   test('SIGKILL at random points, re-run until done: same contents as an uninterrupted crawl', async () => {
@@ -81,6 +82,7 @@ describe('faun crawl (child process)', () => {
     const a = spawnCrawl(dbA, ALL);
     expect(await a.exited).toBe(0);
     const reference = await hashOf(dbA);
+    referenceHash = reference;
 
     const dbB = join(dir, 'b.duckdb');
     // Deterministic "random" kill points (ms after start).
@@ -100,6 +102,22 @@ describe('faun crawl (child process)', () => {
     expect(done).toBe(true);
     expect(await hashOf(dbB)).toBe(reference);
   }, 120_000);
+
+  test('SIGTERM (like Ctrl+C): stops cleanly with exit 130 and the resume command; resuming completes', async () => {
+    const db = join(dir, 'term.duckdb');
+    const p = spawnCrawl(db, ALL);
+    await Bun.sleep(1200);
+    p.kill('SIGTERM');
+    const code = await p.exited;
+    const err = await new Response(p.stderr).text();
+    if (code !== 0) {
+      expect(code).toBe(130);
+      expect(err).toContain('resume with: faun crawl');
+    }
+    expect(await spawnCrawl(db, ALL).exited).toBe(0);
+    expect(referenceHash).not.toBe('');
+    expect(await hashOf(db)).toBe(referenceHash);
+  }, 60_000);
 
   test('unknown repository: exit 1, a 404 message, no store written', async () => {
     const db = join(dir, 'unknown.duckdb');

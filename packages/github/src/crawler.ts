@@ -376,7 +376,12 @@ async function crawlRepo(o: CrawlOptions, meta: RepoMeta): Promise<void> {
       o.onProgress?.({ repo: meta.requested, stream, items: run.items, requests: run.requests, done: true });
       return;
     }
-    await fn(run);
+    try {
+      await fn(run);
+    } catch (e) {
+      await run.drain().catch(() => {});
+      throw e;
+    }
     await run.drain();
   };
   await step('meta', (run) =>
