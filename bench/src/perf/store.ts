@@ -5,14 +5,15 @@
  * Targets: ingest ≤ 60 s, funnel ≤ 1 s, peak RSS ≤ 2 GB. A second, smaller run commits every page on
  * its own (`maxBatches: 1`) to show what per-page durability costs.
  * Options: --entries N (800000), --repos N (8), --page N (100), --group N (store default),
- * --durable-entries N (40000; 0 skips the per-page-commit run).
+ * --durable-entries N (40000; 0 skips the per-page-commit run), --comments N (100000 comments upserted
+ * into the crawled store afterwards; 0 skips).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '@faun/store';
-import { crawlPages } from '@faun/store/testing';
+import { crawlPages, makeComment, rng } from '@faun/store/testing';
 
 const TARGET_INGEST_S = 60;
 const TARGET_FUNNEL_S = 1;
@@ -84,12 +85,36 @@ async function ingest(
   return { seconds: ms / 1000, closeSeconds: (performance.now() - c) / 1000, cpuSeconds: cpu };
 }
 
+/** Upserts `count` comments (8 per issue, pages of 100, with checkpoints) into an existing store. */
+async function ingestComments(path: string, count: number, repos: number): Promise<number> {
+  const store = await Store.open(path);
+  const r = rng(7);
+  const t = performance.now();
+  for (let at = 0; at < count; at += 100) {
+    const repo = `org${(at / 100) % repos}/repo${(at / 100) % repos}`;
+    const comments = Array.from({ length: Math.min(100, count - at) }, (_, i) =>
+      makeComment(r, repo, 1 + Math.floor((at + i) / 8), at + i + 1),
+    );
+    const checkpoint = {
+      repo,
+      stream: 'comments',
+      cursor: String(at),
+      done: false,
+      updated_at: '2026-01-01T00:00:00Z',
+    };
+    await store.ingest({ comments, checkpoint });
+  }
+  await store.close();
+  return (performance.now() - t) / 1000;
+}
+
 export default async function run(args: string[]): Promise<Record<string, unknown>> {
   const entries = arg(args, 'entries', 800_000);
   const repos = arg(args, 'repos', 8);
   const page = arg(args, 'page', 100);
   const group = arg(args, 'group', 0);
   const durableEntries = arg(args, 'durable-entries', 40_000);
+  const commentCount = arg(args, 'comments', 100_000);
   const dir = await mkdtemp(join(tmpdir(), 'faun-bench-store-'));
   try {
     const path = join(dir, 'bench.duckdb');
@@ -115,6 +140,11 @@ export default async function run(args: string[]): Promise<Record<string, unknow
     await store.close();
     const funnelSeconds = times.sort((a, b) => a - b)[1] ?? 0;
 
+    let commentsSeconds: number | null = null;
+    if (commentCount > 0) {
+      console.log(`comments: ${commentCount} into the same store`);
+      commentsSeconds = await ingestComments(path, commentCount, repos);
+    }
     let durable: IngestRun | null = null;
     if (durableEntries > 0) {
       console.log(`per-page commit run: ${durableEntries} entries`);
@@ -144,6 +174,8 @@ export default async function run(args: string[]): Promise<Record<string, unknow
       ),
       peak_rss_bytes: peak,
       db_file_bytes: fileBytes,
+      comments: commentCount,
+      comments_per_second: commentsSeconds ? Math.round(commentCount / commentsSeconds) : null,
       per_page_commit_entries_per_second: durable
         ? Math.round(durableEntries / (durable.seconds + durable.closeSeconds))
         : null,
@@ -158,6 +190,7 @@ export default async function run(args: string[]): Promise<Record<string, unknow
     console.log(
       `ingest ${figures.ingest_seconds} s (${figures.entries_per_second} entries/s, ${figures.ingest_cpu_seconds} CPU s, load ${loadStart}), funnel ${figures.funnel_query_seconds} s, ` +
         `peak RSS ${(peak / 1e6).toFixed(0)} MB, file ${(fileBytes / 1e6).toFixed(0)} MB` +
+        (commentsSeconds ? `; comments ${figures.comments_per_second}/s` : '') +
         (durable ? `; per-page commits: ${figures.per_page_commit_entries_per_second} entries/s` : ''),
     );
     return figures;
