@@ -3,6 +3,7 @@
  * stored funnel. `gatherStats` reads; `formatStats` is pure text rendering.
  * @module
  */
+import type { Checkpoint } from './batch.ts';
 import type { FunnelRow, RepoCounts, StageCounts } from './queries.ts';
 import type { Store } from './store.ts';
 
@@ -11,7 +12,7 @@ export interface StatsReport {
   repos: RepoCounts[];
   totals: Omit<RepoCounts, 'repo'>;
   stages: StageCounts[];
-  checkpoints: { streams: number; done: number };
+  checkpoints: { streams: number; done: number; byRepo: Record<string, { streams: number; done: number }> };
   funnel: FunnelRow[];
 }
 
@@ -28,6 +29,16 @@ const COUNT_KEYS = [
   'pairs',
 ] as const;
 
+function byRepo(cps: Checkpoint[]): Record<string, { streams: number; done: number }> {
+  const out: Record<string, { streams: number; done: number }> = {};
+  for (const c of cps) {
+    const r = (out[c.repo] ??= { streams: 0, done: 0 });
+    r.streams++;
+    if (c.done) r.done++;
+  }
+  return out;
+}
+
 export async function gatherStats(store: Store): Promise<StatsReport> {
   const repos = await store.counts();
   const totals = Object.fromEntries(COUNT_KEYS.map((k) => [k, repos.reduce((a, r) => a + r[k], 0)])) as Omit<
@@ -40,7 +51,7 @@ export async function gatherStats(store: Store): Promise<StatsReport> {
     repos,
     totals,
     stages: await store.stageCounts(),
-    checkpoints: { streams: cps.length, done: cps.filter((c) => c.done).length },
+    checkpoints: { streams: cps.length, done: cps.filter((c) => c.done).length, byRepo: byRepo(cps) },
     funnel: await store.funnel(),
   };
 }
@@ -70,10 +81,15 @@ export function formatStats(s: StatsReport): string {
       'xrefs',
       'PR files',
       'pairs',
+      'streams done',
     ];
-    const line = (name: string, c: Omit<RepoCounts, 'repo'>) => [name, ...COUNT_KEYS.map((k) => c[k])];
-    const rows = s.repos.map((r) => line(r.repo, r));
-    if (s.repos.length > 1) rows.push(line('total', s.totals));
+    const line = (name: string, c: Omit<RepoCounts, 'repo'>, cp?: { streams: number; done: number }) => [
+      name,
+      ...COUNT_KEYS.map((k) => c[k]),
+      cp ? `${cp.done}/${cp.streams}` : '-',
+    ];
+    const rows = s.repos.map((r) => line(r.repo, r, s.checkpoints.byRepo[r.repo]));
+    if (s.repos.length > 1) rows.push(line('total', s.totals, s.checkpoints));
     out.push(table(header, rows));
   }
   out.push('', `checkpoints: ${s.checkpoints.streams} streams, ${s.checkpoints.done} done`);
