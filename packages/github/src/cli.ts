@@ -59,6 +59,8 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
     const progress = ctx.progress({ label: 'crawl', total: 0 });
     const perRepo = new Map<string, StreamProgress>();
     const pages = new Map<string, number>();
+    const planned = new Map<string, number>();
+    const detailsDone = new Map<string, number>();
     let estimated = 0;
     const started = Date.now();
     const status = () => {
@@ -90,8 +92,17 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
             estimated += p.estimatedPages;
             progress.setTotal(estimated);
           }
+          if (p.stream.startsWith('details') && p.tasks !== undefined && !planned.has(p.repo)) {
+            planned.set(p.repo, p.tasks);
+            estimated += p.tasks;
+            progress.setTotal(estimated);
+          }
           if (p.stream.startsWith('issues')) progress.tick(1, status());
-          else progress.status(status());
+          else if (p.stream.startsWith('details')) {
+            const before = detailsDone.get(p.repo) ?? 0;
+            detailsDone.set(p.repo, p.items);
+            progress.tick(Math.max(0, p.items - before), status());
+          } else progress.status(status());
         },
       });
       progress.done(`done in ${fmtDuration(Date.now() - started)}`);

@@ -60,6 +60,8 @@ export interface StreamProgress {
   done: boolean;
   /** For `issues` in page mode: estimated total pages (from rel="last"). */
   estimatedPages?: number;
+  /** For `details`: the number of per-entity calls planned. */
+  tasks?: number;
 }
 
 export interface CrawlSummary {
@@ -359,7 +361,7 @@ async function detailsStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): P
       }),
     );
     i += chunk.length;
-    await run.save(batch, String(i), i >= tasks.length, chunk.length);
+    await run.save(batch, String(i), i >= tasks.length, chunk.length, { tasks: tasks.length });
     aborted(o);
   }
   if (tasks.length === 0 || (run.cp?.cursor && Number(run.cp.cursor) >= tasks.length))
