@@ -95,6 +95,27 @@ describe('ingest', () => {
     await Promise.all([a.close(), b.close(), c.close()]);
   });
 
+  test('comments, events and cross-references merge the same way in either order', async () => {
+    const r = rng(8);
+    const c1 = makeComment(r, 'o/r', 1, 10);
+    const edited = { ...c1, body: 'edited', updated_at: '2030-01-01T00:00:00Z' };
+    const restRef = makeCrossref('o/r', 1, 2, null);
+    const gqlRef = { ...restRef, will_close_target: true };
+    const restEvent = makeEvent('o/r', 1, 'e1');
+    const gqlEvent = makeEvent('o/r', 1, 'e1', 'o/r#2');
+    const a: CrawlBatch[] = [
+      { comments: [c1], crossrefs: [restRef], events: [restEvent] },
+      { comments: [edited], crossrefs: [gqlRef], events: [gqlEvent] },
+    ];
+    const one = await load(fresh(), a);
+    const two = await load(fresh(), [...a].reverse(), { maxBatches: 1 });
+    expect(await two.contentHash()).toBe(await one.contentHash());
+    expect((await one.comments('o/r')).map((c) => c.body)).toEqual(['edited']);
+    expect((await one.crossrefs('o/r', 1))[0]?.will_close_target).toBe(true);
+    expect((await two.events('o/r', 1))[0]?.closer).toBe('o/r#2');
+    await Promise.all([one.close(), two.close()]);
+  });
+
   test('a newer updated_at replaces, an older one is ignored, an equal one fills missing fields', async () => {
     const s = await Store.open(fresh());
     const base = makeEntry(rng(1), 'o/r', 7);
