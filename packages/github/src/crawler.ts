@@ -172,10 +172,15 @@ async function graphqlPage(
   try {
     return await o.client.octokit.graphql(query, vars);
   } catch (e) {
-    const errors = (e as { errors?: Json[] }).errors;
-    if (errors?.some((x) => x.type === 'NOT_FOUND'))
+    const { errors, data } = e as { errors?: Json[]; data?: Json };
+    if (!errors) throw e;
+    // Partial data (e.g. one deleted node answered NOT_FOUND) is used; a missing repository is not.
+    if (data?.repository) return data;
+    if (errors.some((x) => x.type === 'NOT_FOUND'))
       throw new FaunError(`repository ${meta.full} not found through GraphQL`);
-    throw e;
+    throw new FaunError(`GraphQL error for ${meta.full}: ${errors.map((x) => x.message).join('; ')}`, {
+      cause: e,
+    });
   }
 }
 
