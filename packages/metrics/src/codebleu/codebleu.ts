@@ -105,9 +105,9 @@ export function corpusCodebleu(
     hyp: pyStrip(p.hyp),
   }));
   const samples: TokenSample[] = items.map((it) => ({ hyp: tokenize(it.hyp), refs: it.refs.map(tokenize) }));
-  const counts = sampleCounts(samples);
+  const counts = sampleCounts(samples, KEYWORDS[lang]);
   const ngram = corpusNgramMatch(counts);
-  const weighted = corpusWeightedNgramMatch(counts, KEYWORDS[lang], opts.fixWeightedBrevity === true);
+  const weighted = corpusWeightedNgramMatch(counts, opts.fixWeightedBrevity === true);
 
   const analyzer = new Analyzer(lang, g, opts);
   let synMatch = 0;
