@@ -1,8 +1,9 @@
 /**
- * `bun run bench [name...]`: the performance suite and paper tables. Each perf benchmark lives in
- * `perf/<name>.ts` and default-exports `(args: string[]) => Promise<Record<string, unknown>>` returning its
- * figures (it also prints them as it goes); this runner adds machine information and writes
- * `bench/out/perf-<name>.json`. With no name, every benchmark runs.
+ * `bun run bench [name...] [--flags]`: the performance suite and the paper tables. Each perf benchmark
+ * lives in `perf/<name>.ts` and default-exports `(args: string[]) => Promise<Record<string, unknown>>`
+ * returning its figures (it also prints them as it goes); this runner adds machine information and
+ * writes `bench/out/perf-<name>.json`. `tables` (tables.ts) regenerates the paper tables into
+ * `bench/out/tables/`. With no name, every perf benchmark runs, then `tables`.
  */
 import { mkdir } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
 
 export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api'] as const;
+const ALL = [...BENCHES, 'tables'] as const;
 const OUT = join(import.meta.dir, '..', 'out');
 
 function machine() {
@@ -24,6 +26,11 @@ function machine() {
 }
 
 async function runOne(name: string, args: string[]): Promise<void> {
+  if (name === 'tables') {
+    console.log('\n== bench tables ==');
+    await (await import('./tables.ts')).default(args);
+    return;
+  }
   const mod = (await import(`./perf/${name}.ts`)) as {
     default: (a: string[]) => Promise<Record<string, unknown>>;
   };
@@ -38,13 +45,13 @@ async function runOne(name: string, args: string[]): Promise<void> {
 }
 
 const argv = process.argv.slice(2);
-const names = argv.filter((a) => (BENCHES as readonly string[]).includes(a));
+const names = argv.filter((a) => (ALL as readonly string[]).includes(a));
 const rest = argv.filter((a) => !names.includes(a));
 const unknown = rest.filter(
   (a) => !a.startsWith('-') && !/^\d/.test(a) && !rest[rest.indexOf(a) - 1]?.startsWith('--'),
 );
 if (unknown.length) {
-  console.error(`unknown bench: ${unknown.join(', ')}; available: ${BENCHES.join(', ')}`);
+  console.error(`unknown bench: ${unknown.join(', ')}; available: ${ALL.join(', ')}`);
   process.exit(2);
 }
-for (const name of names.length ? names : BENCHES) await runOne(name, rest);
+for (const name of names.length ? names : ALL) await runOne(name, rest);

@@ -73,10 +73,10 @@ export async function buildPaper(opts: PaperOptions): Promise<PaperResult> {
   const write = async (name: string, data: string | Uint8Array) => {
     const path = join(opts.out, name);
     if (typeof data === 'string') await writeFileAtomic(path, data);
-    else
-      await Bun.write(`${path}.tmp`, data).then(() =>
-        import('node:fs/promises').then((fs) => fs.rename(`${path}.tmp`, path)),
-      );
+    else {
+      await writeFile(`${path}.tmp`, data);
+      await rename(`${path}.tmp`, path);
+    }
     files.push(path);
   };
   for (const t of tables) {
