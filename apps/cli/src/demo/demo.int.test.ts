@@ -1,0 +1,62 @@
+import { expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const MAIN = join(import.meta.dir, '..', 'main.ts');
+
+function lines(file: string): unknown[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+test('faun demo runs the whole pipeline offline in a temporary folder and leaves every output', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'faun-demo-'));
+  const out = join(cwd, 'demo');
+  const proc = Bun.spawn(
+    ['bun', MAIN, 'demo', '--out', out, '--repos', '2', '--entries', '300', '--verify', 'never'],
+    {
+      cwd,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  );
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  if (code !== 0) console.error(stdout.slice(-4000), stderr.slice(-4000));
+  expect(code).toBe(0);
+  expect(stdout).toContain('faun demo finished');
+  for (const stage of ['crawl', 'curate', 'build', 'predict', 'score', 'tables'])
+    expect(stdout.toLowerCase()).toContain(stage);
+
+  expect(existsSync(join(out, 'faun.duckdb'))).toBe(true);
+  for (const task of ['qa', 'fl', 'ce']) {
+    const items = lines(join(out, 'datasets', `${task}.jsonl`));
+    expect(items.length).toBeGreaterThan(0);
+    const scores = lines(join(out, 'scores', `${task}.jsonl`)) as { id: string }[];
+    expect(scores.map((s) => s.id).sort()).toEqual((items as { id: string }[]).map((i) => i.id).sort());
+  }
+  expect(readdirSync(join(out, 'predictions')).sort()).toEqual([
+    'ce-baseline_no-edit.jsonl',
+    'fl-bm25.jsonl',
+    'qa-baseline_title.jsonl',
+  ]);
+  const card = JSON.parse(readFileSync(join(out, 'datasets', 'card.json'), 'utf8')) as {
+    content_hash: string;
+  };
+  expect(card.content_hash).toMatch(/^[0-9a-f]{64}$/);
+  const tables = readdirSync(join(out, 'tables'));
+  for (const f of ['table4.md', 'table4.tex', 'table4.csv', 'table4.json', 'manifest.json', 'tables.md'])
+    expect(tables).toContain(f);
+  expect(tables.some((f) => f.endsWith('.png'))).toBe(true);
+  const table4 = readFileSync(join(out, 'tables', 'table4.md'), 'utf8');
+  for (const model of ['bm25', 'baseline:title', 'baseline:no-edit']) expect(table4).toContain(model);
+  const runs = readdirSync(join(out, 'logs'));
+  expect(runs.length).toBeGreaterThanOrEqual(6);
+  for (const r of runs) expect(existsSync(join(out, 'logs', r, 'header.json'))).toBe(true);
+}, 300_000);
