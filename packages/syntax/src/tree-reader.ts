@@ -53,6 +53,10 @@ export interface FlatSyntaxTree {
 
 interface LangInfo {
   names: string[];
+  /** `(name` per symbol, as the printer opens a node. */
+  opens: string[];
+  /** ` name: ` per field id. */
+  fieldPrefixes: string[];
   /** By public symbol: visible and named (web-tree-sitter's `nodeTypeIsNamed`). */
   publicNamed: Uint8Array;
   /** By symbol: the metadata's named flag (`ts_language_symbol_metadata(..).named`). */
@@ -99,12 +103,15 @@ function langInfo(
   metaNamed[ERROR_SYMBOL] = 1;
   publicNamed[ERROR_SYMBOL] = 1;
   publicMap[ERROR_SYMBOL] = ERROR_SYMBOL;
+  const fieldNames = (lang as unknown as { fields: (string | null)[] }).fields;
   info = {
     names,
+    opens: names.map((name) => `(${name}`),
+    fieldPrefixes: fieldNames.map((f) => ` ${f}: `),
     publicNamed,
     metaNamed,
     publicMap,
-    fieldNames: (lang as unknown as { fields: (string | null)[] }).fields,
+    fieldNames,
     hasFields: (u32[(addr + 32) >> 2] as number) > 0,
     maxAlias: u16[(addr + 36) >> 1] as number,
     aliasSeq: u32[(addr + 84) >> 2] as number,
@@ -142,7 +149,18 @@ export function readTree(parsed: ParsedCode): FlatSyntaxTree {
   const i32 = rt.HEAP32;
   const treeAddr = (parsed.tree as unknown as Record<number, number>)[0] as number;
   const L = langInfo(parsed.tree.getLanguage(), u32[(treeAddr + 8) >> 2] as number, u8, u16, u32);
-  const { names, metaNamed, fieldNames, hasFields, maxAlias, aliasSeq, slices, entries } = L;
+  const {
+    names,
+    opens,
+    fieldPrefixes,
+    metaNamed,
+    fieldNames,
+    hasFields,
+    maxAlias,
+    aliasSeq,
+    slices,
+    entries,
+  } = L;
 
   let cap = 256;
   const type: string[] = [];
@@ -243,14 +261,14 @@ export function readTree(parsed: ParsedCode): FlatSyntaxTree {
     const isRoot = pfield === ROOT;
     const pvis = missing === 1 || (alias ? aliasNamed : visible === 1 && isNamed === 1);
     if (pvis) {
-      if (!isRoot) out += pfield > 0 ? ` ${fieldNames[pfield]}: ` : ' ';
+      if (!isRoot) out += pfield > 0 ? (fieldPrefixes[pfield] as string) : ' ';
       if (node >= 0) sStart[node] = out.length;
       if (symbol === ERROR_SYMBOL && childCount === 0 && size > 0) {
         out += `(UNEXPECTED ${charString(i32[(p + 48) >> 2] as number)}`;
       } else {
         const name = names[alias || symbol] ?? '(null)';
         if (missing) out += aliasNamed || isNamed ? `(MISSING ${name}` : `(MISSING "${name}"`;
-        else out += `(${name}`;
+        else out += opens[alias || symbol] ?? `(${name}`;
       }
     } else if (isRoot) {
       const name = names[alias || symbol] ?? '(null)';

@@ -65,6 +65,10 @@ export class States {
     }
     this.map.set(k, v);
   }
+  /** True when both read the same underlying map (so they hold equal entries). */
+  sharesMap(other: States): boolean {
+    return this.map === other.map;
+  }
   entries(): IterableIterator<[string, number[]]> {
     return this.map.entries();
   }
@@ -126,19 +130,47 @@ function mergeLoop(dfg: DfgEntry[]): DfgEntry[] {
   return sortByIdx([...dic.values()]);
 }
 
+/** Union of two ascending duplicate-free lists, ascending (what `sorted(set(a + b))` gives). */
+function unionSorted(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x < y) {
+      out.push(x);
+      i++;
+    } else if (y < x) {
+      out.push(y);
+      j++;
+    } else {
+      out.push(x);
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++] as number);
+  while (j < b.length) out.push(b[j++] as number);
+  return out;
+}
+
+/**
+ * The if-statement merge: each variable's definitions from every branch, `sorted(set(...))`. State lists are
+ * always ascending and duplicate-free (singletons or earlier merges) and never mutated, so equal lists are
+ * shared and lists merge pairwise.
+ */
 function mergeStates(list: States[]): States {
+  const first = list[0];
+  if (first && list.every((s) => s.sharesMap(first))) return first.copy();
   const merged = new Map<string, number[]>();
   for (const dic of list) {
     for (const [k, v] of dic.entries()) {
       const cur = merged.get(k);
-      merged.set(k, cur ? [...cur, ...v] : [...v]);
+      if (cur === undefined) merged.set(k, v);
+      else if (cur !== v) merged.set(k, unionSorted(cur, v));
     }
   }
-  for (const [k, v] of merged)
-    merged.set(
-      k,
-      uniq(v).sort((a, b) => a - b),
-    );
   return new States(merged);
 }
 
