@@ -289,6 +289,15 @@ describe('open', () => {
     await s.close();
   });
 
+  test('opening a store twice in one process says so', async () => {
+    const path = fresh();
+    const first = await Store.open(path);
+    const err = await Store.open(path).catch((e: unknown) => e);
+    await first.close();
+    expect(err).toBeInstanceOf(FaunError);
+    expect((err as Error).message).toContain('already open in this process');
+  });
+
   test('read-only open of a missing file says so', async () => {
     const err = await Store.open(join(dir, 'nope.duckdb'), { readOnly: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);

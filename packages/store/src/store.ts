@@ -3,8 +3,10 @@
  * files, repository metadata, checkpoints) and curation's outputs (pairs, funnel, task items).
  * @module
  */
+
+import { resolve } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
-import { UsageError } from '@faun/kit';
+import { FaunError, UsageError } from '@faun/kit';
 import {
   type Comment,
   type CrossRef,
@@ -55,6 +57,9 @@ export interface OpenOptions {
   walLimit?: string;
 }
 
+/** Store files open in this process (resolved paths). */
+const OPEN = new Set<string>();
+
 const READ_PREFIX = /^\s*(select|with|pragma|describe|show|explain|summarize|from)\b/i;
 
 /**
@@ -75,10 +80,21 @@ export class Store {
     this.writer = new GroupWriter(db, this.index, policy);
   }
 
-  /** Opens (creating if needed) a store; applies pending migrations unless read-only. */
+  /**
+   * Opens (creating if needed) a store; applies pending migrations unless read-only. A file can be
+   * open once per process: DuckDB's file lock does not stop a second instance in the same process,
+   * and two instances on one file would corrupt it.
+   */
   static async open(path: string, opts: OpenOptions = {}): Promise<Store> {
     const readOnly = opts.readOnly ?? false;
+    const key = path === ':memory:' ? null : resolve(path);
+    if (key && OPEN.has(key)) {
+      throw new FaunError(`store ${path} is already open in this process`, {
+        hint: 'close the other Store on this file first, or share that one',
+      });
+    }
     const db = await Db.open(path, readOnly, opts.walLimit);
+    if (key) OPEN.add(key);
     let store: Store;
     try {
       await migrate(db, path, readOnly);
@@ -89,9 +105,11 @@ export class Store {
         process.on('beforeExit', store.onBeforeExit);
       }
     } catch (err) {
+      if (key) OPEN.delete(key);
       await db.close();
       throw err;
     }
+    store.key = key;
     return store;
   }
 
@@ -111,9 +129,15 @@ export class Store {
     if (this.closed) return;
     this.closed = true;
     process.off('beforeExit', this.onBeforeExit);
-    if (!this.readOnly) await this.writer.flush();
-    await this.db.close();
+    try {
+      if (!this.readOnly) await this.writer.flush();
+      await this.db.close();
+    } finally {
+      if (this.key) OPEN.delete(this.key);
+    }
   }
+
+  private key: string | null = null;
 
   private closed = false;
 
