@@ -102,6 +102,7 @@ test('progress fragments listed as test ids ([100%], [) count as passing', () =>
   const g = gradeLog({ ...base, passToPass: ['t.py::test_keep', '[100%]', '['], log, exitCode: 0 });
   expect(g.resolved_status).toBe('RESOLVED_FULL');
   expect(isProgressArtifact('[ 50%]')).toBe(true);
+  expect(isProgressArtifact('[100%]------------------------------')).toBe(true);
   expect(isProgressArtifact('t.py::test[1]')).toBe(false);
 });
 

@@ -60,7 +60,7 @@ export function lookupStatus(tests: TestMap, id: string): TestStatus | undefined
  * status words printed on a line of their own, and some dataset rows list them. They count as passing.
  */
 export function isProgressArtifact(id: string): boolean {
-  return /^\[\s*\d*%?\s*\]?$/.test(id.trim());
+  return /^\[\s*\d*%?\s*\]?[-=\s]*$/.test(id.trim());
 }
 
 function succeeded(
