@@ -59,6 +59,10 @@ export async function initSyntax(langs: readonly SyntaxLang[], opts: InitSyntaxO
         receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
       ) {
         stackPointer = imports.env.__stack_pointer as WebAssembly.Global;
+        imports.env.tree_sitter_parse_callback = directReadCallback(
+          imports.env.tree_sitter_parse_callback as ReadCallback,
+          () => module,
+        );
         WebAssembly.instantiate(wasm, imports as unknown as WebAssembly.Imports).then(
           ({ instance, module }) => receive(instance, module),
         );
@@ -118,6 +122,41 @@ export function getParser(lang: SyntaxLang): Parser {
   return parser;
 }
 
+type ReadCallback = (
+  buffer: number,
+  index: number,
+  row: number,
+  column: number,
+  lengthAddress: number,
+) => void;
+
+/** UTF-8 bytes being parsed by {@link parseCode} (read by the runtime straight from here), else null. */
+let directInput: Uint8Array | null = null;
+
+/** Largest chunk handed to the runtime per read: its 10 KiB input buffer (as `utf8Input` chunks it). */
+const CHUNK = 10 * 1024 - 2;
+
+/**
+ * The runtime's read callback, replaced so that {@link parseCode} copies UTF-8 bytes into the input buffer
+ * directly instead of going through a JS string per chunk. Other parses use the library's callback.
+ */
+function directReadCallback(
+  original: ReadCallback,
+  module: () => Record<string, unknown> | null,
+): ReadCallback {
+  return (buffer, index, row, column, lengthAddress) => {
+    const bytes = directInput;
+    const m = module();
+    if (!bytes || !m) {
+      original(buffer, index, row, column, lengthAddress);
+      return;
+    }
+    const len = index >= bytes.length ? 0 : Math.min(bytes.length - index, CHUNK);
+    if (len > 0) (m.HEAPU8 as Uint8Array).set(bytes.subarray(index, index + len), buffer);
+    (m.HEAP32 as Int32Array)[lengthAddress >> 2] = len;
+  };
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -140,7 +179,14 @@ export interface ParsedCode {
 /** Parses `code` (as UTF-8) with the language's shared parser. */
 export function parseCode(code: string, lang: SyntaxLang): ParsedCode {
   const bytes = encoder.encode(code);
-  const tree = getParser(lang).parse(utf8Input(bytes));
+  const parser = getParser(lang);
+  let tree: Tree | null;
+  directInput = bytes;
+  try {
+    tree = parser.parse(utf8Input(bytes));
+  } finally {
+    directInput = null;
+  }
   if (!tree) throw new Error(`tree-sitter returned no tree for ${lang} input of ${code.length} chars`);
   return {
     tree,
