@@ -110,27 +110,28 @@ export function extractDataflow(
     dfg = [];
   }
   dfg = sortByIdx(dfg);
-  const keep = new Set<number>();
+  // positions are token indices; entries of one position are adjacent once sorted
+  const keep = new Uint8Array(tokens.length);
   for (const d of dfg) {
-    if (d.idxs.length > 0) keep.add(d.idx);
-    for (const x of d.idxs) keep.add(x);
+    if (d.idxs.length > 0) keep[d.idx] = 1;
+    for (const x of d.idxs) keep[x] = 1;
   }
-  const merged = new Map<number, DfgEntry>();
+  const merged: DfgEntry[] = [];
   for (const d of dfg) {
-    if (!keep.has(d.idx)) continue;
-    const prev = merged.get(d.idx);
-    if (!prev) merged.set(d.idx, d);
+    if (!keep[d.idx]) continue;
+    const prev = merged[merged.length - 1];
+    if (!prev || prev.idx !== d.idx) merged.push(d);
     else {
-      merged.set(d.idx, {
+      merged[merged.length - 1] = {
         name: d.name,
         idx: d.idx,
         rel: d.rel,
         names: [...new Set([...prev.names, ...d.names])],
         idxs: [...new Set([...prev.idxs, ...d.idxs])],
-      });
+      };
     }
   }
-  return [...merged.values()];
+  return merged;
 }
 
 /** `normalize_dataflow`: names become var_0, var_1… in order of appearance; positions are dropped. */

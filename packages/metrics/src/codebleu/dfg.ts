@@ -24,11 +24,9 @@ export interface TokenInfo {
 /** Entries of zero-width tokens by offset (the reference's `index_to_code`, where such spans collide). */
 export type TokenIndex = Map<number, TokenInfo>;
 
-const STRING_TYPES = new Set(['string_literal', 'string', 'character_literal']);
-
 /** True for the nodes the reference treats as tokens (`tree_to_token_index`). */
 export function isTokenNode(n: CNode): boolean {
-  return (n.children.length === 0 || STRING_TYPES.has(n.type)) && n.type !== 'comment';
+  return n.tn;
 }
 
 /** Token nodes under `root` in document order (`tree_to_token_index`). */

@@ -17,8 +17,16 @@ export interface CNode {
   ei: number;
   /** `str(node)` (set for visible nodes and nodes with children). */
   sexp?: string;
+  /** A token for the dataflow component (`tree_to_token_index`): a leaf or a string literal, not a comment. */
+  tn: boolean;
   /** Token index and text, for token nodes (set by the dataflow component). */
   tok?: { idx: number; code: string };
+}
+
+const STRING_TYPES = new Set(['string_literal', 'string', 'character_literal']);
+
+function markTokenNodes(nodes: readonly CNode[]): void {
+  for (const n of nodes) n.tn = (n.children.length === 0 || STRING_TYPES.has(n.type)) && n.type !== 'comment';
 }
 
 /** The first child under field `name` (tree-sitter `child_by_field_name`), or null. */
@@ -88,6 +96,7 @@ function fromFlat(f: FlatSyntaxTree, fieldParents: ReadonlySet<string>): FlatTre
       children: [],
       si: start[i] as number,
       ei: end[i] as number,
+      tn: false,
     };
     nodes[i] = node;
     if (fieldParents.has(t)) withField[i] = 1;
@@ -97,6 +106,7 @@ function fromFlat(f: FlatSyntaxTree, fieldParents: ReadonlySet<string>): FlatTre
       (nodes[pi] as CNode).children.push(node);
     }
   }
+  markTokenNodes(nodes);
   const sexps: string[] = [f.rootString];
   for (let i = 1; i < f.count; i++) {
     if ((nodes[i] as CNode).children.length > 0) sexps.push(f.nodeString(i));
@@ -126,9 +136,10 @@ export function flattenTreeByCursor(
     const hasMissing = rootSexp?.includes('(MISSING ') === true;
     let maxDepth = 1;
     let size = 1;
+    const all: CNode[] = [];
     const make = (field: boolean): CNode => {
       const id = cursor.typeId();
-      return {
+      const node: CNode = {
         type: names[id] ?? 'ERROR',
         named: named[id] ?? true,
         missing: hasMissing && cursor.isMissing(),
@@ -136,7 +147,10 @@ export function flattenTreeByCursor(
         children: [],
         si: cursor.startByte(),
         ei: cursor.endByte(),
+        tn: false,
       };
+      all.push(node);
+      return node;
     };
     const root = make(false);
     const stack: CNode[] = [root];
@@ -178,6 +192,7 @@ export function flattenTreeByCursor(
         wantField = fieldParents.has(parent.type);
       }
     }
+    markTokenNodes(all);
     if (rootSexp === null) {
       // deeper than tree-sitter's printer can go (thousands of levels; the reference's str(node) would
       // overflow too): one subtree standing for the whole text, equal only for byte-identical input
