@@ -82,36 +82,44 @@ export function flattenTree(parsed: ParsedCode, fieldParents: ReadonlySet<string
   return fromFlat(flat, fieldParents);
 }
 
+/** Children list of every leaf (never mutated). */
+const NO_CHILDREN: CNode[] = [];
+
 function fromFlat(f: FlatSyntaxTree, fieldParents: ReadonlySet<string>): FlatTree {
   const { type, named, missing, field, fieldNames, start, end, parent } = f;
-  const nodes: CNode[] = new Array(f.count);
-  const withField = new Uint8Array(f.count);
-  for (let i = 0; i < f.count; i++) {
+  const n = f.count;
+  const childCount = new Int32Array(n);
+  for (let i = 1; i < n; i++)
+    childCount[parent[i] as number] = (childCount[parent[i] as number] as number) + 1;
+  const nodes: CNode[] = new Array(n);
+  const fill = new Int32Array(n);
+  const withField = new Uint8Array(n);
+  const sexps: string[] = [f.rootString];
+  for (let i = 0; i < n; i++) {
     const t = type[i] as string;
+    const k = childCount[i] as number;
     const node: CNode = {
       type: t,
       named: named[i] === 1,
       missing: missing[i] === 1,
       field: null,
-      children: [],
+      children: k === 0 ? NO_CHILDREN : new Array(k),
       si: start[i] as number,
       ei: end[i] as number,
-      tn: false,
+      tn: (k === 0 || STRING_TYPES.has(t)) && t !== 'comment',
     };
     nodes[i] = node;
+    if (k > 0 && i > 0) sexps.push(f.nodeString(i));
     if (fieldParents.has(t)) withField[i] = 1;
     if (i > 0) {
       const pi = parent[i] as number;
       if (withField[pi]) node.field = fieldNames[field[i] as number] ?? null;
-      (nodes[pi] as CNode).children.push(node);
+      const at = fill[pi] as number;
+      (nodes[pi] as CNode).children[at] = node;
+      fill[pi] = at + 1;
     }
   }
-  markTokenNodes(nodes);
-  const sexps: string[] = [f.rootString];
-  for (let i = 1; i < f.count; i++) {
-    if ((nodes[i] as CNode).children.length > 0) sexps.push(f.nodeString(i));
-  }
-  return { root: nodes[0] as CNode, depth: f.depth, size: f.count, sexps };
+  return { root: nodes[0] as CNode, depth: f.depth, size: n, sexps };
 }
 
 /**
