@@ -20,6 +20,7 @@ import {
 import { type CNode, childByField } from './tree.ts';
 
 const notComma = (n: CNode) => n.type !== ',';
+const isForIn = (n: CNode) => n.type === 'for_in_clause';
 
 function must(n: CNode | null): CNode {
   if (!n) throw new TypeError("'NoneType' object has no attribute 'children'");
@@ -121,14 +122,15 @@ export function pythonWalker(ctx: Ctx): Walk {
       return [mergeLoop(dfg), states];
     }
     const dfg: DfgEntry[] = [];
-    const first = node.children.filter((c) => c.type === 'for_in_clause');
-    states = seq(walk, first, states, dfg);
-    states = seq(
-      walk,
-      node.children.filter((c) => c.type !== 'for_in_clause'),
-      states,
-      dfg,
-    );
+    if (node.children.some(isForIn)) {
+      states = seq(walk, node.children.filter(isForIn), states, dfg);
+      states = seq(
+        walk,
+        node.children.filter((c) => !isForIn(c)),
+        states,
+        dfg,
+      );
+    } else states = seq(walk, node.children, states, dfg);
     return [sortByIdx(dfg), states];
   };
   return walk;
