@@ -13,7 +13,7 @@
  * finished full crawl, and a re-run of the same command resumes.
  */
 import { FaunError } from '@faun/kit';
-import type { CrossRef, PullInfo, RawEntry } from '@faun/schema';
+import type { CrossRef, PullInfo } from '@faun/schema';
 import type { GitHubClient } from './client.ts';
 import { ISSUES_QUERY, PULLS_QUERY } from './queries.ts';
 import {
@@ -25,12 +25,14 @@ import {
   pullFromGraphql,
 } from './records.ts';
 import type { RepoMeta } from './repos.ts';
-import type { Checkpoint, CrawlSink, IngestBatch } from './sink.ts';
+import type { CrawlSink, IngestBatch } from './sink.ts';
+import { StreamRun } from './stream-run.ts';
+import { type SurvivorEntry, type SurvivorRule, survivorEntry, survivorTasks } from './survivors.ts';
+
+export type { SurvivorRule } from './survivors.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: GitHub JSON.
 type Json = any;
-
-export type SurvivorRule = 'strict' | 'linked';
 
 export interface CrawlOptions {
   repos: RepoMeta[];
@@ -74,64 +76,6 @@ const LAST = /[?&]page=(\d+)[^>]*>;\s*rel="last"/;
 
 function now(client: GitHubClient): string {
   return new Date(client.clock.now()).toISOString();
-}
-
-class StreamRun {
-  items: number;
-  requests: number;
-  constructor(
-    readonly o: CrawlOptions,
-    readonly repo: string,
-    readonly stream: string,
-    readonly cp: Checkpoint | null,
-  ) {
-    this.items = cp?.items ?? 0;
-    this.requests = cp?.requests ?? 0;
-  }
-  private pending: Promise<void> = Promise.resolve();
-  /**
-   * Queues the page's rows and checkpoint as one sink transaction. Waits for the previous page's
-   * transaction first, so the next page is fetched while this one is written and checkpoints stay in
-   * order. `step` calls {@link drain} at the end of the stream.
-   */
-  async save(
-    batch: IngestBatch,
-    cursor: string | null,
-    done: boolean,
-    items: number,
-    extra: Partial<StreamProgress> = {},
-  ) {
-    await this.pending;
-    this.items += items;
-    const progress: StreamProgress = {
-      repo: this.repo,
-      stream: this.stream,
-      items: this.items,
-      requests: this.requests,
-      done,
-      ...extra,
-    };
-    const p = this.o.sink
-      .ingest({
-        ...batch,
-        checkpoint: {
-          repo: this.repo,
-          stream: this.stream,
-          cursor,
-          done,
-          updated_at: now(this.o.client),
-          requests: this.requests,
-          items: this.items,
-        },
-      })
-      .then(() => this.o.onProgress?.(progress));
-    p.catch(() => {});
-    this.pending = p;
-  }
-  /** Waits for the last queued transaction. */
-  drain(): Promise<void> {
-    return this.pending;
-  }
 }
 
 function aborted(o: CrawlOptions): void {
@@ -244,86 +188,6 @@ async function crossrefStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): 
 }
 
 const GQL_PAGES_PER_BATCH = 10;
-
-export interface DetailTask {
-  kind: 'comments' | 'events' | 'files';
-  number: number;
-}
-
-/**
- * Per-entity work left after the cheap filters, in a stable order. A link is a merged PR into the
- * default branch whose closingIssuesReferences name a closed issue of the same repository. `strict`
- * keeps issues with a body ≥ `minBody` characters and PRs with exactly one changed file; `linked` keeps
- * every linked issue and PR. With `since` (incremental), only links where the issue or the PR changed
- * since then.
- */
-/** What {@link survivorTasks} needs of an entry (bodies are reduced to their length to save memory). */
-export interface SurvivorEntry {
-  number: number;
-  kind: 'issue' | 'pr';
-  state: 'open' | 'closed';
-  /** Length of the trimmed body. */
-  bodyLength: number;
-  comments_count: number;
-  updated_at: string;
-  pr?: Pick<PullInfo, 'merged' | 'base_ref' | 'changed_files' | 'closing_issues'> | null;
-}
-
-/** Reduces an entry to what survivor selection reads. */
-export function survivorEntry(e: RawEntry): SurvivorEntry {
-  return {
-    number: e.number,
-    kind: e.kind,
-    state: e.state,
-    bodyLength: (e.body ?? '').trim().length,
-    comments_count: e.comments_count,
-    updated_at: e.updated_at,
-    pr: e.pr
-      ? {
-          merged: e.pr.merged,
-          base_ref: e.pr.base_ref,
-          changed_files: e.pr.changed_files ?? null,
-          closing_issues: e.pr.closing_issues ?? null,
-        }
-      : null,
-  };
-}
-
-export function survivorTasks(
-  entries: SurvivorEntry[],
-  defaultBranch: string,
-  rule: SurvivorRule,
-  minBody = 200,
-  since: string | null = null,
-): DetailTask[] {
-  const byNumber = new Map(entries.map((e) => [e.number, e]));
-  const issues = new Set<number>();
-  const prs = new Set<number>();
-  for (const p of entries) {
-    if (p.kind !== 'pr' || !p.pr?.merged || p.pr.base_ref !== defaultBranch) continue;
-    let linked = false;
-    for (const n of p.pr.closing_issues ?? []) {
-      const i = byNumber.get(n);
-      if (i?.kind !== 'issue' || i.state !== 'closed') continue;
-      if (
-        since &&
-        Date.parse(i.updated_at) < Date.parse(since) &&
-        Date.parse(p.updated_at) < Date.parse(since)
-      )
-        continue;
-      linked = true;
-      if (rule === 'linked' || i.bodyLength >= minBody) issues.add(n);
-    }
-    if (linked && (rule === 'linked' || p.pr.changed_files === 1)) prs.add(p.number);
-  }
-  const tasks: DetailTask[] = [];
-  for (const n of [...issues].sort((a, b) => a - b)) {
-    if ((byNumber.get(n)?.comments_count ?? 0) > 0) tasks.push({ kind: 'comments', number: n });
-    tasks.push({ kind: 'events', number: n });
-  }
-  for (const n of [...prs].sort((a, b) => a - b)) tasks.push({ kind: 'files', number: n });
-  return tasks;
-}
 
 async function detailsStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): Promise<void> {
   const [owner, repo] = meta.full.split('/') as [string, string];

@@ -9,12 +9,7 @@ export {
   type CrawlOptions,
   type CrawlSummary,
   crawl,
-  type DetailTask,
   type StreamProgress,
-  type SurvivorEntry,
-  type SurvivorRule,
-  survivorEntry,
-  survivorTasks,
 } from './crawler.ts';
 export { type CachedAnswer, type EtagCache, FileEtagCache, MemoryEtagCache } from './etag.ts';
 export { fetchIssue, type IssueLookup } from './issue.ts';
@@ -29,6 +24,13 @@ export {
   type RepoRow,
 } from './sink.ts';
 export { storeSink } from './store-sink.ts';
+export {
+  type DetailTask,
+  type SurvivorEntry,
+  type SurvivorRule,
+  survivorEntry,
+  survivorTasks,
+} from './survivors.ts';
 export {
   type BudgetView,
   type Resource,

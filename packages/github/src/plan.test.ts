@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RawEntry } from '@faun/schema';
 import { SimClock } from './clock.ts';
-import { survivorEntry, survivorTasks } from './crawler.ts';
 import { actorFromGraphql, entryFromRest, pullFromGraphql } from './records.ts';
 import { parseRepos } from './repos.ts';
+import { survivorEntry, survivorTasks } from './survivors.ts';
 import { TokenPool, tokensFromEnv } from './tokens.ts';
 
 const T = '2024-01-01T00:00:00Z';
