@@ -96,6 +96,9 @@ const CASES: [SyntaxLang, string][] = [
     'package main\nfunc f(a int) (int, error) {\n\tx := a + 1\n\tfor i := 0; i < 3; i++ { x++ }\n\treturn x, nil\n}\n',
   ],
   ['go', 'func (r *R) M() { switch x := y.(type) { case int: return\n default: go f( }'],
+  // anonymous nodes with children (aliased sequences), printed on their own differently
+  ['python', 'x = a is not b and c not in d\n'],
+  ['typescript', 'declare const s: unique symbol; let t = a ? b : c;'],
   ['python', ''],
   ['go', '\n\n'],
 ];
