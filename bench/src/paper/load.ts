@@ -3,7 +3,7 @@
  * folder), a folder of prediction files (any `*.jsonl` of Prediction rows; grouped by task, model and
  * ablation as the rows say), and optionally execution results (ExecutionResult rows).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256File } from '@faun/kit';
 import { buildPrompt } from '@faun/models';
@@ -81,23 +81,36 @@ export async function loadPredictions(
   return { groups: [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, g]) => g), hashes };
 }
 
-/** Execution verdicts from ExecutionResult JSONL files; `languages` maps instance ids to languages. */
+/**
+ * Execution verdicts under `dir`: ExecutionResult rows from `*.jsonl` files in it, and the `result.json`
+ * of every instance of `faun verify` run folders (`<run>/instances/<id>/result.json`, with the language
+ * from the `meta.json` beside it). `languages` (instance id → language, from the datasets) wins.
+ */
 export async function loadExecution(dir: string, languages: Map<string, string>): Promise<ExecRow[]> {
   if (!existsSync(dir)) return [];
-  const out: ExecRow[] = [];
-  for (const f of readdirSync(dir)
-    .filter((x) => x.endsWith('.jsonl'))
-    .sort()) {
-    const { values } = await readJsonlAll<ExecutionResult>(join(dir, f), {
-      schema: ExecutionResult as never,
-    });
-    for (const r of values)
-      out.push({
-        model: r.model,
-        instance_id: r.instance_id,
-        language: languages.get(r.instance_id) ?? 'unknown',
-        resolved: r.outcome === 'resolved',
-      });
-  }
-  return out;
+  const rows: { r: ExecutionResult; language?: string }[] = [];
+  const visit = async (d: string, depth: number): Promise<void> => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = join(d, e.name);
+      if (e.isDirectory() && depth < 4) await visit(p, depth + 1);
+      else if (e.isFile() && e.name.endsWith('.jsonl') && depth === 0)
+        for (const r of (await readJsonlAll<ExecutionResult>(p, { schema: ExecutionResult as never })).values)
+          rows.push({ r });
+      else if (e.isFile() && e.name === 'result.json') {
+        const r = ExecutionResult.parse(JSON.parse(readFileSync(p, 'utf8')));
+        const meta = join(d, 'meta.json');
+        const language = existsSync(meta)
+          ? (JSON.parse(readFileSync(meta, 'utf8')) as { language?: string }).language
+          : undefined;
+        rows.push({ r, language });
+      }
+    }
+  };
+  await visit(dir, 0);
+  return rows.map(({ r, language }) => ({
+    model: r.model,
+    instance_id: r.instance_id,
+    language: languages.get(r.instance_id) ?? language ?? 'unknown',
+    resolved: r.outcome === 'resolved',
+  }));
 }

@@ -31,7 +31,7 @@ test('faun demo runs the whole pipeline offline in a temporary folder and leaves
   if (code !== 0) console.error(stdout.slice(-4000), stderr.slice(-4000));
   expect(code).toBe(0);
   expect(stdout).toContain('faun demo finished');
-  for (const stage of ['crawl', 'curate', 'build', 'predict', 'score', 'tables'])
+  for (const stage of ['crawl', 'curate', 'build', 'predict', 'score', 'verify', 'tables'])
     expect(stdout.toLowerCase()).toContain(stage);
 
   expect(existsSync(join(out, 'faun.duckdb'))).toBe(true);
@@ -56,6 +56,13 @@ test('faun demo runs the whole pipeline offline in a temporary folder and leaves
   expect(tables.some((f) => f.endsWith('.png'))).toBe(true);
   const table4 = readFileSync(join(out, 'tables', 'table4.md'), 'utf8');
   for (const model of ['bm25', 'baseline:title', 'baseline:no-edit']) expect(table4).toContain(model);
+  // container verification of the generated instances: gold resolves everything, empty nothing
+  const exec = JSON.parse(readFileSync(join(out, 'tables', 'execution.json'), 'utf8')) as {
+    rows: { keys: string[]; cells: { value: number; n: number }[] }[];
+  };
+  const rate = (model: string) => exec.rows.find((r) => r.keys[0] === model && r.keys[1] === 'all')?.cells[0];
+  expect(rate('gold')).toMatchObject({ value: 1, n: 2 });
+  expect(rate('empty')).toMatchObject({ value: 0, n: 2 });
   const runs = readdirSync(join(out, 'logs'));
   expect(runs.length).toBeGreaterThanOrEqual(6);
   for (const r of runs) expect(existsSync(join(out, 'logs', r, 'header.json'))).toBe(true);
