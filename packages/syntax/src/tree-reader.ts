@@ -138,7 +138,7 @@ const ROOT = -1;
 
 /**
  * Reads `parsed`'s tree into a {@link FlatSyntaxTree}. Throws {@link TreeTooDeepError} past
- * {@link MAX_READ_DEPTH} levels (use a cursor walk then). Nothing may use the tree-sitter API meanwhile.
+ * {@link MAX_READ_DEPTH} levels or when the JS stack runs out first (use a cursor walk then). Nothing may use the tree-sitter API meanwhile.
  */
 export function readTree(parsed: ParsedCode): FlatSyntaxTree {
   const rt = runtimeModule();
@@ -352,7 +352,13 @@ export function readTree(parsed: ParsedCode): FlatSyntaxTree {
   const rb = u8[rootSlot] as number;
   const rootPadding =
     rb & 1 ? (u8[rootSlot + 6] as number) : (u32[((u32[rootSlot >> 2] as number) + 4) >> 2] as number);
-  visit(rootSlot, 0, false, ROOT, true, true, 0, rootPadding, -1, 1, 0);
+  try {
+    visit(rootSlot, 0, false, ROOT, true, true, 0, rootPadding, -1, 1, 0);
+  } catch (e) {
+    // the JS stack ran out before MAX_READ_DEPTH (a caller deep in its own recursion)
+    if (e instanceof RangeError) throw new TreeTooDeepError('syntax tree too deep to read', { cause: e });
+    throw e;
+  }
   const rootString = out;
   const extra = new Map<number, string>();
   for (const [node, slot, alias, aliasNamed] of standalone) {
