@@ -138,7 +138,8 @@ const ROOT = -1;
 
 /**
  * Reads `parsed`'s tree into a {@link FlatSyntaxTree}. Throws {@link TreeTooDeepError} past
- * {@link MAX_READ_DEPTH} levels or when the JS stack runs out first (use a cursor walk then). Nothing may use the tree-sitter API meanwhile.
+ * {@link MAX_READ_DEPTH} levels or when the JS stack runs out first (use a cursor walk then). Nothing may use
+ * the tree-sitter API meanwhile.
  */
 export function readTree(parsed: ParsedCode): FlatSyntaxTree {
   const rt = runtimeModule();
