@@ -42,7 +42,7 @@ test('faun validate --repeats 3', async () => {
       '--quiet',
       ...repoDirs,
     ],
-    { stdout: 'pipe', stderr: 'pipe' },
+    { stdout: 'ignore', stderr: 'inherit' },
   );
   expect(await p.exited).toBe(0);
   const valid = readFileSync(out, 'utf8')
