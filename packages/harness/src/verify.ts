@@ -96,6 +96,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
   const record = await RunRecord.start({
     dir: opts.dir,
     runId: opts.runId,
+    resume: true, // rerunning a run id resumes it (finished instances are reused)
     command: 'verify',
     argv: opts.argv ?? [],
     options: {

@@ -51,8 +51,28 @@ test('redactOptions hides secret-looking names only', () => {
   });
 });
 
-test('run ids sort by time', () => {
-  const a = newRunId('fl bm25', new Date('2026-01-02T03:04:05Z'));
-  expect(a).toBe('20260102-030405-fl_bm25');
+test('run ids sort by time and do not collide within a second', () => {
+  const a = newRunId('fl bm25', new Date('2026-01-02T03:04:05.007Z'), () => 0.5);
+  expect(a).toBe('20260102-030405-007-fl_bm25-i000');
   expect(newRunId('x', new Date('2026-01-02T03:04:06Z')) > a).toBe(true);
+  const same = new Date('2026-01-02T03:04:05.007Z');
+  const ids = new Set(Array.from({ length: 50 }, () => newRunId('score', same)));
+  expect(ids.size).toBe(50);
+});
+
+test('a second run never writes into an existing run directory unless it resumes it', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'faun-run-')), 'r');
+  const init = { dir, runId: 'r', command: 'score', argv: [], options: {} };
+  await RunRecord.start(init);
+  await expect(RunRecord.start(init)).rejects.toThrow('already holds a run record');
+  const resumed = await RunRecord.start({ ...init, resume: true });
+  expect(resumed.dir).toBe(dir);
+});
+
+test('the header records the versions of key dependencies', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'faun-run-')), 'r');
+  await RunRecord.start({ dir, runId: 'r', command: 'x', argv: [], options: {} });
+  const header = RunHeader.parse(JSON.parse(readFileSync(join(dir, 'header.json'), 'utf8')));
+  expect(header.dependencies.zod).toMatch(/^\d+\.\d+\.\d+/);
+  expect(header.dependencies['@duckdb/node-api']).toMatch(/^\d+\.\d+\.\d+/);
 });

@@ -3,7 +3,7 @@
  * leaves a usable partial record), `summary.json` at the end. See docs/run-record.md.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -16,7 +16,9 @@ import {
   stableStringify,
   writeFileAtomic,
 } from '@faun/schema';
+import { FaunError } from './errors.ts';
 import { sha256File } from './hash.ts';
+import { REPO_ROOT } from './paths.ts';
 import { FAUN_VERSION } from './version.ts';
 
 export interface GitInfo {
@@ -61,6 +63,11 @@ export interface RunRecordInit {
   inputs?: string[];
   seed?: number | null;
   dependencies?: Record<string, string>;
+  /**
+   * Continue a run whose directory exists (a resumed run): the header is rewritten and samples are
+   * appended. Without it, an existing run directory is an error, so two runs never mix their records.
+   */
+  resume?: boolean;
 }
 
 export class RunRecord {
@@ -75,6 +82,10 @@ export class RunRecord {
   ) {}
 
   static async start(init: RunRecordInit): Promise<RunRecord> {
+    if (!init.resume && existsSync(join(init.dir, 'header.json')))
+      throw new FaunError(`run directory ${init.dir} already holds a run record`, {
+        hint: 'use another run id (or --log-dir), or resume that run',
+      });
     await mkdir(init.dir, { recursive: true });
     const rec = new RunRecord(init.dir, init.runId);
     const inputs: Record<string, string> = {};
@@ -86,7 +97,7 @@ export class RunRecord {
       argv: init.argv,
       options: redactOptions(init.options),
       faun_version: FAUN_VERSION,
-      dependencies: init.dependencies ?? {},
+      dependencies: { ...keyDependencies(), ...init.dependencies },
       runtime: {
         bun: typeof Bun === 'undefined' ? null : Bun.version,
         node: process.versions.node ?? '',
@@ -150,8 +161,55 @@ export class RunRecord {
   }
 }
 
-/** A sortable run id: `YYYYMMDD-HHMMSS-<label>`. */
-export function newRunId(label: string, now = new Date()): string {
-  const t = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${t}-${label.replace(/[^A-Za-z0-9_.-]+/g, '_')}`;
+/**
+ * A run id that sorts by start time and does not collide: `YYYYMMDD-HHMMSS-mmm-<label>-<4 random>`.
+ */
+export function newRunId(label: string, now = new Date(), random: () => number = Math.random): string {
+  const iso = now.toISOString();
+  const t = `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}-${iso.slice(20, 23)}`;
+  const tag = Math.floor(random() * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0');
+  return `${t}-${label.replace(/[^A-Za-z0-9_.-]+/g, '_')}-${tag}`;
+}
+
+const KEY_PACKAGES = [
+  '@duckdb/node-api',
+  'web-tree-sitter',
+  'zod',
+  'hono',
+  'drizzle-orm',
+  'bullmq',
+  'testcontainers',
+  '@octokit/core',
+];
+
+let keyDeps: Record<string, string> | null = null;
+
+/** Versions of faun's key dependencies as installed (read once from their package.json files). */
+export function keyDependencies(): Record<string, string> {
+  if (keyDeps) return keyDeps;
+  const out: Record<string, string> = {};
+  for (const name of KEY_PACKAGES) {
+    for (const base of [
+      REPO_ROOT,
+      ...[
+        'packages/store',
+        'packages/syntax',
+        'apps/api',
+        'packages/jobs',
+        'packages/github',
+        'packages/services',
+      ].map((p) => join(REPO_ROOT, p)),
+    ]) {
+      const file = join(base, 'node_modules', name, 'package.json');
+      if (!existsSync(file)) continue;
+      try {
+        out[name] = (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+        break;
+      } catch {}
+    }
+  }
+  keyDeps = out;
+  return out;
 }
