@@ -16,6 +16,7 @@ import {
 import { formatIssue, parseJsonlLine, readLines, stableStringify, writeJsonlAtomic } from '@faun/schema';
 import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
 import { needsCodeBleu, PAIR_METRICS, PAIR_VARIANTS, type PairMetric, scorePair } from '../pairs.ts';
+import { requireReadableFile } from './input.ts';
 
 /** Lines longer than this are reported instead of scored. */
 export const MAX_LINE_BYTES = 5 * 1024 * 1024;
@@ -59,6 +60,7 @@ async function run(ctx: CommandContext): Promise<number> {
   }
   if (langOpt !== undefined && !CODE_LANGS.includes(langOpt as CodeLang))
     throw new UsageError(`--lang ${langOpt} is not supported (choose one of ${CODE_LANGS.join(', ')})`);
+  await requireReadableFile(input, 'input');
   const limit = ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit);
   const runId = newRunId('score-pairs');
   const rec = await RunRecord.start({

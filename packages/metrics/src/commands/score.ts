@@ -17,6 +17,7 @@ import {
 } from '@faun/schema';
 import { METRICS } from '../registry.ts';
 import { scoreTask, type TaskScore } from '../score/task.ts';
+import { requireReadableFile } from './input.ts';
 
 const SCHEMAS = { qa: QaItem, fl: FlItem, ce: CeItem } as const;
 
@@ -55,6 +56,8 @@ async function run(ctx: CommandContext): Promise<number> {
   const seed = Number(ctx.opts.seed ?? 0);
   const iterations = Number(ctx.opts.bootstrap ?? 1000);
   const schema = SCHEMAS[task];
+  await requireReadableFile(dataset, 'dataset');
+  await requireReadableFile(predictions, 'predictions');
   const items = await readJsonlAll(dataset, { schema: schema as typeof QaItem, errors: 'collect' });
   failOnIssues('dataset', items.issues);
   const preds = await readJsonlAll(predictions, { schema: Prediction, errors: 'collect' });

@@ -1,0 +1,26 @@
+/** `faun score` end to end: input errors, duplicates, several models, run record outcomes, --quiet. */
+import { afterAll, describe, expect, test } from 'bun:test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { cliSandbox, flItem, predRow } from './test-helpers.ts';
+
+const { dir, faun, write, cleanup } = cliSandbox('faun-score-cli-');
+afterAll(cleanup);
+
+describe('faun score input files', () => {
+  test('a missing or unreadable file is an input error naming the option and the path', () => {
+    const ds = write('fl.jsonl', [flItem('f1')]);
+    const preds = write('fl-preds.jsonl', [predRow('f1', 'fl', 'm', 'pkg/b.py')]);
+    const noDs = faun(['score', '--task', 'fl', '--dataset', 'nosuch.jsonl', '--predictions', preds]);
+    expect(noDs.code).toBe(1);
+    expect(noDs.stderr).toContain('faun: --dataset nosuch.jsonl: no such file');
+    expect(noDs.stderr).not.toContain('unexpected error');
+    const noPreds = faun(['score', '--task', 'fl', '--dataset', ds, '--predictions', 'gone.jsonl']);
+    expect(noPreds.code).toBe(1);
+    expect(noPreds.stderr).toContain('faun: --predictions gone.jsonl: no such file');
+    mkdirSync(join(dir, 'adir'));
+    const isDir = faun(['score', '--task', 'fl', '--dataset', 'adir', '--predictions', preds]);
+    expect(isDir.code).toBe(1);
+    expect(isDir.stderr).toContain('faun: --dataset adir: is a directory');
+  }, 60_000);
+});
