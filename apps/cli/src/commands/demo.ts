@@ -31,7 +31,13 @@ export const commands = [
         choices: ['auto', 'never'],
         default: 'auto',
       },
-      { name: 'fresh', type: 'boolean', description: 'delete the output folder first', default: true },
+      {
+        name: 'fresh',
+        type: 'boolean',
+        description:
+          'clear the output folder of an earlier demo first (never a folder the demo did not write)',
+        default: true,
+      },
     ],
     run(ctx) {
       const o = ctx.opts;

@@ -64,3 +64,15 @@ test('faun demo runs the whole pipeline offline in a temporary folder and leaves
   expect(runs.length).toBeGreaterThanOrEqual(6);
   for (const r of runs) expect(existsSync(join(out, 'logs', r, 'header.json'))).toBe(true);
 }, 300_000);
+
+test('faun demo refuses to write into a folder it did not create', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'faun-demo-'));
+  const precious = join(cwd, 'precious');
+  Bun.spawnSync(['mkdir', '-p', precious]);
+  await Bun.write(join(precious, 'thesis.tex'), 'important');
+  const proc = Bun.spawn(['bun', MAIN, 'demo', '--out', precious], { cwd, stdout: 'pipe', stderr: 'pipe' });
+  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  expect(code).toBe(2);
+  expect(stderr).toContain('was not written by faun demo');
+  expect(readFileSync(join(precious, 'thesis.tex'), 'utf8')).toBe('important');
+}, 60_000);

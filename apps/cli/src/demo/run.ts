@@ -3,9 +3,9 @@
  * → build QA / FL / CE datasets → offline baselines → scores → container verification of generated
  * instances when a Docker engine is available → paper tables → where everything is.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { CommandContext } from '@faun/kit';
+import { type CommandContext, UsageError } from '@faun/kit';
 import { faun, type StepEnv, stage } from './steps.ts';
 import { verifyStep } from './verify.ts';
 
@@ -25,11 +25,29 @@ export const BASELINES = [
   { task: 'ce', model: 'baseline:no-edit', note: 'empty edit (trivial baseline)' },
 ] as const;
 
+/** Marks a folder as written by `faun demo`, so a later `--fresh` run may clear it. */
+const MARKER = '.faun-demo';
+
+/**
+ * Makes the output folder ready. `--fresh` clears only a folder `faun demo` wrote before (it holds the
+ * marker) — never a folder of the user's with other content.
+ */
+function prepareOutput(out: string, fresh: boolean): void {
+  if (existsSync(out) && readdirSync(out).length > 0) {
+    if (!existsSync(join(out, MARKER)))
+      throw new UsageError(`${out} exists and was not written by faun demo; refusing to write into it`, {
+        hint: 'pass --out with a new or empty folder',
+      });
+    if (fresh) rmSync(out, { recursive: true, force: true });
+  }
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, MARKER), 'written by faun demo; `faun demo --fresh` may delete this folder\n');
+}
+
 export async function runDemo(o: DemoOptions, ctx: CommandContext): Promise<number> {
   const log = ctx.log;
   const out = resolve(o.out);
-  if (o.fresh) rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
+  prepareOutput(out, o.fresh);
   const db = join(out, 'faun.duckdb');
   const datasets = join(out, 'datasets');
   const preds = join(out, 'predictions');
