@@ -24,3 +24,27 @@ describe('faun score input files', () => {
     expect(isDir.stderr).toContain('faun: --dataset adir: is a directory');
   }, 60_000);
 });
+
+describe('faun score duplicates', () => {
+  const ds = write('dup-fl.jsonl', [flItem('f1'), flItem('f2')]);
+  const preds = write('dup-preds.jsonl', [
+    predRow('f1', 'fl', 'm', 'pkg/c.py'),
+    predRow('f2', 'fl', 'm', 'pkg/b.py'),
+    predRow('f1', 'fl', 'm', 'pkg/b.py'),
+  ]);
+  test('a repeated prediction id is an input error naming both lines', () => {
+    const r = faun(['score', '--task', 'fl', '--dataset', ds, '--predictions', preds]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('dup-preds.jsonl:3: id: duplicate of line 1');
+    expect(r.stderr).toContain('--dedupe');
+  }, 60_000);
+  test('--dedupe first|last keeps that line', () => {
+    const args = ['score', '--task', 'fl', '--dataset', ds, '--predictions', preds, '--json'];
+    const first = faun([...args, '--dedupe', 'first']);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).aggregate.em.mean).toBe(0.5);
+    const last = faun([...args, '--dedupe', 'last']);
+    expect(last.code).toBe(0);
+    expect(JSON.parse(last.stdout).aggregate.em.mean).toBe(1);
+  }, 60_000);
+});

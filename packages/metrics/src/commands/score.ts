@@ -3,32 +3,14 @@
  * per-item scores (ItemScore JSONL) atomically, records the run, and prints the aggregate table.
  */
 import { join } from 'node:path';
-import { type CommandContext, defineCommand, InputError, newRunId, RunRecord } from '@faun/kit';
-import {
-  CeItem,
-  FlItem,
-  formatIssue,
-  type JsonlIssue,
-  Prediction,
-  QaItem,
-  readJsonlAll,
-  type TaskName,
-  writeJsonlAtomic,
-} from '@faun/schema';
+import { type CommandContext, defineCommand, newRunId, RunRecord } from '@faun/kit';
+import { CeItem, FlItem, QaItem, readJsonlAll, type TaskName, writeJsonlAtomic } from '@faun/schema';
 import { METRICS } from '../registry.ts';
 import { scoreTask, type TaskScore } from '../score/task.ts';
 import { requireReadableFile } from './input.ts';
+import { type DedupeMode, dedupePredictions, failOnIssues, readPredictions } from './score-input.ts';
 
 const SCHEMAS = { qa: QaItem, fl: FlItem, ce: CeItem } as const;
-
-function failOnIssues(what: string, issues: JsonlIssue[]): void {
-  if (!issues.length) return;
-  const shown = issues.slice(0, 5).map(formatIssue).join('\n  ');
-  throw new InputError(
-    `${issues.length} bad line(s) in the ${what}:\n  ${shown}${issues.length > 5 ? '\n  …' : ''}`,
-    { hint: `fix those lines; every ${what} line must be a valid record` },
-  );
-}
 
 /** A readable aggregate table: metric, mean, 95% interval, n. */
 export function formatScoreTable(s: TaskScore): string {
@@ -60,8 +42,14 @@ async function run(ctx: CommandContext): Promise<number> {
   await requireReadableFile(predictions, 'predictions');
   const items = await readJsonlAll(dataset, { schema: schema as typeof QaItem, errors: 'collect' });
   failOnIssues('dataset', items.issues);
-  const preds = await readJsonlAll(predictions, { schema: Prediction, errors: 'collect' });
-  failOnIssues('predictions', preds.issues);
+  const dedupe = (ctx.opts.dedupe === undefined ? 'error' : String(ctx.opts.dedupe)) as DedupeMode;
+  const deduped = dedupePredictions(predictions, await readPredictions(predictions), dedupe);
+  failOnIssues(
+    'predictions',
+    deduped.issues,
+    'each (model, id) may appear once; keep one line, or pass --dedupe first|last',
+  );
+  const preds = { values: deduped.kept.map((r) => r.value) };
   const limit = ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit);
   const list = limit === undefined ? items.values : items.values.slice(0, limit);
   const runId = newRunId(`score-${task}`);
@@ -104,6 +92,7 @@ async function run(ctx: CommandContext): Promise<number> {
     ctx.log(
       `predictions for ids not in the dataset (ignored): ${result.unknown.count}: ${result.unknown.ids.slice(0, 10).join(', ')}`,
     );
+  if (deduped.dropped) ctx.log(`repeated predictions dropped (--dedupe ${dedupe}): ${deduped.dropped}`);
   ctx.log(`per-item scores → ${out} (run record ${rec.dir})`);
   return 0;
 }
@@ -116,7 +105,7 @@ export const score = defineCommand({
     'top1/top3/top5, mrr. CE: codebleu_patch (predicted vs gold SEARCH/REPLACE text), apply_rate (share ' +
     'of predictions whose edits all apply), codebleu_file (edited file vs file_after), file_em. Every ' +
     'aggregate has a seeded bootstrap 95% interval. Items without a prediction count as empty answers ' +
-    'and are listed. Per-item ItemScore rows go to --out (default: the run directory).',
+    'and are listed. A repeated id (same model) is an input error unless --dedupe first|last. Per-item ItemScore rows go to --out (default: the run directory).',
   examples: [
     'faun score --task qa --dataset qa.jsonl --predictions preds/qa.jsonl',
     'faun score --task fl --dataset fl.jsonl --predictions preds/fl-bm25.jsonl --json',
@@ -140,6 +129,12 @@ export const score = defineCommand({
       description: 'predictions (JSONL)',
     },
     { name: 'out', short: 'o', type: 'string', arg: 'FILE', description: 'per-item scores (JSONL)' },
+    {
+      name: 'dedupe',
+      type: 'string',
+      choices: ['first', 'last'],
+      description: 'keep the first or last of repeated predictions for one id and model (default: error)',
+    },
     { name: 'seed', type: 'number', arg: 'N', default: 0, description: 'bootstrap seed' },
     {
       name: 'bootstrap',
