@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliSandbox, flItem, predRow } from './test-helpers.ts';
+import { cliSandbox, flItem, predRow, qaItem } from './test-helpers.ts';
 
 const { dir, faun, write, cleanup } = cliSandbox('faun-score-cli-');
 afterAll(cleanup);
@@ -46,5 +46,34 @@ describe('faun score duplicates', () => {
     const last = faun([...args, '--dedupe', 'last']);
     expect(last.code).toBe(0);
     expect(JSON.parse(last.stdout).aggregate.em.mean).toBe(1);
+  }, 60_000);
+});
+
+describe('faun score files of another task', () => {
+  const fl = write('task-fl.jsonl', [flItem('f1'), flItem('f2'), flItem('f3')]);
+  test('QA predictions scored as FL: an input error naming the file, the first line and both tasks', () => {
+    const preds = write('task-preds.jsonl', [
+      predRow('f1', 'fl', 'm', 'pkg/b.py'),
+      predRow('q1', 'qa', 'm', 'an answer'),
+      predRow('q2', 'qa', 'm', 'another'),
+    ]);
+    const r = faun(['score', '--task', 'fl', '--dataset', fl, '--predictions', preds]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'task-preds.jsonl:2: task: this prediction is for task qa, but --task is fl (2 of 3 predictions are not fl)',
+    );
+  }, 60_000);
+  test('an FL dataset scored as QA says so once', () => {
+    const preds = write('task-qa-preds.jsonl', [predRow('f1', 'qa', 'm', 'x')]);
+    const r = faun(['score', '--task', 'qa', '--dataset', fl, '--predictions', preds]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('task-fl.jsonl:1: task: this is an FL dataset; use --task fl');
+    expect(r.stderr).not.toContain('task-fl.jsonl:2');
+    const qa = write('task-qa.jsonl', [qaItem('q1', 'a')]);
+    const asCe = faun(['score', '--task', 'ce', '--dataset', qa, '--predictions', preds]);
+    expect(asCe.stderr).toContain('task-qa.jsonl:1: task: this is a QA dataset; use --task qa');
+    const swapped = faun(['score', '--task', 'qa', '--dataset', preds, '--predictions', preds]);
+    expect(swapped.code).toBe(1);
+    expect(swapped.stderr).toContain('task-qa-preds.jsonl:1: this is a predictions file, not a dataset');
   }, 60_000);
 });

@@ -1,10 +1,17 @@
 /**
  * Reading and checking `faun score` inputs: predictions keep their line numbers so problems name
- * `file:line`; duplicate ids (per model) are an input error unless `--dedupe` picks one.
+ * `file:line`; a file of another task is named as such; duplicate ids (per model) are an input error unless `--dedupe` picks one.
  * @module
  */
 import { InputError } from '@faun/kit';
-import { formatIssue, type JsonlIssue, Prediction, readJsonl } from '@faun/schema';
+import {
+  formatIssue,
+  type JsonlIssue,
+  Prediction,
+  type ReadJsonlOptions,
+  readJsonl,
+  type TaskName,
+} from '@faun/schema';
 
 /** A record with its 1-based line number. */
 export interface Lined<T> {
@@ -64,4 +71,67 @@ export function dedupePredictions(
   });
   const kept = rows.filter((_, i) => keep[i]);
   return { kept, issues, dropped: rows.length - kept.length };
+}
+
+const A_TASK: Record<TaskName, string> = { qa: 'a QA', fl: 'an FL', ce: 'a CE' };
+
+/** The task a dataset row belongs to: its `task` field, else its gold field; null when unknown. */
+export function detectTask(row: unknown): TaskName | 'predictions' | null {
+  if (row === null || typeof row !== 'object' || Array.isArray(row)) return null;
+  const r = row as Record<string, unknown>;
+  if ('output' in r && 'model' in r) return 'predictions';
+  if (r.task === 'qa' || r.task === 'fl' || r.task === 'ce') return r.task;
+  if ('gold_path' in r) return 'fl';
+  if ('gold_patch' in r) return 'ce';
+  if ('answer' in r) return 'qa';
+  return null;
+}
+
+/**
+ * Reads a task dataset. When its lines do not validate and the first row belongs to another task (or
+ * is a prediction), says so once (`this is an FL dataset; use --task fl`) instead of listing every
+ * missing field of every line.
+ */
+export async function readDataset<T>(
+  path: string,
+  task: TaskName,
+  schema: NonNullable<ReadJsonlOptions<T>['schema']>,
+): Promise<T[]> {
+  const issues: JsonlIssue[] = [];
+  const values: T[] = [];
+  for await (const r of readJsonl(path, { schema, errors: 'collect', issues })) values.push(r.value);
+  if (issues.length) {
+    let first: Lined<unknown> | undefined;
+    for await (const r of readJsonl<unknown>(path, { errors: 'collect' })) {
+      first = r;
+      break;
+    }
+    const found = first ? detectTask(first.value) : null;
+    if (found === 'predictions')
+      throw new InputError(`${path}:${first!.line}: this is a predictions file, not a dataset`, {
+        hint: 'pass it to --predictions and the task dataset to --dataset',
+      });
+    if (found && found !== task)
+      throw new InputError(
+        `${path}:${first!.line}: task: this is ${A_TASK[found]} dataset; use --task ${found}`,
+        { hint: `--task ${task} needs ${A_TASK[task]} dataset` },
+      );
+  }
+  failOnIssues('dataset', issues);
+  return values;
+}
+
+/** Throws an InputError naming the first prediction whose task is not `task` (and how many differ). */
+export function checkPredictionTask(file: string, rows: readonly Lined<Prediction>[], task: TaskName): void {
+  const other = rows.filter((r) => r.value.task !== task);
+  const first = other[0];
+  if (!first) return;
+  const theirs = first.value.task;
+  throw new InputError(
+    `${file}:${first.line}: task: this prediction is for task ${theirs}, but --task is ${task} ` +
+      `(${other.length} of ${rows.length} predictions are not ${task})`,
+    {
+      hint: `pass the ${task} predictions, or score these with --task ${theirs} and ${A_TASK[theirs]} dataset`,
+    },
+  );
 }

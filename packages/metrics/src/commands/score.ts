@@ -4,11 +4,18 @@
  */
 import { join } from 'node:path';
 import { type CommandContext, defineCommand, newRunId, RunRecord } from '@faun/kit';
-import { CeItem, FlItem, QaItem, readJsonlAll, type TaskName, writeJsonlAtomic } from '@faun/schema';
+import { CeItem, FlItem, QaItem, type TaskName, writeJsonlAtomic } from '@faun/schema';
 import { METRICS } from '../registry.ts';
 import { scoreTask, type TaskScore } from '../score/task.ts';
 import { requireReadableFile } from './input.ts';
-import { type DedupeMode, dedupePredictions, failOnIssues, readPredictions } from './score-input.ts';
+import {
+  checkPredictionTask,
+  type DedupeMode,
+  dedupePredictions,
+  failOnIssues,
+  readDataset,
+  readPredictions,
+} from './score-input.ts';
 
 const SCHEMAS = { qa: QaItem, fl: FlItem, ce: CeItem } as const;
 
@@ -40,10 +47,11 @@ async function run(ctx: CommandContext): Promise<number> {
   const schema = SCHEMAS[task];
   await requireReadableFile(dataset, 'dataset');
   await requireReadableFile(predictions, 'predictions');
-  const items = await readJsonlAll(dataset, { schema: schema as typeof QaItem, errors: 'collect' });
-  failOnIssues('dataset', items.issues);
+  const items = { values: await readDataset(dataset, task, schema as typeof QaItem) };
   const dedupe = (ctx.opts.dedupe === undefined ? 'error' : String(ctx.opts.dedupe)) as DedupeMode;
-  const deduped = dedupePredictions(predictions, await readPredictions(predictions), dedupe);
+  const predRows = await readPredictions(predictions);
+  checkPredictionTask(predictions, predRows, task);
+  const deduped = dedupePredictions(predictions, predRows, dedupe);
   failOnIssues(
     'predictions',
     deduped.issues,
