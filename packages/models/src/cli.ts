@@ -1,11 +1,12 @@
 /** `faun` subcommands owned by this package: `predict`. */
 import { join, resolve } from 'node:path';
-import { defineCommand, newRunId, onInterrupt, RunRecord, UsageError } from '@faun/kit';
+import { defineCommand, FaunError, newRunId, onInterrupt, RunRecord, UsageError } from '@faun/kit';
 import type { TaskName } from '@faun/schema';
 import { loadPriceTable } from './cost.ts';
+import { describeError } from './errors.ts';
 import { checkAblate } from './prompts/build.ts';
 import { PROMPT_VERSIONS } from './prompts/templates.ts';
-import { createProvider, providerNames } from './registry.ts';
+import { checkModelForTask, createProvider, providerNames } from './registry.ts';
 import { loadDataset } from './runner/dataset.ts';
 import { runPredictions } from './runner/predict.ts';
 import { contextLimit } from './tokens.ts';
@@ -75,7 +76,12 @@ export const predict = defineCommand({
       choices: ['issue_title', 'issue_body', 'pr_title', 'pr_body'],
       description: 'remove these parts from the prompt',
     },
-    { name: 'temperature', type: 'number', default: 0.2, description: 'sampling temperature (FAUN-Eval uses 0.2)' },
+    {
+      name: 'temperature',
+      type: 'number',
+      default: 0.2,
+      description: 'sampling temperature (FAUN-Eval uses 0.2)',
+    },
     {
       name: 'seed',
       type: 'number',
@@ -136,6 +142,7 @@ export const predict = defineCommand({
     const model = String(o.model);
     const concurrency = Number(o.concurrency);
     const maxRetries = Number(o.maxRetries);
+    checkModelForTask(model, task);
     if (!(concurrency >= 1)) throw new UsageError('--concurrency must be at least 1');
     if (!(maxRetries >= 0)) throw new UsageError('--max-retries must be 0 or more');
     if (!(Number(o.timeout) > 0)) throw new UsageError('--timeout must be positive (seconds)');
@@ -216,11 +223,18 @@ export const predict = defineCommand({
     } finally {
       interrupt.dispose();
     }
-    const metrics = { ...summary, cache: cacheStats, prompt_version: PROMPT_VERSIONS[task] };
-    await record.finish(summary.cancelled ? 'cancelled' : summary.errors ? 'error' : 'success', {
+    const { fatal, ...counts } = summary;
+    const metrics = {
+      ...counts,
+      fatal: fatal ? describeError(fatal) : null,
+      cache: cacheStats,
+      prompt_version: PROMPT_VERSIONS[task],
+    };
+    const failed = summary.fatal !== null || summary.errors > 0;
+    await record.finish(summary.cancelled ? 'cancelled' : failed ? 'error' : 'success', {
       outputs: { predictions: summary.out },
       metrics,
-      resumeCommand: summary.cancelled || summary.errors ? resumeCommand : null,
+      resumeCommand: summary.cancelled || summary.fatal || summary.transientErrors ? resumeCommand : null,
     });
     ctx.log(
       `${summary.total} items: ${summary.generated} generated, ${summary.resumed} resumed, ${summary.errors} errors, ` +
@@ -239,9 +253,27 @@ export const predict = defineCommand({
     ctx.log(`predictions: ${summary.out}  run record: ${record.dir}`);
     if (summary.cancelled)
       ctx.log(`interrupted with ${summary.notRun} items not run; resume with: ${resumeCommand}`);
-    else if (summary.errors)
-      ctx.log(`${summary.errors} items failed (see 'error' in ${summary.out}); re-run to retry them`);
+    const permanent = summary.errors - summary.transientErrors;
+    if (summary.transientErrors)
+      ctx.log(
+        `${summary.transientErrors} items failed transiently (rate limit, server error, timeout or network; ` +
+          `see 'error' in ${summary.out}); re-run to retry them: ${resumeCommand}`,
+      );
+    if (permanent)
+      ctx.log(
+        `${permanent} items failed in a way a re-run cannot fix (recorded with 'error' in ${summary.out}), ` +
+          `e.g. ${summary.firstPermanentError}`,
+      );
     ctx.emitJson({ run_id: runId, run_dir: record.dir, ...metrics });
+    if (fatal) {
+      const kept = summary.generated + summary.resumed;
+      throw new FaunError(`run stopped: ${describeError(fatal)}`, {
+        exitCode: fatal.exitCode,
+        hint:
+          `${fatal.hint ? `${fatal.hint}; ` : ''}${kept} finished items are kept in ${summary.out} ` +
+          `(${summary.notRun} not run); fix it and run the same command to resume`,
+      });
+    }
     return summary.cancelled ? 130 : summary.errors ? 1 : 0;
   },
 });

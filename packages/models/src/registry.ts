@@ -7,6 +7,7 @@
  * const p2 = await createProvider('vllm:Qwen/Qwen2.5-7B', { baseUrl: 'http://gpu:8000' });
  */
 import { didYouMean, UsageError } from '@faun/kit';
+import type { TaskName } from '@faun/schema';
 import type { ModelProvider } from './types.ts';
 
 /** Options a factory may use; each ignores what it does not need. */
@@ -90,6 +91,36 @@ registerProvider('echo', async () => (await import('./providers/baseline.ts')).c
 export function parseModelSpec(spec: string): { provider: string; name: string } {
   const i = spec.indexOf(':');
   return i < 0 ? { provider: spec, name: '' } : { provider: spec.slice(0, i), name: spec.slice(i + 1) };
+}
+
+/** The offline baselines and the task each one answers. */
+export const BASELINES_BY_TASK: Record<TaskName, string[]> = {
+  fl: ['bm25', 'bm25:K'],
+  qa: ['baseline:title'],
+  ce: ['baseline:no-edit'],
+};
+
+const BASELINE_TASK: Record<string, { task: TaskName; what: string }> = {
+  bm25: { task: 'fl', what: 'a fault-localization (FL) baseline' },
+  'baseline:title': { task: 'qa', what: 'a QA baseline' },
+  'baseline:no-edit': { task: 'ce', what: 'a code-editing (CE) baseline' },
+};
+
+/**
+ * Refuses an offline baseline on a task it does not answer (e.g. `bm25` with `--task ce`), before
+ * any item runs. Other models fit every task.
+ */
+export function checkModelForTask(spec: string, task: TaskName): void {
+  const { provider, name } = parseModelSpec(spec.trim());
+  const key = provider === 'bm25' ? 'bm25' : `${provider}:${name}`;
+  const b = BASELINE_TASK[key];
+  if (!b || b.task === task) return;
+  const perTask = (Object.keys(BASELINES_BY_TASK) as TaskName[])
+    .map((t) => `${t}: ${BASELINES_BY_TASK[t].join(', ')}`)
+    .join(' · ');
+  throw new UsageError(`--model ${spec} is ${b.what}; it does not answer --task ${task}`, {
+    hint: `baselines per task — ${perTask}`,
+  });
 }
 
 /** Creates the provider for a `provider:name` spec. Unknown providers get a "did you mean". */

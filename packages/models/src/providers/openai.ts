@@ -8,7 +8,7 @@
  * appended. The key comes from `<SERVICE>_API_KEY` (`OPENAI_API_KEY` for `openai`); it is sent in
  * the Authorization header only and never logged.
  */
-import { isRetryableStatus, ProviderError, parseRetryAfter } from '../errors.ts';
+import { isFatalStatus, isRetryableStatus, ProviderError, parseRetryAfter } from '../errors.ts';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '../types.ts';
 
 /** Known OpenAI-compatible services: default base URL and whether a key is required. */
@@ -141,11 +141,16 @@ export function createOpenAiProvider(o: OpenAiOptions): ModelProvider {
     }
     if (!res.ok) {
       const msg = json?.error?.message ?? text.slice(0, 300);
+      const fatal = isFatalStatus(res.status);
       throw new ProviderError(`${url}: ${msg}`, {
         status: res.status,
         retryable: isRetryableStatus(res.status),
+        fatal,
         retryAfterMs: parseRetryAfter(res.headers),
-        hint: res.status === 401 ? `check ${envKey(o.service, 'API_KEY')}` : undefined,
+        hint: fatal
+          ? `check ${envKey(o.service, 'API_KEY')} (the key), --base-url (now ${baseUrl}) ` +
+            `and the model name '${o.model}'`
+          : undefined,
       });
     }
     const choice = json?.choices?.[0];

@@ -3,15 +3,16 @@
  * of items in flight, and appends each prediction to the output file as it finishes. A re-run with the
  * same output file sends only items without a prediction (or whose previous attempt failed); the run
  * ends with an atomic rewrite of the file in dataset order. Per-item failures are recorded in
- * `Prediction.error` and never stop the run. When `signal` aborts, no new items start; what is in
- * flight finishes and is saved.
+ * `Prediction.error` and do not stop the run, except fatal ones (`isFatalError`: bad key, unknown
+ * model, a model unfit for the task): the first stops the run, is not written as a prediction, and is
+ * returned in `fatal`. When `signal` aborts, no new items start; what is in flight finishes and is saved.
  */
-import type { Progress, RunRecord } from '@faun/kit';
+import type { FaunError, Progress, RunRecord } from '@faun/kit';
 import { UsageError } from '@faun/kit';
 import { appendJsonl, type Prediction, type TaskItem, type TaskName, writeJsonlAtomic } from '@faun/schema';
 import { lengthBuckets } from '../buckets.ts';
 import { costOf, type PriceTable } from '../cost.ts';
-import { describeError } from '../errors.ts';
+import { describeError, isFatalError, isTransientError } from '../errors.ts';
 import { checkOutput } from '../parse/inspect.ts';
 import { type AblatePart, ablateItem, buildPrompt } from '../prompts/build.ts';
 import { PROMPT_VERSIONS } from '../prompts/templates.ts';
@@ -46,6 +47,12 @@ export interface PredictSummary {
   resumed: number;
   generated: number;
   errors: number;
+  /** Errors a re-run may fix (429/5xx/timeouts/network); the rest of `errors` are permanent. */
+  transientErrors: number;
+  /** The first permanent (non-transient) error, e.g. an id missing from a replayed file. */
+  firstPermanentError: string | null;
+  /** The error that stopped the run early (nothing else was started after it), or null. */
+  fatal: FaunError | null;
   /** Outputs that do not follow the requested format (kept and scored as they are). */
   malformed: number;
   truncated: number;
@@ -94,6 +101,9 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
     resumed: selected.length - pending.length,
     generated: 0,
     errors: 0,
+    transientErrors: 0,
+    firstPermanentError: null,
+    fatal: null,
     malformed: 0,
     truncated: 0,
     cacheHits: 0,
@@ -119,6 +129,8 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
   const callCtl = new AbortController();
   let appending: Promise<void> = Promise.resolve();
   let next = 0;
+  let stopping = false;
+  let notRun = 0;
 
   async function one(raw: TaskItem): Promise<void> {
     const item = ablateItem(raw, o.ablate);
@@ -155,7 +167,26 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
         pred.cost_usd = costOf(o.prices ?? null, o.model, r.usage);
       }
     } catch (e) {
+      if (isFatalError(e) || (stopping && callCtl.signal.aborted)) {
+        // Not the item's fault: nothing is written, so a re-run (after the fix) sends it again.
+        if (isFatalError(e) && !s.fatal) {
+          s.fatal = e;
+          stopping = true;
+          callCtl.abort(e); // ends other items' retry waits; their calls count as not run
+        }
+        notRun++;
+        if (s.fatal === e)
+          await o.record?.sample({
+            id: pred.id,
+            outcome: 'error',
+            duration_ms: Math.round(performance.now() - started),
+            error: `stopped the run: ${describeError(e)}`,
+          });
+        return;
+      }
       pred.error = describeError(e);
+      if (isTransientError(e)) s.transientErrors++;
+      else s.firstPermanentError ??= `${pred.id}: ${pred.error}`;
     }
     const check = pred.error === null ? checkOutput(item, pred.output) : null;
     if (pred.error) s.errors++;
@@ -192,7 +223,7 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
   }
 
   async function worker(): Promise<void> {
-    while (!o.signal?.aborted) {
+    while (!o.signal?.aborted && !stopping) {
       const it = pending[next++];
       if (!it) return;
       await one(it);
@@ -200,8 +231,8 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, pending.length)) }, worker));
   await appending;
-  s.notRun = Math.max(0, pending.length - next);
-  s.cancelled = Boolean(o.signal?.aborted) && s.notRun > 0;
+  s.notRun = Math.max(0, pending.length - next) + notRun;
+  s.cancelled = !s.fatal && Boolean(o.signal?.aborted) && s.notRun > 0;
   // Final rewrite in dataset order, keeping this run's errors so they are visible (and retried next time).
   const finalById = new Map(byId);
   const current = await loadPredictions(o.out);

@@ -1,0 +1,143 @@
+/**
+ * `faun predict` end to end (child process): failures a re-run cannot fix stop the run or are reported
+ * as permanent; only transient ones get the "re-run to retry" hint.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type FlItem, writeJsonlAtomic } from '@faun/schema';
+import { runPredict } from '../testing/cli.ts';
+import { type FakeReply, type FakeServer, startFakeOpenAi } from '../testing/fake-openai.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'faun-predict-cli-'));
+const gold = (i: number) => `src/pkg/module_${i}.py`;
+const fl: FlItem[] = Array.from({ length: 6 }, (_, i) => ({
+  v: 1,
+  id: `o/r#${i}`,
+  repo: 'o/r',
+  language: 'python',
+  issue_number: i,
+  issue_title: `[[item-${i}]] crash in module ${i}`,
+  issue_body: 'It breaks.',
+  task: 'fl',
+  base_commit: null,
+  tree: Array.from({ length: 6 }, (_, k) => gold(k)),
+  gold_path: gold(i),
+}));
+
+const readPreds = (p: string) =>
+  readFileSync(p, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: string; model: string; output: string; error: string | null });
+
+let server: FakeServer;
+let script: (key: string, attempt: number) => FakeReply = () => ({ kind: 'ok', text: 'x' });
+const predict = (args: string[], env?: Record<string, string>) =>
+  runPredict([...args, '--log-dir', join(dir, 'logs')], { cwd: dir, cacheDir: join(dir, 'cache'), env });
+
+beforeAll(async () => {
+  await writeJsonlAtomic(join(dir, 'fl.jsonl'), fl);
+  server = startFakeOpenAi((k, a) => script(k, a));
+});
+afterAll(async () => {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('faun predict: errors a re-run cannot fix', () => {
+  test('a baseline on a task it does not answer is a usage error before any item runs', async () => {
+    const out = join(dir, 'bm25-ce.jsonl');
+    const r = await predict(['--task', 'ce', '--dataset', join(dir, 'fl.jsonl'), '-m', 'bm25', '-o', out]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(
+      '--model bm25 is a fault-localization (FL) baseline; it does not answer --task ce',
+    );
+    expect(r.err).toContain('fl: bm25, bm25:K · qa: baseline:title · ce: baseline:no-edit');
+    expect(r.err).not.toContain('re-run');
+    expect(existsSync(out)).toBe(false);
+  }, 30_000);
+
+  test('HTTP 401 stops the run at the first answer, names the key/URL/model, keeps finished items', async () => {
+    await server.stop();
+    server = startFakeOpenAi((k, a) => script(k, a));
+    script = (key) => (key === 'item-2' ? { kind: 'error', status: 401 } : { kind: 'ok', text: gold(0) });
+    const out = join(dir, 'auth.jsonl');
+    const args = ['--task', 'fl', '--dataset', join(dir, 'fl.jsonl'), '-m', 'openai:fake-model'];
+    const common = [...args, '--base-url', server.url, '-o', out, '-j', '1', '--no-cache'];
+    const r = await predict([...common, '--max-retries', '3']);
+    expect(r.code).toBe(1);
+    expect(server.log.map((q) => q.key)).toEqual(['item-0', 'item-1', 'item-2']); // no retry, nothing after
+    expect(r.err).toContain('run stopped: HTTP 401');
+    expect(r.err).toContain('check OPENAI_API_KEY');
+    expect(r.err).toContain(`--base-url (now ${server.url}/v1)`);
+    expect(r.err).toContain("the model name 'fake-model'");
+    expect(r.err).toContain(`2 finished items are kept in ${out} (4 not run)`);
+    expect(`${r.out}${r.err}`).not.toContain('re-run to retry');
+    // The file holds only the finished items, in order, without an error line for the stop.
+    expect(readPreds(out).map((p) => [p.id, p.error])).toEqual([
+      ['o/r#0', null],
+      ['o/r#1', null],
+    ]);
+    // After the fix, the same command resumes with the items not run.
+    script = () => ({ kind: 'ok', text: gold(0) });
+    const r2 = await predict(common);
+    expect(r2.code).toBe(0);
+    expect(server.log.slice(3).map((q) => q.key)).toEqual(['item-2', 'item-3', 'item-4', 'item-5']);
+    expect(readPreds(out).map((p) => p.id)).toEqual(fl.map((i) => i.id));
+  }, 30_000);
+
+  test('HTTP 404 (unknown model) stops the run too', async () => {
+    script = () => ({ kind: 'error', status: 404 });
+    const out = join(dir, 'nf.jsonl');
+    const r = await predict([
+      ...['--task', 'fl', '--dataset', join(dir, 'fl.jsonl'), '-m', 'vllm:no-such-model'],
+      ...['--base-url', server.url, '-o', out, '-j', '1', '--no-cache'],
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('HTTP 404');
+    expect(r.err).toContain('check VLLM_API_KEY (the key), --base-url (now');
+    expect(r.err).toContain("the model name 'no-such-model'");
+    expect(readPreds(out)).toEqual([]);
+  }, 30_000);
+
+  test('replay with missing ids: recorded per item, counted at the end as not fixable by a re-run', async () => {
+    const src = join(dir, 'src.jsonl');
+    const r0 = await predict([
+      ...['--task', 'fl', '--dataset', join(dir, 'fl.jsonl'), '-m', 'bm25', '-o', src],
+    ]);
+    expect(r0.code).toBe(0);
+    const kept = readFileSync(src, 'utf8').split('\n').filter(Boolean).slice(0, 4);
+    await Bun.write(src, `${kept.join('\n')}\n`);
+    const out = join(dir, 'replay.jsonl');
+    const r = await predict([
+      '--task',
+      'fl',
+      '--dataset',
+      join(dir, 'fl.jsonl'),
+      '-m',
+      `replay:${src}`,
+      '-o',
+      out,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("2 items failed in a way a re-run cannot fix (recorded with 'error' in");
+    expect(r.out).toContain("e.g. o/r#4: replay: no prediction for item 'o/r#4'");
+    expect(r.out).not.toContain('re-run to retry');
+    expect(readPreds(out).map((p) => p.error === null)).toEqual([true, true, true, true, false, false]);
+  }, 30_000);
+
+  test('transient failures (HTTP 500 without retries) get the re-run hint', async () => {
+    script = (key) => (key === 'item-1' ? { kind: 'error', status: 500 } : { kind: 'ok', text: gold(1) });
+    const out = join(dir, 't.jsonl');
+    const r = await predict([
+      ...['--task', 'fl', '--dataset', join(dir, 'fl.jsonl'), '-m', 'openai:fake-model'],
+      ...['--base-url', server.url, '-o', out, '--max-retries', '0', '--no-cache'],
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('1 items failed transiently');
+    expect(r.out).toContain('re-run to retry them');
+    expect(r.out).not.toContain('cannot fix');
+  }, 30_000);
+});
