@@ -77,3 +77,48 @@ describe('faun score files of another task', () => {
     expect(swapped.stderr).toContain('task-qa-preds.jsonl:1: this is a predictions file, not a dataset');
   }, 60_000);
 });
+
+describe('faun score prediction ids', () => {
+  const fl = write('ids-fl.jsonl', [flItem('o/r#1'), flItem('o/r#2')]);
+  test('ids not in the dataset are counted and listed on the terminal', () => {
+    const preds = write('ids-some.jsonl', [
+      predRow('o/r#1', 'fl', 'm', 'pkg/b.py'),
+      ...['x1', 'x2', 'x3', 'x4', 'x5', 'x6'].map((id) => predRow(id, 'fl', 'm', 'a.py')),
+    ]);
+    const r = faun(['score', '--task', 'fl', '--dataset', fl, '--predictions', preds, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('predictions for ids not in');
+    expect(r.stderr).toContain('(ignored): 6: x1, x2, x3, x4, x5, …');
+    expect(JSON.parse(r.stdout).unknown.count).toBe(6);
+  }, 60_000);
+  test('no prediction id matching the dataset is an input error showing an id of each', () => {
+    const preds = write('ids-none.jsonl', [predRow('1', 'fl', 'm', 'a.py'), predRow('2', 'fl', 'm', 'a.py')]);
+    const r = faun(['score', '--task', 'fl', '--dataset', fl, '--predictions', preds]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('none of the 2 prediction id(s)');
+    expect(r.stderr).toContain('prediction ids look like "1", dataset ids like "o/r#1"');
+    const empty = write('ids-empty.jsonl', []);
+    const e = faun(['score', '--task', 'fl', '--dataset', fl, '--predictions', empty]);
+    expect(e.code).toBe(1);
+    expect(e.stderr).toContain('ids-empty.jsonl: no predictions');
+  }, 60_000);
+  test('--limit: predictions for items past the limit are neither scored nor unknown', () => {
+    const preds = write('ids-limit.jsonl', [predRow('o/r#2', 'fl', 'm', 'pkg/b.py')]);
+    const r = faun([
+      'score',
+      '--task',
+      'fl',
+      '--dataset',
+      fl,
+      '--predictions',
+      preds,
+      '--limit',
+      '1',
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.unknown.count).toBe(0);
+    expect(s.missing.ids).toEqual(['o/r#1']);
+  }, 60_000);
+});

@@ -135,3 +135,46 @@ export function checkPredictionTask(file: string, rows: readonly Lined<Predictio
     },
   );
 }
+
+/** How the prediction ids relate to the dataset ids. */
+export interface IdMatch {
+  /** Predictions for items being scored (inside `--limit`). */
+  used: Prediction[];
+  /** Sorted ids of predictions whose id is not in the dataset. */
+  unknown: string[];
+  /** Predictions for dataset items outside `--limit` (not scored, not unknown). */
+  outsideLimit: number;
+}
+
+/**
+ * Splits predictions by whether their id is in the dataset. No predictions at all, or none matching a
+ * dataset id, is an InputError showing an id of each side.
+ */
+export function matchIds(
+  files: { predictions: string; dataset: string },
+  preds: readonly Prediction[],
+  datasetIds: readonly string[],
+  scoredIds: ReadonlySet<string>,
+): IdMatch {
+  if (!preds.length)
+    throw new InputError(`${files.predictions}: no predictions`, {
+      hint: 'pass a predictions file with one {id, task, model, output} line per item',
+    });
+  const all = new Set(datasetIds);
+  const unknown = [...new Set(preds.filter((p) => !all.has(p.id)).map((p) => p.id))].sort();
+  if (unknown.length === new Set(preds.map((p) => p.id)).size)
+    throw new InputError(
+      `none of the ${unknown.length} prediction id(s) in ${files.predictions} is an id of the ` +
+        `${datasetIds.length} item(s) in ${files.dataset} — prediction ids look like ` +
+        `${JSON.stringify(preds[0]!.id)}, dataset ids like ${JSON.stringify(datasetIds[0] ?? '(none)')}`,
+      { hint: 'score predictions made for this dataset (same build, same id scheme)' },
+    );
+  const used = preds.filter((p) => scoredIds.has(p.id));
+  const outsideLimit = preds.filter((p) => all.has(p.id) && !scoredIds.has(p.id)).length;
+  return { used, unknown, outsideLimit };
+}
+
+/** `N: a, b, c, …` — a count and the first `max` ids. */
+export function idList(ids: readonly string[], max = 5): string {
+  return `${ids.length}: ${ids.slice(0, max).join(', ')}${ids.length > max ? ', …' : ''}`;
+}

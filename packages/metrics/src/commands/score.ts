@@ -13,6 +13,8 @@ import {
   type DedupeMode,
   dedupePredictions,
   failOnIssues,
+  idList,
+  matchIds,
   readDataset,
   readPredictions,
 } from './score-input.ts';
@@ -57,9 +59,19 @@ async function run(ctx: CommandContext): Promise<number> {
     deduped.issues,
     'each (model, id) may appear once; keep one line, or pass --dedupe first|last',
   );
-  const preds = { values: deduped.kept.map((r) => r.value) };
   const limit = ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit);
   const list = limit === undefined ? items.values : items.values.slice(0, limit);
+  const ids = matchIds(
+    { predictions, dataset },
+    deduped.kept.map((r) => r.value),
+    items.values.map((i) => i.id),
+    new Set(list.map((i) => i.id)),
+  );
+  if (ids.unknown.length)
+    process.stderr.write(
+      `warning: predictions for ids not in ${dataset} (ignored): ${idList(ids.unknown)}\n`,
+    );
+  const preds = { values: ids.used };
   const runId = newRunId(`score-${task}`);
   const rec = await RunRecord.start({
     dir: join(ctx.logDir, runId),
@@ -84,22 +96,20 @@ async function run(ctx: CommandContext): Promise<number> {
       duration_ms: 0,
       data: { scores: it.scores, note: it.note },
     });
+  const unknown = { count: ids.unknown.length, ids: ids.unknown };
   const { items: _items, ...summary } = result;
   await rec.finish('success', {
     outputs: { scores: out },
-    metrics: { aggregate: result.aggregate, missing: result.missing, unknown: result.unknown },
+    metrics: { aggregate: result.aggregate, missing: result.missing, unknown },
   });
-  ctx.emitJson({ ...summary, run_id: runId, out });
+  ctx.emitJson({ ...summary, unknown, run_id: runId, out });
   ctx.log(`${task.toUpperCase()}: ${result.n_items} items, models: ${result.models.join(', ') || '(none)'}`);
   ctx.log(formatScoreTable(result));
   if (result.missing.count)
     ctx.log(
       `missing predictions: ${result.missing.count} (scored as empty): ${result.missing.ids.slice(0, 10).join(', ')}${result.missing.count > 10 ? ', …' : ''}`,
     );
-  if (result.unknown.count)
-    ctx.log(
-      `predictions for ids not in the dataset (ignored): ${result.unknown.count}: ${result.unknown.ids.slice(0, 10).join(', ')}`,
-    );
+  if (ids.outsideLimit) ctx.log(`predictions for items outside --limit (not scored): ${ids.outsideLimit}`);
   if (deduped.dropped) ctx.log(`repeated predictions dropped (--dedupe ${dedupe}): ${deduped.dropped}`);
   ctx.log(`per-item scores → ${out} (run record ${rec.dir})`);
   return 0;
@@ -113,7 +123,8 @@ export const score = defineCommand({
     'top1/top3/top5, mrr. CE: codebleu_patch (predicted vs gold SEARCH/REPLACE text), apply_rate (share ' +
     'of predictions whose edits all apply), codebleu_file (edited file vs file_after), file_em. Every ' +
     'aggregate has a seeded bootstrap 95% interval. Items without a prediction count as empty answers ' +
-    'and are listed. A repeated id (same model) is an input error unless --dedupe first|last. Per-item ItemScore rows go to --out (default: the run directory).',
+    'and are listed; predictions for ids not in the dataset are listed on stderr, and none matching is ' +
+    'an input error. A repeated id (same model) is an input error unless --dedupe first|last. Per-item ItemScore rows go to --out (default: the run directory).',
   examples: [
     'faun score --task qa --dataset qa.jsonl --predictions preds/qa.jsonl',
     'faun score --task fl --dataset fl.jsonl --predictions preds/fl-bm25.jsonl --json',
