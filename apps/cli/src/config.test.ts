@@ -62,3 +62,10 @@ test('config file: explicit path, errors name the file', () => {
   expect(() => loadConfig(join(dir, 'none.json'), {})).toThrow(/not found/);
   expect(loadConfig(undefined, { FAUN_CONFIG: good })).toEqual({ concurrency: 7 });
 });
+
+test('FAUN_<COMMAND>_<OPTION> applies to one command and wins over FAUN_<OPTION>', () => {
+  const env = { FAUN_CONCURRENCY: '5', FAUN_CRAWL_CONCURRENCY: '8' };
+  expect(resolveOptions('crawl', specs, {}, {}, env).values.concurrency).toBe(8);
+  expect(resolveOptions('score', specs, {}, {}, env).values.concurrency).toBe(5);
+  expect(envName('log-dir', 'score-pairs')).toBe('FAUN_SCORE_PAIRS_LOG_DIR');
+});

@@ -9,8 +9,9 @@ import { didYouMean, type OptionSpec, UsageError } from '@faun/kit';
 
 export type Source = 'flag' | 'env' | 'config' | 'default';
 
-export function envName(option: string): string {
-  return `FAUN_${option.replace(/-/g, '_').toUpperCase()}`;
+export function envName(option: string, command?: string): string {
+  const up = (x: string) => x.replace(/-/g, '_').toUpperCase();
+  return command ? `FAUN_${up(command)}_${up(option)}` : `FAUN_${up(option)}`;
 }
 
 export function camel(name: string): string {
@@ -109,6 +110,9 @@ export function resolveOptions(
     if (flags[key] !== undefined) {
       value = coerce(spec, flags[key], 'flag');
       source = 'flag';
+    } else if (env[envName(spec.name, command)] !== undefined) {
+      value = coerce(spec, env[envName(spec.name, command)], `env ${envName(spec.name, command)} for`);
+      source = 'env';
     } else if (env[envName(spec.name)] !== undefined) {
       value = coerce(spec, env[envName(spec.name)], `env ${envName(spec.name)} for`);
       source = 'env';

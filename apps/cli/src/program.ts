@@ -28,8 +28,6 @@ export const COMMON_OPTIONS: OptionSpec[] = [
   },
   { name: 'json', type: 'boolean', description: 'machine-readable output on stdout', default: false },
   { name: 'quiet', type: 'boolean', description: 'print only errors and the final result', default: false },
-  { name: 'limit', type: 'number', arg: 'N', description: 'process only the first N items (for testing)' },
-  { name: 'concurrency', type: 'number', arg: 'N', description: 'parallel work items', default: 4 },
   {
     name: 'config',
     type: 'string',
@@ -38,11 +36,29 @@ export const COMMON_OPTIONS: OptionSpec[] = [
   },
 ];
 
+/** Flags only the commands that process many items take (see `CommandEntry.common`). */
+export const ITEM_OPTIONS: Record<'limit' | 'concurrency', OptionSpec> = {
+  limit: {
+    name: 'limit',
+    type: 'number',
+    arg: 'N',
+    description: 'process only the first N items (for testing)',
+  },
+  concurrency: {
+    name: 'concurrency',
+    type: 'number',
+    arg: 'N',
+    description: 'parallel work items',
+    default: 4,
+  },
+};
+
 const PRECEDENCE_HELP = `
-Every option can also be set with an environment variable FAUN_<OPTION> (e.g. FAUN_LOG_DIR=runs)
-or in a JSON config file (--config, $FAUN_CONFIG, or ./faun.config.json); a command's own section
-("crawl": {...}) wins over top-level keys. Precedence: flag > environment > config file > default.
-Exit codes: 0 ok, 1 run failed, 2 usage error.`;
+Every option can also be set with an environment variable FAUN_<OPTION> (e.g. FAUN_LOG_DIR=runs) or
+FAUN_<COMMAND>_<OPTION> for one command only (e.g. FAUN_CRAWL_CONCURRENCY=8, which wins), or in a JSON
+config file (--config, $FAUN_CONFIG, or ./faun.config.json) where a command's own section ("crawl": {...})
+wins over top-level keys. Precedence: flag > environment > config file > default.
+Exit codes: 0 ok, 1 run failed, 2 usage error, 130 interrupted (Ctrl+C; the run can be resumed).`;
 
 function addOption(cmd: Command, spec: OptionSpec): void {
   const flag = `${spec.short ? `-${spec.short}, ` : ''}--${spec.name}`;
@@ -59,18 +75,24 @@ function addOption(cmd: Command, spec: OptionSpec): void {
   cmd.addOption(opt);
 }
 
+/** A command's options: its own, then the common ones it does not redefine. */
+function optionsOf(spec: CommandSpec, extra: OptionSpec[]): OptionSpec[] {
+  return [
+    ...(spec.options ?? []),
+    ...[...COMMON_OPTIONS, ...extra].filter((c) => !spec.options?.some((o) => o.name === c.name)),
+  ];
+}
+
 function buildCommand(
   parent: Command,
   spec: CommandSpec,
   path: string[],
   out: { ran?: Promise<number> },
+  extra: OptionSpec[] = [],
 ): void {
   const cmd = parent.command(spec.name).description(spec.summary);
   if (spec.args) cmd.arguments(spec.args);
-  const all = [
-    ...(spec.options ?? []),
-    ...COMMON_OPTIONS.filter((c) => !spec.options?.some((o) => o.name === c.name)),
-  ];
+  const all = optionsOf(spec, extra);
   for (const o of all) addOption(cmd, o);
   const examples = spec.examples?.length
     ? `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`
@@ -89,18 +111,19 @@ function buildCommand(
     // commander sets `--no-x` as x=false and fills x=true default for negatable pairs; keep only explicit ones.
     for (const o of all)
       if (command.getOptionValueSource(camel(o.name)) !== 'cli') delete flags[camel(o.name)];
-    out.ran = runSpec(spec, [...path, spec.name], flags, command.args);
+    out.ran = runSpec(spec, [...path, spec.name], flags, command.args, all);
   });
 }
 
-async function runSpec(spec: CommandSpec, path: string[], flags: Record<string, unknown>, args: string[]) {
+async function runSpec(
+  spec: CommandSpec,
+  path: string[],
+  flags: Record<string, unknown>,
+  args: string[],
+  all: OptionSpec[],
+) {
   const config = loadConfig(typeof flags.config === 'string' ? flags.config : undefined);
-  const name = path.join(' ');
-  const all = [
-    ...(spec.options ?? []),
-    ...COMMON_OPTIONS.filter((c) => !spec.options?.some((o) => o.name === c.name)),
-  ];
-  const { values, sources } = resolveOptions(path[0] ?? name, all, flags, config);
+  const { values, sources } = resolveOptions(path[0] ?? spec.name, all, flags, config);
   const json = Boolean(values.json);
   const quiet = Boolean(values.quiet);
   const ctx: CommandContext = {
@@ -117,6 +140,9 @@ async function runSpec(spec: CommandSpec, path: string[], flags: Record<string, 
     emitJson: (value) => {
       if (json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     },
+    result: (line) => {
+      if (!json) process.stdout.write(`${line}\n`);
+    },
     progress: (o) => createProgress({ ...o, quiet }),
   };
   const code = await spec.run(ctx);
@@ -131,16 +157,36 @@ export async function runCli(argv: string[]): Promise<number> {
     .showSuggestionAfterError(true)
     .enablePositionalOptions()
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .configureOutput({
+      writeErr: (s) => process.stderr.write(s),
+      outputError: (s, write) => write(s.replace(/^error: /, 'faun: ')),
+    })
     .addHelpText(
       'after',
       `\nExamples:\n  $ faun demo\n  $ faun crawl --repos pallets/flask --db faun.duckdb\n  $ faun score --task fl --dataset fl.jsonl --predictions preds.jsonl\n${PRECEDENCE_HELP}`,
     );
   const out: { ran?: Promise<number> } = {};
-  const wanted = argv.find((a) => !a.startsWith('-'));
+  const positional = argv.filter((a) => !a.startsWith('-'));
+  const wanted = positional[0] === 'help' ? positional[1] : positional[0];
   const entry = REGISTRY.find((e) => e.name === wanted);
+  if (wanted && !entry && !(positional[0] === 'help' && positional.length === 1)) {
+    process.stderr.write(
+      `faun: unknown command '${wanted}'.${didYouMean(
+        wanted,
+        REGISTRY.map((r) => r.name),
+      )}\n  hint: faun --help lists the commands\n`,
+    );
+    return 2;
+  }
   for (const e of REGISTRY) {
-    if (e === entry) buildCommand(program, await e.load(), [], out);
+    if (e === entry)
+      buildCommand(
+        program,
+        await e.load(),
+        [],
+        out,
+        (e.common ?? []).map((k) => ITEM_OPTIONS[k]),
+      );
     else program.command(e.name).description(e.summary);
   }
   const exitOverride = (c: Command) => {
@@ -148,6 +194,7 @@ export async function runCli(argv: string[]): Promise<number> {
     for (const s of c.commands) exitOverride(s);
   };
   exitOverride(program);
+  lastProgram = program;
   try {
     await program.parseAsync(argv, { from: 'user' });
     if (out.ran) return await out.ran;
@@ -161,18 +208,37 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
+let lastProgram: Command | null = null;
+
+/** Names along the command path given in argv, for suggestions on a mistyped subcommand. */
+function subcommandNames(argv: string[]): { all: Set<string>; parent: string; children: string[] } {
+  const all = new Set<string>();
+  let cmd = lastProgram;
+  let parent = 'faun';
+  let children: string[] = [];
+  for (const a of argv.filter((x) => !x.startsWith('-'))) {
+    const next = cmd?.commands.find((c) => c.name() === a);
+    if (!next) break;
+    all.add(a);
+    parent = a;
+    cmd = next;
+    children = next.commands.map((c) => c.name());
+  }
+  return { all, parent, children };
+}
+
 export function handleError(e: unknown, argv: string[] = []): number {
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
       return 0;
-    if (e.code === 'commander.unknownCommand' && !/Did you mean/.test(e.message)) {
-      const bad = argv.find((a) => !a.startsWith('-')) ?? '';
-      process.stderr.write(
-        didYouMean(
-          bad,
-          REGISTRY.map((r) => r.name),
-        ).trim() + '\n',
-      );
+    if (e.code === 'commander.excessArguments') {
+      // `faun serve keys creat`: an unknown subcommand arrives as an extra argument.
+      const names = subcommandNames(argv);
+      const bad = argv.filter((a) => !a.startsWith('-')).find((a) => !names.all.has(a));
+      if (bad && names.children.length)
+        process.stderr.write(
+          `faun: '${bad}' is not a subcommand of '${names.parent}'.${didYouMean(bad, names.children)}\n`,
+        );
     }
     return 2;
   }

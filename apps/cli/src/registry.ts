@@ -7,6 +7,8 @@ import type { CommandSpec } from '@faun/kit';
 export interface CommandEntry {
   name: string;
   summary: string;
+  /** Item-processing flags this command takes besides its own (`--limit`, `--concurrency`). */
+  common?: ('limit' | 'concurrency')[];
   load(): Promise<CommandSpec>;
 }
 
@@ -28,7 +30,12 @@ const jobs = () => import('@faun/jobs/cli');
 const demo = () => import('./commands/demo.ts');
 
 export const REGISTRY: CommandEntry[] = [
-  { name: 'crawl', summary: 'crawl GitHub issues and PRs into a DuckDB store', load: from(github, 'crawl') },
+  {
+    name: 'crawl',
+    summary: 'crawl GitHub issues and PRs into a DuckDB store',
+    common: ['concurrency'],
+    load: from(github, 'crawl'),
+  },
   {
     name: 'fake-github',
     summary: 'start the fake GitHub server on loopback',
@@ -38,19 +45,37 @@ export const REGISTRY: CommandEntry[] = [
   {
     name: 'curate',
     summary: 'pair issues with fixing PRs and apply the filters',
+    common: ['concurrency'],
     load: from(curate, 'curate'),
   },
-  { name: 'build', summary: 'build the QA / FL / CE task datasets', load: from(curate, 'build') },
-  { name: 'predict', summary: 'run a model on a task dataset', load: from(models, 'predict') },
-  { name: 'score', summary: 'score predictions against a task dataset', load: from(metrics, 'score') },
+  {
+    name: 'build',
+    summary: 'build the QA / FL / CE task datasets',
+    common: ['limit'],
+    load: from(curate, 'build'),
+  },
+  {
+    name: 'predict',
+    summary: 'run a model on a task dataset',
+    common: ['limit', 'concurrency'],
+    load: from(models, 'predict'),
+  },
+  {
+    name: 'score',
+    summary: 'score predictions against a task dataset',
+    common: ['limit'],
+    load: from(metrics, 'score'),
+  },
   {
     name: 'score-pairs',
     summary: 'score {hyp, ref} pairs with one metric or all',
+    common: ['limit'],
     load: from(metrics, 'score-pairs'),
   },
   {
     name: 'verify',
     summary: 'apply patches in containers and grade the tests',
+    common: ['limit'],
     load: from(harness, 'verify'),
   },
   {

@@ -24,6 +24,7 @@ function ctx(opts: Record<string, unknown>, sources: Record<string, string> = {}
     logDir: tmp,
     log: (l) => lines.push(l),
     emitJson: (v) => json.push(v),
+    result: (l: string) => lines.push(l),
     progress: () => ({ setTotal() {}, tick() {}, status() {}, done() {} }),
   };
   return { c, lines, json };

@@ -40,6 +40,7 @@ function ctx(opts: Record<string, unknown>): { c: CommandContext; lines: string[
     logDir: tmp,
     log: (l) => lines.push(l),
     emitJson: () => {},
+    result: () => {},
     progress: () => ({ setTotal() {}, tick() {}, status() {}, done() {} }),
   };
   return { c, lines };

@@ -39,6 +39,8 @@ export interface CommandContext {
   log(line: string): void;
   /** Machine output for --json (printed to stdout as one JSON document). */
   emitJson(value: unknown): void;
+  /** The final result for people: printed even with --quiet (not with --json, which has emitJson). */
+  result(line: string): void;
   progress(opts: Omit<ProgressOptions, 'quiet'>): Progress;
 }
 
