@@ -2,6 +2,7 @@
  * Starts the API: opens the database, registers datasets, wires the queues (in-process by default,
  * Redis when a URL is given) and serves HTTP with Bun. Returns a handle that stops everything.
  */
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import {
   createWorkHandler,
@@ -9,16 +10,19 @@ import {
   forwardFinalFailures,
   loadScoreTask,
   openQueue,
+  probeRedis,
   RESULTS_QUEUE,
   ResultMessage,
+  redactRedisUrl,
   type ScoreTaskFn,
   scoreChunk,
   type VerifyConfig,
   WORK_QUEUE,
 } from '@faun/jobs';
+import { PrerequisiteError } from '@faun/kit';
 import { createApp } from './app.ts';
 import { type ApiConfig, DEFAULT_CONFIG, type Services } from './context.ts';
-import { openDatabase } from './db/open.ts';
+import { type Database, openDatabase } from './db/open.ts';
 import { DatasetRegistry } from './service/datasets.ts';
 import { RunService } from './service/runs.ts';
 import { createStats } from './service/stats.ts';
@@ -42,6 +46,8 @@ export interface ServeOptions {
   verify?: VerifyConfig;
   /** Items per text scoring job (default 25). */
   chunkSize?: number;
+  /** Human progress lines while starting (the embedded database can take seconds). */
+  progress?: (line: string) => void;
   /** Override the scoring function (tests of the server without the metrics package). */
   scoreTask?: ScoreTaskFn;
 }
@@ -60,11 +66,32 @@ export function jsonLog(fields: Record<string, unknown>): void {
 
 export async function startServer(o: ServeOptions = {}): Promise<ServerHandle> {
   const log = o.log ?? jsonLog;
-  const db = await openDatabase(o.db);
+  const redisUrl = o.redisUrl === undefined ? (process.env.REDIS_URL ?? null) : o.redisUrl;
+  if (redisUrl) {
+    const unreachable = await probeRedis(redisUrl);
+    if (unreachable)
+      throw new PrerequisiteError(`cannot reach Redis at ${redactRedisUrl(redisUrl)}: ${unreachable}`, {
+        hint: 'start Redis, fix --redis-url / REDIS_URL, or leave both unset to run jobs in this process',
+      });
+  }
+  const db = await openDatabase(o.db, { role: 'serve', ...(o.progress ? { progress: o.progress } : {}) });
+  try {
+    return await serveWith(db, o, log, redisUrl);
+  } catch (e) {
+    await db.close().catch(() => {});
+    throw e;
+  }
+}
+
+async function serveWith(
+  db: Database,
+  o: ServeOptions,
+  log: (fields: Record<string, unknown>) => void,
+  redisUrl: string | null,
+): Promise<ServerHandle> {
   const datasets = new DatasetRegistry();
   const dir = o.datasetsDir === undefined ? 'datasets' : o.datasetsDir;
   if (dir) await datasets.scan(resolve(dir));
-  const redisUrl = o.redisUrl === undefined ? (process.env.REDIS_URL ?? null) : o.redisUrl;
   const work = openQueue(WORK_QUEUE, { redisUrl });
   const results = openQueue(RESULTS_QUEUE, { redisUrl });
   const scoreTaskLoader = o.scoreTask ? async () => o.scoreTask! : loadScoreTask;
@@ -105,6 +132,13 @@ export async function startServer(o: ServeOptions = {}): Promise<ServerHandle> {
     fetch: (req, srv) => app.fetch(req, { server: srv }),
   });
   const url = `http://${server.hostname}:${server.port}`;
+  if (db.lock) {
+    const token = randomBytes(24).toString('hex');
+    services.control = { token };
+    const local = /^(0\.0\.0\.0|::|\[::\])$/.test(server.hostname ?? '') ? '127.0.0.1' : server.hostname;
+    const host = local?.includes(':') && !local.startsWith('[') ? `[${local}]` : local;
+    db.lock.update({ control: { url: `http://${host}:${server.port}`, token } });
+  }
   log({
     event: 'listening',
     url,

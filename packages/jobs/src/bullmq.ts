@@ -190,8 +190,25 @@ export class RedisQueue implements Queue {
     }
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.close()));
-    await this.queue.close();
+  /**
+   * Stops workers (running jobs finish first) and closes the connections. When Redis is unreachable a
+   * graceful close would wait forever for a reconnect, so after `graceMs` the connections are dropped.
+   */
+  async close(graceMs = 5000): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const graceful = (async () => {
+      await Promise.all(this.workers.map((w) => w.close()));
+      await this.queue.close();
+      return true;
+    })().catch(() => false);
+    const done = await Promise.race([
+      graceful,
+      new Promise<false>((r) => {
+        timer = setTimeout(() => r(false), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!done)
+      await Promise.allSettled([...this.workers.map((w) => w.disconnect()), this.queue.disconnect()]);
   }
 }

@@ -2,6 +2,7 @@
 import { defineCommand, PrerequisiteError } from '@faun/kit';
 import { defaultWorkDeps, parseRepoDirs, type VerifyConfig } from './handlers.ts';
 import { RESULTS_QUEUE, WORK_QUEUE } from './kinds.ts';
+import { probeRedis, redactRedisUrl } from './probe.ts';
 import { openQueue } from './queue.ts';
 import { createWorkHandler, forwardFinalFailures } from './worker.ts';
 
@@ -54,10 +55,13 @@ export const commands = [
           hint: 'pass --redis-url redis://host:6379 or set REDIS_URL (the one `faun serve` uses)',
         });
       const lockMs = Number(ctx.opts.lockMs ?? 30000);
+      const unreachable = await probeRedis(url);
+      if (unreachable)
+        throw new PrerequisiteError(`cannot reach Redis at ${redactRedisUrl(url)}: ${unreachable}`, {
+          hint: 'start Redis or fix --redis-url / REDIS_URL (redis://host:6379)',
+        });
       const work = openQueue(WORK_QUEUE, { redisUrl: url, lockMs });
       const results = openQueue(RESULTS_QUEUE, { redisUrl: url, lockMs });
-      if (!(await work.ping()))
-        throw new PrerequisiteError(`cannot reach Redis at ${url.replace(/\/\/[^@]*@/, '//***@')}`);
       forwardFinalFailures(work, results);
       const concurrency = Math.max(1, Number(ctx.opts.concurrency ?? 2));
       const verify: VerifyConfig = {

@@ -25,6 +25,7 @@ export {
   WORK_QUEUE,
 } from './kinds.ts';
 export { MemoryQueue } from './memory.ts';
+export { probeRedis, redactRedisUrl } from './probe.ts';
 export { type OpenQueueOptions, openQueue } from './queue.ts';
 export * from './types.ts';
 export {
