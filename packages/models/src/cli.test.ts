@@ -3,7 +3,7 @@
  * as permanent; only transient ones get the "re-run to retry" hint.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FlItem, writeJsonlAtomic } from '@faun/schema';
@@ -139,5 +139,45 @@ describe('faun predict: errors a re-run cannot fix', () => {
     expect(r.out).toContain('1 items failed transiently');
     expect(r.out).toContain('re-run to retry them');
     expect(r.out).not.toContain('cannot fix');
+  }, 30_000);
+});
+
+describe('faun predict --repo-dir', () => {
+  test('bm25 indexes a checkout given as owner/repo=PATH (repeatable) or in the older DIR layout', async () => {
+    const item: FlItem = {
+      ...fl[0]!,
+      id: 'o/r#c',
+      issue_title: 'frobnicate fails',
+      tree: ['src/a.py', 'src/b.py'],
+      gold_path: 'src/b.py',
+    };
+    await writeJsonlAtomic(join(dir, 'c.jsonl'), [item]);
+    const checkout = join(dir, 'checkouts/o/r');
+    mkdirSync(join(checkout, 'src'), { recursive: true });
+    await Bun.write(join(checkout, 'src/b.py'), 'def frobnicate():\n    pass\n');
+    mkdirSync(join(dir, 'other'));
+    const answer = async (out: string, extra: string[]) => {
+      const r = await predict([
+        '--task',
+        'fl',
+        '--dataset',
+        join(dir, 'c.jsonl'),
+        '-m',
+        'bm25',
+        '-o',
+        out,
+        ...extra,
+      ]);
+      return { ...r, output: r.code === 0 ? readPreds(out)[0]!.output : null };
+    };
+    expect((await answer(join(dir, 'rd0.jsonl'), [])).output).toBe('src/a.py');
+    const pairs = ['--repo-dir', `o/r=${checkout}`, '--repo-dir', `x/y=${join(dir, 'other')}`];
+    expect((await answer(join(dir, 'rd1.jsonl'), pairs)).output).toBe('src/b.py');
+    expect((await answer(join(dir, 'rd2.jsonl'), ['--repo-dir', join(dir, 'checkouts')])).output).toBe(
+      'src/b.py',
+    );
+    const mixed = await answer(join(dir, 'rd3.jsonl'), ['--repo-dir', join(dir, 'checkouts'), ...pairs]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.err).toContain('can only be given alone');
   }, 30_000);
 });

@@ -7,6 +7,7 @@ import { describeError } from './errors.ts';
 import { checkAblate } from './prompts/build.ts';
 import { PROMPT_VERSIONS } from './prompts/templates.ts';
 import { checkModelForTask, createProvider, providerNames } from './registry.ts';
+import { parseRepoDirs } from './repo-dirs.ts';
 import { loadDataset } from './runner/dataset.ts';
 import { runPredictions } from './runner/predict.ts';
 import { contextLimit } from './tokens.ts';
@@ -31,6 +32,7 @@ export const predict = defineCommand({
     `Prompts: ${Object.values(PROMPT_VERSIONS).join(', ')}; input lengths are estimated as characters/4.`,
   examples: [
     'faun predict --task fl --dataset fl.jsonl --model bm25 --out preds/fl-bm25.jsonl',
+    'faun predict --task fl --dataset fl.jsonl --model bm25 --repo-dir pallets/flask=../flask --out fl-bm25c.jsonl',
     'faun predict --task ce --dataset ce.jsonl --model openai:gpt-4o-mini --out preds/ce.jsonl -j 8',
     'faun predict --task fl --dataset fl.jsonl --model vllm:Qwen/Qwen2.5-7B-Instruct --base-url http://gpu:8000 --out fl.jsonl',
     'faun predict --task qa --dataset qa.jsonl --model baseline:title --out qa-title.jsonl',
@@ -130,9 +132,12 @@ export const predict = defineCommand({
     { name: 'cache-dir', type: 'string', arg: 'DIR', description: 'cache location (default ~/.cache/faun)' },
     {
       name: 'repo-dir',
-      type: 'string',
-      arg: 'DIR',
-      description: 'checkouts as DIR/<owner>/<name>/ for bm25 to index file contents too',
+      type: 'list',
+      repeatable: true,
+      arg: 'OWNER/REPO=PATH',
+      description:
+        'a local checkout whose files bm25 indexes too (repeatable); a single DIR without "=" means ' +
+        'checkouts laid out as DIR/<owner>/<name>/',
     },
     { name: 'prices', type: 'string', arg: 'FILE', description: 'price table JSON for cost accounting' },
   ],
@@ -156,6 +161,7 @@ export const predict = defineCommand({
       throw new UsageError(
         `--context-tokens ${context} leaves no room for a prompt with --max-tokens ${maxTokens}`,
       );
+    const repoDirs = parseRepoDirs((o.repoDir as string[] | undefined) ?? []);
     const prices = o.prices ? loadPriceTable(String(o.prices)) : null;
 
     if (resolve(String(o.out)) === resolve(String(o.dataset)))
@@ -168,7 +174,7 @@ export const predict = defineCommand({
     const base = await createProvider(model, {
       baseUrl: o.baseUrl ? String(o.baseUrl) : null,
       timeoutMs: Number(o.timeout) * 1000,
-      repoDir: o.repoDir ? String(o.repoDir) : null,
+      repoDirs: repoDirs.byRepo.size || repoDirs.root !== null ? repoDirs : null,
     });
     const cacheStats = { hits: 0, misses: 0 };
     const runId = newRunId(`predict-${task}-${model.replace(/[:/]/g, '_')}`);

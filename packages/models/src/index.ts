@@ -27,6 +27,7 @@ export {
 } from './providers/openai.ts';
 export { createReplayProvider } from './providers/replay.ts';
 export * from './registry.ts';
+export * from './repo-dirs.ts';
 export { loadDataset, loadPredictions } from './runner/dataset.ts';
 export * from './runner/predict.ts';
 export * from './tokens.ts';

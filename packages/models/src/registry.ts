@@ -8,14 +8,15 @@
  */
 import { didYouMean, UsageError } from '@faun/kit';
 import type { TaskName } from '@faun/schema';
+import type { RepoDirs } from './repo-dirs.ts';
 import type { ModelProvider } from './types.ts';
 
 /** Options a factory may use; each ignores what it does not need. */
 export interface ProviderOptions {
   baseUrl?: string | null;
   timeoutMs?: number;
-  /** Local checkouts `<dir>/<owner>/<name>/…` for providers that read files (bm25). */
-  repoDir?: string | null;
+  /** Local checkouts for providers that read files (bm25); see `parseRepoDirs`. */
+  repoDirs?: RepoDirs | null;
   env?: Record<string, string | undefined>;
 }
 
@@ -81,7 +82,7 @@ registerProvider('openai-compat', async () => {
 });
 registerProvider('bm25', async () => {
   const m = await import('./providers/bm25.ts');
-  return (name, o) => m.createBm25Provider(name, o.repoDir ? m.checkoutContents(o.repoDir) : undefined);
+  return (name, o) => m.createBm25Provider(name, o.repoDirs ? m.checkoutContents(o.repoDirs) : undefined);
 });
 registerProvider('replay', async () => (await import('./providers/replay.ts')).createReplayProvider);
 registerProvider('baseline', async () => (await import('./providers/baseline.ts')).createBaselineProvider);

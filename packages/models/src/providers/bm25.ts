@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '@faun/kit';
+import { type RepoDirs, repoDirOf } from '../repo-dirs.ts';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '../types.ts';
 
 /** Lower-cased word tokens: splits on non-alphanumerics, snake_case and camelCase. */
@@ -72,18 +73,24 @@ export type ContentSource = (repo: string, path: string) => string | undefined;
 const MAX_CONTENT_CHARS = 64 * 1024;
 
 /**
- * Contents from local checkouts laid out as `<dir>/<owner>/<name>/<path>` (the working tree at the
- * item's base commit is the caller's business). Reads at most 64 KiB per file; memoized.
+ * Contents from local checkouts: per repository (`--repo-dir owner/repo=PATH`), or one directory laid
+ * out as `<dir>/<owner>/<name>/<path>` when given a string (the working tree at the item's base commit
+ * is the caller's business). Reads at most 64 KiB per file; memoized.
  */
-export function checkoutContents(dir: string): ContentSource {
+export function checkoutContents(dirs: string | RepoDirs): ContentSource {
+  const d: RepoDirs = typeof dirs === 'string' ? { byRepo: new Map(), root: dirs } : dirs;
   const memo = new Map<string, string | undefined>();
   return (repo, path) => {
     const key = `${repo}\0${path}`;
     if (memo.has(key)) return memo.get(key);
-    const file = join(dir, repo, path);
+    const checkout = repoDirOf(d, repo);
+    const file = checkout === null ? null : join(checkout, path);
     let text: string | undefined;
     try {
-      text = existsSync(file) ? readFileSync(file, 'utf8').slice(0, MAX_CONTENT_CHARS) : undefined;
+      text =
+        file !== null && existsSync(file)
+          ? readFileSync(file, 'utf8').slice(0, MAX_CONTENT_CHARS)
+          : undefined;
     } catch {
       text = undefined;
     }
