@@ -241,7 +241,7 @@ describe('faun score', () => {
     expect(readJsonl(out).map((s) => s.id)).toEqual(['q1', 'q2']);
     const table = faun(['score', '--task', 'qa', '--dataset', ds, '--predictions', preds, '--out', out]);
     expect(table.stdout).toMatch(/bleu\s+0\.2686\s+\[/);
-    expect(table.stdout).toContain('missing predictions: 1 (scored as empty): q2');
+    expect(table.stdout).toContain('missing predictions (scored as empty): 1: q2');
   }, 60_000);
 
   test('CE through the CLI and a dataset line of the wrong task', () => {

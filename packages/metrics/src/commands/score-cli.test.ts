@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliSandbox, flItem, predRow, qaItem } from './test-helpers.ts';
+import { cliSandbox, flItem, predRow, qaItem, readJsonlFile } from './test-helpers.ts';
 
 const { dir, faun, write, cleanup } = cliSandbox('faun-score-cli-');
 afterAll(cleanup);
@@ -120,5 +120,42 @@ describe('faun score prediction ids', () => {
     const s = JSON.parse(r.stdout);
     expect(s.unknown.count).toBe(0);
     expect(s.missing.ids).toEqual(['o/r#1']);
+  }, 60_000);
+});
+
+describe('faun score with several models in one file', () => {
+  const fl = write('models-fl.jsonl', [flItem('f1'), flItem('f2'), flItem('f3')]);
+  const preds = write('models-preds.jsonl', [
+    predRow('f1', 'fl', 'm', 'pkg/b.py'),
+    predRow('f1', 'fl', 'm2', 'a.py'),
+    predRow('f2', 'fl', 'm', 'pkg/b.py'),
+  ]);
+  test('one aggregate per model, each over the whole dataset', () => {
+    const out = join(dir, 'models-scores.jsonl');
+    const args = ['score', '--task', 'fl', '--dataset', fl, '--predictions', preds, '--out', out];
+    const j = faun([...args, '--json', '--bootstrap', '0']);
+    expect(j.code).toBe(0);
+    const s = JSON.parse(j.stdout);
+    expect(s.models).toEqual(['m', 'm2']);
+    expect(s.aggregate).toBeUndefined();
+    expect(s.by_model.m.aggregate.em.mean).toBeCloseTo(2 / 3, 12);
+    expect(s.by_model.m.aggregate.em.n).toBe(3);
+    expect(s.by_model.m.missing).toEqual({ count: 1, ids: ['f3'] });
+    expect(s.by_model.m2.aggregate.em.mean).toBe(0);
+    expect(s.by_model.m2.missing).toEqual({ count: 2, ids: ['f2', 'f3'] });
+    expect(readJsonlFile(out).map((r) => `${r.model} ${r.id}`)).toEqual([
+      'm f1',
+      'm f2',
+      'm f3',
+      'm2 f1',
+      'm2 f2',
+      'm2 f3',
+    ]);
+    const t = faun(args);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain('FL — model m: 3 items');
+    expect(t.stdout).toContain('FL — model m2: 3 items');
+    expect(t.stdout).toMatch(/model m: 3 items\n(.*\n){2}em\s+0\.6667/);
+    expect(t.stdout).toMatch(/model m2: 3 items\n(.*\n){2}em\s+0\.0000/);
   }, 60_000);
 });

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { type CommandContext, defineCommand, newRunId, RunRecord } from '@faun/kit';
-import { CeItem, FlItem, QaItem, type TaskName, writeJsonlAtomic } from '@faun/schema';
+import { CeItem, FlItem, type Prediction, QaItem, type TaskName, writeJsonlAtomic } from '@faun/schema';
 import { METRICS } from '../registry.ts';
 import { scoreTask, type TaskScore } from '../score/task.ts';
 import { requireReadableFile } from './input.ts';
@@ -40,16 +40,13 @@ export function formatScoreTable(s: TaskScore): string {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-async function run(ctx: CommandContext): Promise<number> {
-  const task = String(ctx.opts.task) as TaskName;
+/** Reads and checks the dataset and predictions; every problem is an InputError naming file and line. */
+async function loadInputs(ctx: CommandContext, task: TaskName) {
   const dataset = String(ctx.opts.dataset);
   const predictions = String(ctx.opts.predictions);
-  const seed = Number(ctx.opts.seed ?? 0);
-  const iterations = Number(ctx.opts.bootstrap ?? 1000);
-  const schema = SCHEMAS[task];
   await requireReadableFile(dataset, 'dataset');
   await requireReadableFile(predictions, 'predictions');
-  const items = { values: await readDataset(dataset, task, schema as typeof QaItem) };
+  const items = await readDataset(dataset, task, SCHEMAS[task] as typeof QaItem);
   const dedupe = (ctx.opts.dedupe === undefined ? 'error' : String(ctx.opts.dedupe)) as DedupeMode;
   const predRows = await readPredictions(predictions);
   checkPredictionTask(predictions, predRows, task);
@@ -60,18 +57,30 @@ async function run(ctx: CommandContext): Promise<number> {
     'each (model, id) may appear once; keep one line, or pass --dedupe first|last',
   );
   const limit = ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit);
-  const list = limit === undefined ? items.values : items.values.slice(0, limit);
+  const list = limit === undefined ? items : items.slice(0, limit);
+  const kept = deduped.kept.map((r) => r.value);
   const ids = matchIds(
     { predictions, dataset },
-    deduped.kept.map((r) => r.value),
-    items.values.map((i) => i.id),
+    kept,
+    items.map((i) => i.id),
     new Set(list.map((i) => i.id)),
   );
   if (ids.unknown.length)
     process.stderr.write(
       `warning: predictions for ids not in ${dataset} (ignored): ${idList(ids.unknown)}\n`,
     );
-  const preds = { values: ids.used };
+  const models = [...new Set(kept.map((p) => p.model))].sort();
+  const byModel = new Map<string, Prediction[]>(models.map((m) => [m, []]));
+  for (const p of ids.used) byModel.get(p.model)!.push(p);
+  return { dataset, predictions, list, ids, byModel, dedupe, dropped: deduped.dropped };
+}
+
+async function run(ctx: CommandContext): Promise<number> {
+  const task = String(ctx.opts.task) as TaskName;
+  const seed = Number(ctx.opts.seed ?? 0);
+  const iterations = Number(ctx.opts.bootstrap ?? 1000);
+  const input = await loadInputs(ctx, task);
+  const { list, ids, byModel } = input;
   const runId = newRunId(`score-${task}`);
   const rec = await RunRecord.start({
     dir: join(ctx.logDir, runId),
@@ -79,38 +88,61 @@ async function run(ctx: CommandContext): Promise<number> {
     command: 'score',
     argv: ctx.argv,
     options: ctx.opts,
-    inputs: [dataset, predictions],
+    inputs: [input.dataset, input.predictions],
     seed,
   });
-  const progress = ctx.progress({ label: `score ${task}`, total: list.length });
+  const progress = ctx.progress({ label: `score ${task}`, total: list.length * byModel.size });
   progress.status(task === 'ce' ? 'loading grammars and scoring' : 'scoring');
-  const result = await scoreTask(task, list, preds.values, { seed, bootstrap: iterations });
-  progress.tick(list.length);
+  // One score per model, each over the whole dataset (a model's missing items score as empty).
+  const results: TaskScore[] = [];
+  for (const preds of byModel.values()) {
+    results.push(await scoreTask(task, list, preds, { seed, bootstrap: iterations }));
+    progress.tick(list.length);
+  }
   progress.done();
   const out = ctx.opts.out === undefined ? join(rec.dir, 'scores.jsonl') : String(ctx.opts.out);
-  await writeJsonlAtomic(out, result.items);
-  for (const it of result.items)
-    await rec.sample({
-      id: it.id,
-      outcome: it.missing ? 'skipped' : 'pass',
-      duration_ms: 0,
-      data: { scores: it.scores, note: it.note },
-    });
+  await writeJsonlAtomic(
+    out,
+    results.flatMap((r) => r.items),
+  );
+  for (const r of results)
+    for (const it of r.items)
+      await rec.sample({
+        id: it.id,
+        outcome: it.missing ? 'skipped' : 'pass',
+        duration_ms: 0,
+        data: { model: it.model, scores: it.scores, note: it.note },
+      });
+  const models = [...byModel.keys()];
   const unknown = { count: ids.unknown.length, ids: ids.unknown };
-  const { items: _items, ...summary } = result;
+  const perModel = Object.fromEntries(
+    results.map((r, k) => [models[k]!, { aggregate: r.aggregate, missing: r.missing }]),
+  );
+  // One model: its aggregate and missing at the top level too (the shape of a scoreTask result).
+  const single = results.length === 1 ? perModel[models[0]!] : {};
   await rec.finish('success', {
     outputs: { scores: out },
-    metrics: { aggregate: result.aggregate, missing: result.missing, unknown },
+    metrics: { ...single, by_model: perModel, unknown },
   });
-  ctx.emitJson({ ...summary, unknown, run_id: runId, out });
-  ctx.log(`${task.toUpperCase()}: ${result.n_items} items, models: ${result.models.join(', ') || '(none)'}`);
-  ctx.log(formatScoreTable(result));
-  if (result.missing.count)
-    ctx.log(
-      `missing predictions: ${result.missing.count} (scored as empty): ${result.missing.ids.slice(0, 10).join(', ')}${result.missing.count > 10 ? ', …' : ''}`,
-    );
+  ctx.emitJson({
+    task,
+    models,
+    n_items: list.length,
+    seed,
+    ...single,
+    by_model: perModel,
+    unknown,
+    run_id: runId,
+    out,
+  });
+  results.forEach((r, k) => {
+    ctx.log(`${task.toUpperCase()} — model ${models[k]}: ${r.n_items} items`);
+    ctx.log(formatScoreTable(r));
+    if (r.missing.count) ctx.log(`missing predictions (scored as empty): ${idList(r.missing.ids, 10)}`);
+    ctx.log('');
+  });
   if (ids.outsideLimit) ctx.log(`predictions for items outside --limit (not scored): ${ids.outsideLimit}`);
-  if (deduped.dropped) ctx.log(`repeated predictions dropped (--dedupe ${dedupe}): ${deduped.dropped}`);
+  if (input.dropped) ctx.log(`repeated predictions dropped (--dedupe ${input.dedupe}): ${input.dropped}`);
   ctx.log(`per-item scores → ${out} (run record ${rec.dir})`);
   return 0;
 }
@@ -122,7 +154,8 @@ export const score = defineCommand({
     'QA: bleu (nltk sentence BLEU, method1), rougeL, rouge1, editsim. FL: em (strict), em_lenient, ' +
     'top1/top3/top5, mrr. CE: codebleu_patch (predicted vs gold SEARCH/REPLACE text), apply_rate (share ' +
     'of predictions whose edits all apply), codebleu_file (edited file vs file_after), file_em. Every ' +
-    'aggregate has a seeded bootstrap 95% interval. Items without a prediction count as empty answers ' +
+    'aggregate has a seeded bootstrap 95% interval. A file with several models gets one aggregate per ' +
+    'model, each over the whole dataset. Items without a prediction count as empty answers ' +
     'and are listed; predictions for ids not in the dataset are listed on stderr, and none matching is ' +
     'an input error. A repeated id (same model) is an input error unless --dedupe first|last. Per-item ItemScore rows go to --out (default: the run directory).',
   examples: [
