@@ -9,6 +9,7 @@ import { createAuth } from './auth/middleware.ts';
 import type { AppEnv, Services } from './context.ts';
 import { ApiError, envelope, invalid } from './errors.ts';
 import { pageRoutes } from './pages/routes.ts';
+import { controlRoutes } from './routes/control.ts';
 import { datasetRoutes } from './routes/datasets.ts';
 import { docsPage } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -76,6 +77,7 @@ export function createApp(s: Services): OpenAPIHono<AppEnv> {
   scoreRoutes(app, s, key);
   runRoutes(app, s, { key, read });
   datasetRoutes(app, s, read);
+  controlRoutes(app, s);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',

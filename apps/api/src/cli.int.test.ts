@@ -95,13 +95,24 @@ test('POST /v1/score/{fl,qa} returns what `faun score` prints for the same input
 
 test('faun serve keys create / list / revoke', async () => {
   const db = join(dir, 'keys-db');
-  const made = faun(['serve', 'keys', 'create', '--db', db, '--name', 'ci', '--runs-per-day', '3', '--json']);
+  const made = faun([
+    'serve',
+    'keys',
+    'create',
+    '--database',
+    db,
+    '--name',
+    'ci',
+    '--runs-per-day',
+    '3',
+    '--json',
+  ]);
   expect(made.code).toBe(0);
   const { id, token } = JSON.parse(made.stdout) as { id: string; token: string };
   expect(token.startsWith(`faun_${id}_`)).toBe(true);
-  const bad = faun(['serve', 'keys', 'create', '--db', db, '--name', 'x', '--items-per-day', '1e12']);
+  const bad = faun(['serve', 'keys', 'create', '--database', db, '--name', 'x', '--items-per-day', '1e12']);
   expect(bad.code).toBe(2);
-  const listed = faun(['serve', 'keys', 'list', '--db', db, '--json']);
+  const listed = faun(['serve', 'keys', 'list', '--database', db, '--json']);
   const list = JSON.parse(listed.stdout) as { id: string; name: string; runsPerDay: number; hash?: string }[];
   expect(list.map((k) => [k.id, k.name, k.runsPerDay])).toEqual([[id, 'ci', 3]]);
   expect(listed.stdout).not.toContain(token.split('_')[2]!);
@@ -118,7 +129,7 @@ test('faun serve keys create / list / revoke', async () => {
     }
   };
   expect(await check()).toBe(200);
-  expect(faun(['serve', 'keys', 'revoke', id, '--db', db]).code).toBe(0);
-  expect(faun(['serve', 'keys', 'revoke', 'nope', '--db', db]).code).toBe(2);
+  expect(faun(['serve', 'keys', 'revoke', id, '--database', db]).code).toBe(0);
+  expect(faun(['serve', 'keys', 'revoke', 'nope', '--database', db]).code).toBe(2);
   expect(await check()).toBe(401);
 }, 60_000);

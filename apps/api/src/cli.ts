@@ -1,17 +1,51 @@
 /** `faun serve` (the API and pages) and `faun serve keys create|list|revoke`. */
 
+import { statSync } from 'node:fs';
 import { parseRepoDirs } from '@faun/jobs';
 import { type CommandContext, defineCommand, type OptionSpec, UsageError } from '@faun/kit';
-import { openDatabase } from './db/open.ts';
 import { startServer } from './server.ts';
-import { createKey, listKeys, revokeKey } from './service/keys.ts';
+import { type KeyOps, openKeyOps } from './service/keyops.ts';
 
-const DB_OPTION: OptionSpec = {
+const DATABASE_OPTION: OptionSpec = {
+  name: 'database',
+  type: 'string',
+  arg: 'DIR|URL',
+  description:
+    'API database: a PGlite folder or a postgres:// URL (default $DATABASE_URL, else .faun/api-db)',
+};
+/** The former name of --database; kept so old command lines work, with a pointer when it names a store. */
+const OLD_DB_OPTION: OptionSpec = {
   name: 'db',
   type: 'string',
   arg: 'DIR|URL',
-  description: 'database: a PGlite folder or a postgres:// URL (default $DATABASE_URL, else .faun/api-db)',
+  description: 'deprecated: use --database (the DuckDB store is --store)',
 };
+const DB_OPTIONS = [DATABASE_OPTION, OLD_DB_OPTION];
+
+/** The --database value (or the deprecated --db, which must not name a DuckDB file). */
+export function databaseOption(ctx: CommandContext): string | undefined {
+  const database = ctx.opts.database as string | undefined;
+  const old = ctx.opts.db as string | undefined;
+  if (old !== undefined) {
+    if (/\.duckdb$/i.test(old) || isFile(old))
+      throw new UsageError(
+        `--db ${old}: in \`faun serve\` the DuckDB store is --store FILE (--db was the API database, now --database DIR|URL)`,
+        { hint: `faun serve --store ${old}` },
+      );
+    if (database !== undefined) throw new UsageError('give --database only (--db is its deprecated name)');
+    ctx.log('note: --db is deprecated in `faun serve`; use --database DIR|URL');
+    return old;
+  }
+  return database;
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
 
 const INT_MAX = 2_147_483_647;
 
@@ -30,15 +64,13 @@ function emit(ctx: CommandContext, value: unknown): void {
   if (ctx.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function withDb<T>(
-  ctx: CommandContext,
-  fn: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
-) {
-  const db = await openDatabase(ctx.opts.db as string | undefined);
+async function withKeys<T>(ctx: CommandContext, fn: (k: KeyOps) => Promise<T>): Promise<T> {
+  // progress on stderr: stdout carries the token (scripts capture it)
+  const k = await openKeyOps(databaseOption(ctx), (l) => process.stderr.write(`${l}\n`));
   try {
-    return await fn(db);
+    return await fn(k);
   } finally {
-    await db.close();
+    await k.close();
   }
 }
 
@@ -58,9 +90,10 @@ const keys = defineCommand({
       examples: [
         'faun serve keys create --name ci --runs-per-day 20',
         'faun serve keys create --name me --admin',
+        'faun serve keys create --name ci --database postgres://faun@db/faun',
       ],
       options: [
-        DB_OPTION,
+        ...DB_OPTIONS,
         { name: 'name', type: 'string', description: 'who or what the key is for', required: true },
         { name: 'admin', type: 'boolean', description: 'may delete any run', default: false },
         {
@@ -89,8 +122,8 @@ const keys = defineCommand({
       async run(ctx) {
         const name = String(ctx.opts.name ?? '').trim();
         if (!name) throw new UsageError('--name is required');
-        const made = await withDb(ctx, (d) =>
-          createKey(d.db, {
+        const made = await withKeys(ctx, (k) =>
+          k.create({
             name,
             admin: Boolean(ctx.opts.admin),
             runsPerDay: num(ctx.opts.runsPerDay, 'runs-per-day'),
@@ -110,9 +143,9 @@ const keys = defineCommand({
     defineCommand({
       name: 'list',
       summary: 'list API keys (never their secrets)',
-      options: [DB_OPTION],
+      options: DB_OPTIONS,
       async run(ctx) {
-        const list = await withDb(ctx, (d) => listKeys(d.db));
+        const list = await withKeys(ctx, (k) => k.list());
         emit(ctx, list);
         if (!ctx.json)
           for (const k of list)
@@ -126,11 +159,11 @@ const keys = defineCommand({
       name: 'revoke',
       summary: 'revoke an API key by id',
       args: '<id>',
-      options: [DB_OPTION],
+      options: DB_OPTIONS,
       async run(ctx) {
         const id = ctx.args[0];
         if (!id) throw new UsageError('faun serve keys revoke <id>: the key id is missing (see keys list)');
-        const ok = await withDb(ctx, (d) => revokeKey(d.db, id));
+        const ok = await withKeys(ctx, (k) => k.revoke(id));
         if (!ok) throw new UsageError(`no key with id '${id}'`, { hint: 'faun serve keys list' });
         ctx.log(`key ${id} revoked`);
         emit(ctx, { id, revoked: true });
@@ -149,12 +182,13 @@ export const commands = [
       'Jobs run in this process unless --redis-url / REDIS_URL is set, in which case `faun worker` processes pull them.',
     examples: [
       'faun serve --port 8787 --datasets datasets',
+      'faun serve --store faun.duckdb --database .faun/api-db',
       'DATABASE_URL=postgres://faun@db/faun REDIS_URL=redis://localhost:6379 faun serve --host 0.0.0.0',
     ],
     options: [
       { name: 'port', type: 'number', arg: 'N', description: 'TCP port', default: 8787 },
       { name: 'host', type: 'string', arg: 'ADDR', description: 'listen address', default: '127.0.0.1' },
-      DB_OPTION,
+      ...DB_OPTIONS,
       { name: 'store', type: 'string', arg: 'FILE', description: 'DuckDB store for dataset funnels' },
       {
         name: 'datasets',
@@ -193,10 +227,12 @@ export const commands = [
     ],
     subcommands: [keys],
     async run(ctx) {
+      const database = databaseOption(ctx);
       const h = await startServer({
         port: Number(ctx.opts.port ?? 8787),
         hostname: String(ctx.opts.host ?? '127.0.0.1'),
-        ...(ctx.opts.db ? { db: String(ctx.opts.db) } : {}),
+        ...(database ? { db: database } : {}),
+        progress: (line) => ctx.log(line),
         store: (ctx.opts.store as string | undefined) ?? null,
         datasetsDir: String(ctx.opts.datasets ?? 'datasets'),
         redisUrl: (ctx.opts.redisUrl as string | undefined) ?? process.env.REDIS_URL ?? null,

@@ -45,6 +45,10 @@ export interface Services {
   loadScoreTask: () => Promise<ScoreTaskFn>;
   config: ApiConfig;
   log: (fields: Record<string, unknown>) => void;
+  /** Set while this server holds a PGlite folder: the token of its control endpoints. */
+  control?: { token: string } | null;
+  /** Called when a key is revoked through the control endpoints (drops it from caches). */
+  onKeyRevoked?: (id: string) => void;
 }
 
 export interface AppEnv {

@@ -22,6 +22,7 @@ function clientAddress(c: Context): string {
 export function createAuth(s: Services) {
   const cache = new Map<string, { row: KeyRow | null; at: number }>();
   const limiter = new RateLimiter();
+  s.onKeyRevoked = (id) => cache.delete(id);
 
   async function lookup(id: string): Promise<KeyRow | null> {
     const hit = cache.get(id);

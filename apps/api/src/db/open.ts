@@ -2,11 +2,12 @@
  * Opens the API database: embedded PGlite in a folder (default `.faun/api-db`), or a PostgreSQL server
  * when a `postgres://` URL is given (DATABASE_URL). Applies the committed migrations on open.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PrerequisiteError } from '@faun/kit';
+import { PrerequisiteError, UsageError } from '@faun/kit';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { acquireLock, type FolderLock } from './lock.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -16,8 +17,17 @@ export interface Database {
   backend: 'pglite' | 'postgres';
   /** Where the data lives (folder, or URL without password). */
   location: string;
+  /** The owner lock of a PGlite folder (null for PostgreSQL and memory://). */
+  lock: FolderLock | null;
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Who opens a PGlite folder (written to its lock; default `serve`). */
+  role?: string;
+  /** Progress lines while a PGlite database starts (it can take seconds). */
+  progress?: (line: string) => void;
 }
 
 const MIGRATIONS = resolve(import.meta.dir, '../../drizzle');
@@ -27,23 +37,59 @@ export function redactUrl(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
 }
 
-async function openPglite(dir: string): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { drizzle } = await import('drizzle-orm/pglite');
-  const { migrate } = await import('drizzle-orm/pglite/migrator');
-  let client: InstanceType<typeof PGlite>;
-  if (dir === 'memory://') client = new PGlite();
-  else {
-    mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
+/** Rejects a PGlite target that is a file (a DuckDB store passed by mistake, most often). */
+export function checkPgliteFolder(dir: string): void {
+  let isFile = false;
+  try {
+    isFile = !statSync(dir).isDirectory();
+  } catch {
+    // absent: created on open
   }
-  await client.waitReady;
-  const db = drizzle(client, { schema });
-  await migrate(db, { migrationsFolder: MIGRATIONS });
+  if (isFile || /\.duckdb$/i.test(dir))
+    throw new UsageError(
+      `--database ${dir}: expected a PGlite folder or a postgres:// URL, but ${isFile ? 'this is a file' : 'this names a DuckDB file'}`,
+      {
+        hint: 'the DuckDB store is --store FILE; the API database is --database DIR|URL (default .faun/api-db)',
+      },
+    );
+}
+
+async function openPglite(dir: string, o: OpenOptions): Promise<Database> {
+  let lock: FolderLock | null = null;
+  if (dir !== 'memory://') {
+    checkPgliteFolder(dir);
+    mkdirSync(dir, { recursive: true });
+    lock = acquireLock(dir, o.role ?? 'serve');
+  }
+  try {
+    const t0 = performance.now();
+    o.progress?.(`starting database ${dir} (PGlite)…`);
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { drizzle } = await import('drizzle-orm/pglite');
+    const { migrate } = await import('drizzle-orm/pglite/migrator');
+    const client = dir === 'memory://' ? new PGlite() : new PGlite(dir);
+    await client.waitReady;
+    const db = drizzle(client, { schema });
+    await migrate(db, { migrationsFolder: MIGRATIONS });
+    o.progress?.(`database ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    return pgliteHandle(dir, client, db, lock);
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
+}
+
+function pgliteHandle(
+  dir: string,
+  client: { close(): Promise<void> },
+  db: { execute(q: ReturnType<typeof sql>): Promise<unknown> },
+  lock: FolderLock | null,
+): Database {
   return {
     db: db as unknown as Db,
     backend: 'pglite',
     location: dir,
+    lock,
     async ping() {
       try {
         await db.execute(sql`select 1`);
@@ -52,7 +98,13 @@ async function openPglite(dir: string): Promise<Database> {
         return false;
       }
     },
-    close: () => client.close(),
+    async close() {
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }
 
@@ -78,6 +130,7 @@ async function openPostgres(url: string): Promise<Database> {
     db: db as unknown as Db,
     backend: 'postgres',
     location: redactUrl(url),
+    lock: null,
     async ping() {
       try {
         await db.execute(sql`select 1`);
@@ -94,8 +147,17 @@ async function openPostgres(url: string): Promise<Database> {
  * Opens `target`: a `postgres://` / `postgresql://` URL, `memory://` (throwaway PGlite), or a folder for
  * PGlite. Default: $DATABASE_URL, else `.faun/api-db`.
  */
-export function openDatabase(target?: string): Promise<Database> {
-  const t = target ?? process.env.DATABASE_URL ?? join('.faun', 'api-db');
-  if (/^postgres(ql)?:\/\//.test(t)) return openPostgres(t);
-  return openPglite(t);
+export function openDatabase(target?: string, o: OpenOptions = {}): Promise<Database> {
+  const t = databaseTarget(target);
+  if (isPostgresUrl(t)) return openPostgres(t);
+  return openPglite(t, o);
+}
+
+/** The database a command uses: the given target, else $DATABASE_URL, else `.faun/api-db`. */
+export function databaseTarget(target?: string): string {
+  return target ?? process.env.DATABASE_URL ?? join('.faun', 'api-db');
+}
+
+export function isPostgresUrl(t: string): boolean {
+  return /^postgres(ql)?:\/\//.test(t);
 }
