@@ -3,7 +3,7 @@
  * objects, chunked appends, and one-at-a-time transactions.
  * @module
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
   type DuckDBAppender,
@@ -25,6 +25,18 @@ function plain(v: unknown): unknown {
   if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
   if (Array.isArray(v)) return v.map(plain);
   return v;
+}
+
+/** True when `path` starts like a DuckDB database file (magic `DUCK` at byte 8), or is empty. */
+function isDuckDbFile(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(12);
+    const n = readSync(fd, head, 0, 12, 0);
+    return n === 0 || (n === 12 && head.toString('latin1', 8, 12) === 'DUCK');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Turns a DuckDB open error into one that says what to do. */
@@ -73,6 +85,10 @@ export class Db {
         hint: 'check the --db path, or create the store with faun crawl',
       });
     }
+    if (path !== ':memory:' && existsSync(path) && !isDuckDbFile(path))
+      throw new InputError(`${path} is not a DuckDB database, so not a faun store`, {
+        hint: 'pass the .duckdb file written by faun crawl (--db)',
+      });
     if (!readOnly && path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
     try {
       const options: Record<string, string> = {

@@ -317,6 +317,17 @@ describe('open', () => {
     expect((err as Error).message).toContain('not a faun store');
   });
 
+  test('a file that is not a DuckDB database (e.g. JSONL) is rejected, read-only or not', async () => {
+    const path = join(dir, 'pairs.jsonl');
+    await Bun.write(path, '{"hyp": "a", "ref": "b"}\n');
+    for (const readOnly of [true, false]) {
+      const err = await Store.open(path, { readOnly }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(InputError);
+      expect((err as Error).message).toBe(`${path} is not a DuckDB database, so not a faun store`);
+    }
+    expect(await Bun.file(path).text()).toBe('{"hyp": "a", "ref": "b"}\n');
+  });
+
   test('a store locked by another process names that process', async () => {
     const path = fresh();
     (await Store.open(path)).close();
