@@ -159,3 +159,15 @@ describe('faun score with several models in one file', () => {
     expect(t.stdout).toMatch(/model m2: 3 items\n(.*\n){2}em\s+0\.0000/);
   }, 60_000);
 });
+
+test('the score table labels every column and its separator has one dash run per column', () => {
+  const fl = write('table-fl.jsonl', [flItem('f1')]);
+  const preds = write('table-preds.jsonl', [predRow('f1', 'fl', 'm', 'pkg/b.py')]);
+  const r = faun(['score', '--task', 'fl', '--dataset', fl, '--predictions', preds, '--bootstrap', '0']);
+  expect(r.code).toBe(0);
+  const lines = r.stdout.split('\n');
+  const h = lines.findIndex((l) => l.startsWith('metric'));
+  expect(lines[h]!.split(/\s{2,}/)).toEqual(['metric', 'mean', '95% CI (bootstrap)', 'n', 'better']);
+  expect(lines[h + 1]).toBe('----------  ------  ------------------  -  --------'); // metric is as wide as em_lenient
+  expect(lines[h + 2]!.split(/\s{2,}/)).toEqual(['em', '1.0000', '[1.0000, 1.0000]', '1', '↑ higher']);
+}, 60_000);

@@ -21,16 +21,16 @@ import {
 
 const SCHEMAS = { qa: QaItem, fl: FlItem, ce: CeItem } as const;
 
-/** A readable aggregate table: metric, mean, 95% interval, n. */
+/** A readable aggregate table: metric, mean, 95% interval, n, and which direction is better (↑/↓). */
 export function formatScoreTable(s: TaskScore): string {
   const rows = Object.values(s.aggregate).map((a) => [
     a.metric,
     a.mean.toFixed(4),
     `[${a.low.toFixed(4)}, ${a.high.toFixed(4)}]`,
     String(a.n),
-    METRICS[a.metric]?.higherIsBetter === false ? '↓' : '↑',
+    METRICS[a.metric]?.higherIsBetter === false ? '↓ lower' : '↑ higher',
   ]);
-  const head = ['metric', 'mean', '95% CI (bootstrap)', 'n', ''];
+  const head = ['metric', 'mean', '95% CI (bootstrap)', 'n', 'better'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) =>
     r
