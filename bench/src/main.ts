@@ -44,7 +44,24 @@ async function runOne(name: string, args: string[]): Promise<void> {
   console.log(`wrote ${file}`);
 }
 
+const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
+
+  metrics   pairs/second of BLEU, ROUGE-1+L, Indel and CodeBLEU on the reference vectors
+  crawl     fake-GitHub crawl into DuckDB (--entries N, default smaller; 800000 for the full figure)
+  store     DuckDB ingest of 800k synthetic entries, funnel query time, peak RSS
+  harness   per-instance overhead over a bare docker run; throughput at 1, 2 and 4 workers
+  api       POST /v1/score/fl under wrk: requests/second and p99 latency
+  tables    the paper tables from prediction files (--datasets DIR --predictions DIR [--execution DIR]
+            [--out DIR] [--seed N]); without --predictions, from the offline demo's outputs
+
+With no name every benchmark runs. Each perf benchmark prints its figures and writes
+bench/out/perf-<name>.json (with machine information); tables go to bench/out/tables/.`;
+
 const argv = process.argv.slice(2);
+if (argv.includes('--help') || argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const names = argv.filter((a) => (ALL as readonly string[]).includes(a));
 const rest = argv.filter((a) => !names.includes(a));
 const unknown = rest.filter(

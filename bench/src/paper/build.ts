@@ -116,6 +116,7 @@ export function table4(input: PaperInput): Table {
     rows,
     notes: [
       'Best per column in bold; † marks a model whose difference from the best is significant (paired bootstrap, p < 0.05).',
+      'CE CodeBLEU is of the predicted SEARCH/REPLACE text against the gold one, computed as codebleu 0.7.1 does: a dataflow score of 0 counts as 1, so even an empty edit scores 25.',
     ],
   };
 }
@@ -158,7 +159,9 @@ export function significance(input: PaperInput): Table {
       { key: 'p', label: 'p', kind: 'number' },
     ],
     rows,
-    notes: ['p < 0.05 counts as significant.'],
+    notes: rows.length
+      ? ['p < 0.05 counts as significant.']
+      : ['None: every task has fewer than two models.'],
   };
 }
 
@@ -204,7 +207,9 @@ export function ablation(input: PaperInput): Table {
     rowHeader: ['model', 'removed'],
     columns: columns.filter((_, c) => rows.some((r) => r.cells[c])),
     rows: rows.map((r) => ({ ...r, cells: r.cells.filter((_, c) => rows.some((x) => x.cells[c])) })),
-    notes: ['(ablated − full) / full × 100 over the same items; empty when the full-input score is 0.'],
+    notes: rows.length
+      ? ['(ablated − full) / full × 100 over the same items; empty when the full-input score is 0.']
+      : ['None: no prediction file has removed input parts (faun predict --ablate …).'],
   };
 }
 

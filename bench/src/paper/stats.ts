@@ -1,8 +1,9 @@
 /**
  * Seeded statistics for the paper tables: bootstrap percentile intervals of any per-item statistic and
- * the paired bootstrap significance test (Koehn 2004), on @faun/metrics' PRNG and quantiles (so a mean's
- * interval equals `faun score`'s for the same seed). Every cell gets its own seed, derived from what it
- * shows, so adding a model or a table never changes another cell's numbers.
+ * the paired bootstrap significance test (Koehn 2004), on @faun/metrics' PRNG and quantiles — the same
+ * method as `faun score`. Every cell gets its own seed, derived from the table seed and what the cell
+ * shows, so adding a model or a table never changes another cell's numbers; intervals therefore differ
+ * slightly from `faun score --seed N`'s (different resamples), while means are identical.
  */
 import { bootstrapCi, mulberry32, quantileSorted } from '@faun/metrics';
 import { lengthBuckets } from '@faun/models';
