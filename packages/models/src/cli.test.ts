@@ -181,3 +181,13 @@ describe('faun predict --repo-dir', () => {
     expect(mixed.err).toContain('can only be given alone');
   }, 30_000);
 });
+
+test('predict --help documents bm25:K and what it means for the FL metrics', async () => {
+  const r = await runPredict(['--help'], { cwd: dir, cacheDir: join(dir, 'cache') });
+  expect(r.code).toBe(0);
+  const help = r.out.replace(/\s+/g, ' ');
+  expect(help).toContain('bm25:K (FL: a ranked list of K paths, one per line');
+  expect(help).toContain('strict em expects a single path, so it scores 0 for K > 1');
+  expect(help).toContain('top3/top5/mrr use the ranking');
+  expect(help).toContain('--model bm25:5');
+}, 30_000);

@@ -28,6 +28,10 @@ export const predict = defineCommand({
     `resumes (only items without a prediction, or whose call failed, are sent again). ` +
     `Model is provider:name — providers: ${providerNames().join(', ')}. OpenAI-compatible providers read ` +
     `<PROVIDER>_API_KEY and <PROVIDER>_BASE_URL (openai: OPENAI_API_KEY / OPENAI_BASE_URL). ` +
+    `Offline baselines: bm25 (FL: the best path by BM25 over path tokens, plus file contents with ` +
+    `--repo-dir), bm25:K (FL: a ranked list of K paths, one per line — strict em expects a single path, ` +
+    `so it scores 0 for K > 1; em_lenient/top1 take the first path, top3/top5/mrr use the ranking), ` +
+    `baseline:title (QA), baseline:no-edit (CE: an empty edit). ` +
     `Model calls are cached on disk (FAUN_CACHE_DIR, default ~/.cache/faun); errors are never cached. ` +
     `Prompts: ${Object.values(PROMPT_VERSIONS).join(', ')}; input lengths are estimated as characters/4.`,
   examples: [
@@ -35,6 +39,7 @@ export const predict = defineCommand({
     'faun predict --task fl --dataset fl.jsonl --model bm25 --repo-dir pallets/flask=../flask --out fl-bm25c.jsonl',
     'faun predict --task ce --dataset ce.jsonl --model openai:gpt-4o-mini --out preds/ce.jsonl -j 8',
     'faun predict --task fl --dataset fl.jsonl --model vllm:Qwen/Qwen2.5-7B-Instruct --base-url http://gpu:8000 --out fl.jsonl',
+    'faun predict --task fl --dataset fl.jsonl --model bm25:5 --out preds/fl-bm25-top5.jsonl',
     'faun predict --task qa --dataset qa.jsonl --model baseline:title --out qa-title.jsonl',
     'faun predict --task ce --dataset ce.jsonl --model openai:gpt-4o --ablate pr_title,pr_body --out ce-nopr.jsonl',
   ],
@@ -53,7 +58,8 @@ export const predict = defineCommand({
       type: 'string',
       arg: 'PROVIDER:NAME',
       required: true,
-      description: 'model to run',
+      description:
+        'model to run, e.g. openai:gpt-4o-mini, bm25, bm25:K (K ranked paths), baseline:title, replay:FILE',
     },
     {
       name: 'out',

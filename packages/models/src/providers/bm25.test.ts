@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedPath } from '@faun/kit';
+import { scoreFl } from '@faun/metrics';
 import type { FlItem } from '@faun/schema';
 import { loadSwebenchRows, toFlItem } from '../../testing/swebench.ts';
 import { bm25Rank, checkoutContents, createBm25Provider, tokenize } from './bm25.ts';
@@ -74,6 +75,27 @@ describe('BM25 fault-localization baseline', () => {
     const r = await p.generate({ messages: [], item }, { signal: new AbortController().signal });
     expect(r.text.split('\n')).toEqual(['src/cli.py', 'src/app.py']);
     expect(() => createBm25Provider('zero')).toThrow('bad list length');
+  });
+
+  test('bm25:K as documented: strict em needs a single path; top-k and mrr use the ranking', async () => {
+    const item = {
+      task: 'fl',
+      id: 'i',
+      issue_title: 'cli crash in the app',
+      issue_body: '',
+      tree: ['src/app.py', 'src/cli.py', 'src/x.py'],
+      gold_path: 'src/cli.py',
+    } as FlItem;
+    const signal = new AbortController().signal;
+    const one = (await createBm25Provider('').generate({ messages: [], item }, { signal })).text;
+    const three = (await createBm25Provider('3').generate({ messages: [], item }, { signal })).text;
+    expect(three.split('\n')).toEqual(['src/app.py', 'src/cli.py', 'src/x.py']);
+    expect(one).toBe('src/app.py');
+    expect(scoreFl(item, three).scores).toMatchObject({ em: 0, em_lenient: 0, top1: 0, top3: 1, mrr: 0.5 });
+    // The same gold path first: the list still scores 0 on strict em, the single path scores 1.
+    const first = { ...item, gold_path: 'src/app.py' };
+    expect(scoreFl(first, three).scores).toMatchObject({ em: 0, em_lenient: 1, top1: 1, mrr: 1 });
+    expect(scoreFl(first, one).scores).toMatchObject({ em: 1, top1: 1, mrr: 1 });
   });
 
   test('runs offline on the SWE-bench Lite sample and beats chance', async () => {
