@@ -1,6 +1,6 @@
 /** `faun score` end to end: input errors, duplicates, several models, run record outcomes, --quiet. */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliSandbox, flItem, predRow, qaItem, readJsonlFile } from './test-helpers.ts';
 
@@ -170,4 +170,27 @@ test('the score table labels every column and its separator has one dash run per
   expect(lines[h]!.split(/\s{2,}/)).toEqual(['metric', 'mean', '95% CI (bootstrap)', 'n', 'better']);
   expect(lines[h + 1]).toBe('----------  ------  ------------------  -  --------'); // metric is as wide as em_lenient
   expect(lines[h + 2]!.split(/\s{2,}/)).toEqual(['em', '1.0000', '[1.0000, 1.0000]', '1', '↑ higher']);
+}, 60_000);
+
+test('run record outcomes: skipped without a prediction, error for a model error, pass when scored', () => {
+  const fl = write('rec-fl.jsonl', [flItem('f1'), flItem('f2'), flItem('f3')]);
+  const preds = write('rec-preds.jsonl', [
+    predRow('f1', 'fl', 'm', 'a.py'),
+    predRow('f2', 'fl', 'm', '', 'HTTP 500 from provider'),
+  ]);
+  const logs = join(dir, 'logs');
+  const before = new Set(existsSync(logs) ? readdirSync(logs) : []);
+  const r = faun(['score', '--task', 'fl', '--dataset', fl, '--predictions', preds]);
+  expect(r.code).toBe(0);
+  const run = readdirSync(logs).filter((d) => !before.has(d) && d.includes('score-fl'));
+  expect(run.length).toBe(1);
+  const summary = JSON.parse(readFileSync(join(logs, run[0]!, 'summary.json'), 'utf8'));
+  expect(summary.counts).toEqual({ pass: 1, fail: 0, error: 1, timeout: 0, skipped: 1 });
+  const samples = readJsonlFile(join(logs, run[0]!, 'samples.jsonl'));
+  expect(samples.map((s) => [s.id, s.outcome])).toEqual([
+    ['f1', 'pass'],
+    ['f2', 'error'],
+    ['f3', 'skipped'],
+  ]);
+  expect(samples[1]!.error).toBe('model error: HTTP 500 from provider');
 }, 60_000);

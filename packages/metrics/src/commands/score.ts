@@ -75,6 +75,32 @@ async function loadInputs(ctx: CommandContext, task: TaskName) {
   return { dataset, predictions, list, ids, byModel, dedupe, dropped: deduped.dropped };
 }
 
+/**
+ * One sample per (model, item): `skipped` without a prediction, `error` when the prediction carries a
+ * model error, else `pass` (= scored; text metrics have no pass/fail, correctness is in the scores).
+ */
+async function recordSamples(
+  rec: RunRecord,
+  models: string[],
+  results: TaskScore[],
+  byModel: Map<string, Prediction[]>,
+): Promise<void> {
+  for (const [k, r] of results.entries()) {
+    const model = models[k]!;
+    const errors = new Map(byModel.get(model)!.map((p) => [p.id, p.error]));
+    for (const it of r.items) {
+      const error = errors.get(it.id) ?? null;
+      await rec.sample({
+        id: it.id,
+        outcome: it.missing ? 'skipped' : error !== null ? 'error' : 'pass',
+        duration_ms: 0,
+        data: { model, scores: it.scores, note: it.note },
+        error: error === null ? null : `model error: ${error}`,
+      });
+    }
+  }
+}
+
 async function run(ctx: CommandContext): Promise<number> {
   const task = String(ctx.opts.task) as TaskName;
   const seed = Number(ctx.opts.seed ?? 0);
@@ -95,8 +121,10 @@ async function run(ctx: CommandContext): Promise<number> {
   progress.status(task === 'ce' ? 'loading grammars and scoring' : 'scoring');
   // One score per model, each over the whole dataset (a model's missing items score as empty).
   const results: TaskScore[] = [];
-  for (const preds of byModel.values()) {
-    results.push(await scoreTask(task, list, preds, { seed, bootstrap: iterations }));
+  for (const [model, preds] of byModel) {
+    const r = await scoreTask(task, list, preds, { seed, bootstrap: iterations });
+    // A model whose predictions all fall outside the scored items still names its rows.
+    results.push({ ...r, models: [model], items: r.items.map((it) => ({ ...it, model })) });
     progress.tick(list.length);
   }
   progress.done();
@@ -105,15 +133,8 @@ async function run(ctx: CommandContext): Promise<number> {
     out,
     results.flatMap((r) => r.items),
   );
-  for (const r of results)
-    for (const it of r.items)
-      await rec.sample({
-        id: it.id,
-        outcome: it.missing ? 'skipped' : 'pass',
-        duration_ms: 0,
-        data: { model: it.model, scores: it.scores, note: it.note },
-      });
   const models = [...byModel.keys()];
+  await recordSamples(rec, models, results, byModel);
   const unknown = { count: ids.unknown.length, ids: ids.unknown };
   const perModel = Object.fromEntries(
     results.map((r, k) => [models[k]!, { aggregate: r.aggregate, missing: r.missing }]),
@@ -154,7 +175,9 @@ export const score = defineCommand({
     'QA: bleu (nltk sentence BLEU, method1), rougeL, rouge1, editsim. FL: em (strict), em_lenient, ' +
     'top1/top3/top5, mrr. CE: codebleu_patch (predicted vs gold SEARCH/REPLACE text), apply_rate (share ' +
     'of predictions whose edits all apply), codebleu_file (edited file vs file_after), file_em. Every ' +
-    'aggregate has a seeded bootstrap 95% interval. A file with several models gets one aggregate per ' +
+    'aggregate has a seeded bootstrap 95% interval. Run record samples (one per model and item): ' +
+    '"skipped" = no prediction, "error" = the prediction carries a model error, "pass" = scored (for ' +
+    'these metrics "pass" means scored, not correct; correctness is in the scores). A file with several models gets one aggregate per ' +
     'model, each over the whole dataset. Items without a prediction count as empty answers ' +
     'and are listed; predictions for ids not in the dataset are listed on stderr, and none matching is ' +
     'an input error. A repeated id (same model) is an input error unless --dedupe first|last. Per-item ItemScore rows go to --out (default: the run directory).',
