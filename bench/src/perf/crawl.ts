@@ -4,7 +4,7 @@
  * size), 4 tokens of 5,000 requests/hour on a simulated clock (1 h = 0.1 s). Reports API requests per
  * entry for the bulk stage (issue lists + GraphQL pairing; target ≤ 0.05), total requests and simulated
  * token-hours, wall time, peak RSS (≤ 2 GB), time spent in store ingest (800k ≤ 60 s) and the funnel
- * stage query (≤ 1 s). Options: --entries N, --repos N (30), --tokens N (4), --concurrency N (4).
+ * stage query (≤ 1 s). Options: --entries N, --repos N (30), --tokens N (4), --concurrency N (2).
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -29,7 +29,7 @@ export default async function crawlBench(args: string[]): Promise<Record<string,
   const entries = arg(args, 'entries', 100_000);
   const repos = arg(args, 'repos', 30);
   const tokenCount = arg(args, 'tokens', 4);
-  const concurrency = arg(args, 'concurrency', 4);
+  const concurrency = arg(args, 'concurrency', 2);
   const dir = await mkdtemp(join(tmpdir(), 'faun-bench-crawl-'));
   const clock = new SimClock(36_000);
   const tokens = Array.from({ length: tokenCount }, (_, i) => `bench-token-${i}`);
