@@ -194,3 +194,29 @@ test('run record outcomes: skipped without a prediction, error for a model error
   ]);
   expect(samples[1]!.error).toBe('model error: HTTP 500 from provider');
 }, 60_000);
+
+test('--quiet prints the aggregate table and nothing else', () => {
+  const fl = write('quiet-fl.jsonl', [flItem('f1'), flItem('f2')]);
+  const preds = write('quiet-preds.jsonl', [predRow('f1', 'fl', 'm', 'pkg/b.py')]);
+  const r = faun([
+    'score',
+    '--task',
+    'fl',
+    '--dataset',
+    fl,
+    '--predictions',
+    preds,
+    '--quiet',
+    '--bootstrap',
+    '0',
+  ]);
+  expect(r.code).toBe(0);
+  const lines = r.stdout.trimEnd().split('\n');
+  expect(lines[0]).toBe('FL — model m: 2 items');
+  expect(lines[1]!.split(/\s{2,}/)).toEqual(['metric', 'mean', '95% CI (bootstrap)', 'n', 'better']);
+  expect(lines.length).toBe(3 + 6); // title, head, separator, six FL metrics
+  expect(lines[3]!.split(/\s{2,}/)).toEqual(['em', '0.5000', '[0.5000, 0.5000]', '2', '↑ higher']);
+  expect(r.stdout).not.toContain('missing predictions');
+  expect(r.stdout).not.toContain('per-item scores');
+  expect(r.stderr).toBe('');
+}, 60_000);

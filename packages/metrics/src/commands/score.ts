@@ -156,11 +156,16 @@ async function run(ctx: CommandContext): Promise<number> {
     run_id: runId,
     out,
   });
+  // The final result is printed even with --quiet (which only drops progress and the other lines).
+  const result = (line: string) => {
+    if (!ctx.quiet) ctx.log(line);
+    else if (!ctx.json) process.stdout.write(`${line}\n`);
+  };
   results.forEach((r, k) => {
-    ctx.log(`${task.toUpperCase()} — model ${models[k]}: ${r.n_items} items`);
-    ctx.log(formatScoreTable(r));
+    if (k > 0) result('');
+    result(`${task.toUpperCase()} — model ${models[k]}: ${r.n_items} items`);
+    result(formatScoreTable(r));
     if (r.missing.count) ctx.log(`missing predictions (scored as empty): ${idList(r.missing.ids, 10)}`);
-    ctx.log('');
   });
   if (ids.outsideLimit) ctx.log(`predictions for items outside --limit (not scored): ${ids.outsideLimit}`);
   if (input.dropped) ctx.log(`repeated predictions dropped (--dedupe ${input.dedupe}): ${input.dropped}`);
@@ -175,7 +180,7 @@ export const score = defineCommand({
     'QA: bleu (nltk sentence BLEU, method1), rougeL, rouge1, editsim. FL: em (strict), em_lenient, ' +
     'top1/top3/top5, mrr. CE: codebleu_patch (predicted vs gold SEARCH/REPLACE text), apply_rate (share ' +
     'of predictions whose edits all apply), codebleu_file (edited file vs file_after), file_em. Every ' +
-    'aggregate has a seeded bootstrap 95% interval. Run record samples (one per model and item): ' +
+    'aggregate has a seeded bootstrap 95% interval; --quiet prints only the aggregate tables. Run record samples (one per model and item): ' +
     '"skipped" = no prediction, "error" = the prediction carries a model error, "pass" = scored (for ' +
     'these metrics "pass" means scored, not correct; correctness is in the scores). A file with several models gets one aggregate per ' +
     'model, each over the whole dataset. Items without a prediction count as empty answers ' +
