@@ -34,8 +34,10 @@ export interface ServeOptions {
   db?: string;
   /** Folder of dataset JSONL files (default `datasets`). */
   datasetsDir?: string | null;
-  /** DuckDB store for dataset statistics. */
+  /** DuckDB store for dataset statistics (opened read-only per read, never held). */
   store?: string | null;
+  /** How long store figures are reused, ms (default 2000). */
+  storeCacheMs?: number;
   /** Redis URL for the queue (default $REDIS_URL; absent → in-process). */
   redisUrl?: string | null;
   /** Work jobs this process runs itself (default 2 in-process, 0 with Redis). */
@@ -109,7 +111,11 @@ async function serveWith(
     runs,
     work,
     results,
-    stats: createStats(datasets, o.store ?? null),
+    stats: createStats(
+      datasets,
+      o.store ?? null,
+      o.storeCacheMs === undefined ? {} : { cacheMs: o.storeCacheMs },
+    ),
     loadScoreTask: scoreTaskLoader,
     config: { ...DEFAULT_CONFIG, ...o.config },
     log,

@@ -73,3 +73,58 @@ test('GET /v1/datasets/{name}/stats reads the funnel from the store; a bad store
     await bad.close();
   }
 }, 60_000);
+
+/** Runs a script in another process (DuckDB locks are per process). */
+function child(script: string) {
+  return Bun.spawn(['bun', '-e', script], {
+    cwd: import.meta.dir,
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'inherit',
+  });
+}
+
+test('the server does not hold the store: another process writes it between requests; busy → 503', async () => {
+  const path = join(root, 'shared.duckdb');
+  const st = await Store.open(path);
+  await st.putFunnel([row('c1', 'acme/widgets', 0, 50, 40)]);
+  await st.close();
+  const s = await startTestServer({ db: 'memory://', serve: { store: path, storeCacheMs: 0 } });
+  const funnel = async () =>
+    ((await (await s.req('/v1/datasets/fl-small/stats')).json()) as { funnel: { count: number }[] }).funnel;
+  try {
+    expect(await funnel()).toEqual([
+      { step: 'input (issue)', count: 50 },
+      { step: 'closed issues', count: 40 },
+    ] as never);
+    // a writer in another process (as `faun curate` would be) succeeds while the server runs
+    const writer = child(
+      `const { Store } = await import('@faun/store');
+       const st = await Store.open(${JSON.stringify(path)});
+       await st.putFunnel([{ run_id: 'c2', repo: 'acme/widgets', step: 'closed issues', order: 0, unit: 'issue', input: 70, removed: 10, output: 60, skipped: false }]);
+       await st.close();`,
+    );
+    expect(await writer.exited).toBe(0);
+    expect((await funnel())[1]).toEqual({ step: 'closed issues', count: 60 } as never);
+    // while a writer holds the file, the stats answer 503 with a retry hint
+    const holder = child(
+      `const { Store } = await import('@faun/store');
+       const st = await Store.open(${JSON.stringify(path)});
+       console.log('open');
+       for await (const _ of console) break;
+       await st.close();`,
+    );
+    const reader = holder.stdout.getReader();
+    await reader.read();
+    const busy = await s.req('/v1/datasets/fl-small/stats');
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('2');
+    expect(((await busy.json()) as { error: { code: string } }).error.code).toBe('store_busy');
+    holder.stdin.write('\n');
+    await holder.stdin.end();
+    expect(await holder.exited).toBe(0);
+    expect((await s.req('/v1/datasets/fl-small/stats')).status).toBe(200);
+  } finally {
+    await s.close();
+  }
+}, 60_000);

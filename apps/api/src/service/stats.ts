@@ -39,7 +39,7 @@ export function lengthHistogram(lengths: number[]): DatasetStats['length'] {
   });
 }
 
-interface StoreLike {
+export interface StoreLike {
   funnel(): Promise<FunnelRow[]>;
   counts(): Promise<RepoCounts[]>;
   close(): Promise<void>;
@@ -79,15 +79,69 @@ export function sumCounts(rows: RepoCounts[]): Record<string, number> {
   return out;
 }
 
-/** Stats from the dataset registry, plus the DuckDB store at `storePath` when given. */
-export function createStats(datasets: DatasetRegistry, storePath: string | null): StatsSource {
-  let store: Promise<StoreLike | null> | null = null;
-  const openStore = (): Promise<StoreLike | null> => {
-    if (!storePath) return Promise.resolve(null);
-    store ??= import('@faun/store').then(
-      ({ Store }) => Store.open(storePath, { readOnly: true }) as Promise<StoreLike>,
+export interface StatsOptions {
+  /** How long store figures are reused before the file is opened again, ms (default 2000). */
+  cacheMs?: number;
+  /** Opens the store read-only (tests); default `Store.open(path, { readOnly: true })`. */
+  open?: (path: string) => Promise<StoreLike>;
+}
+
+const storeFigures = async (
+  path: string,
+  open: (path: string) => Promise<StoreLike>,
+): Promise<{ funnel: FunnelStep[]; counts: Record<string, number> }> => {
+  const st = await open(path);
+  try {
+    return { funnel: aggregateFunnel(await st.funnel()), counts: sumCounts(await st.counts()) };
+  } finally {
+    await st.close();
+  }
+};
+
+/** A store error as an API error: 503 with Retry-After while another process writes the file. */
+function storeError(path: string, e: Error): ApiError {
+  if (/locked by|Could not set lock|Conflicting lock/i.test(e.message))
+    return new ApiError(
+      503,
+      'store_busy',
+      `the store ${path} is being written by another process; retry shortly`,
+      { retry_after_s: 2 },
+      { 'retry-after': '2' },
     );
-    return store;
+  return new ApiError(503, 'store_unavailable', `cannot open the store ${path}: ${e.message}`);
+}
+
+/**
+ * Stats from the dataset registry, plus the DuckDB store at `storePath` when given. The store is opened
+ * read-only for one read and closed at once (figures are reused for `cacheMs`), so `faun curate` or
+ * `faun build` can write it while the server runs.
+ */
+export function createStats(
+  datasets: DatasetRegistry,
+  storePath: string | null,
+  o: StatsOptions = {},
+): StatsSource {
+  const cacheMs = o.cacheMs ?? 2000;
+  const open =
+    o.open ??
+    ((path: string) =>
+      import('@faun/store').then(({ Store }) => Store.open(path, { readOnly: true }) as Promise<StoreLike>));
+  let cached: {
+    at: number;
+    value: Promise<{ funnel: FunnelStep[]; counts: Record<string, number> }>;
+  } | null = null;
+  const figures = () => {
+    if (!storePath) return Promise.resolve(null);
+    if (!cached || performance.now() - cached.at > cacheMs) {
+      const value = storeFigures(storePath, open);
+      cached = { at: performance.now(), value };
+      value.catch(() => {
+        if (cached?.value === value) cached = null; // try again on the next request
+      });
+    }
+    return cached.value.catch((e: Error) => {
+      throw storeError(storePath, e);
+    });
   };
   return {
     async stats(name) {
@@ -102,12 +156,9 @@ export function createStats(datasets: DatasetRegistry, storePath: string | null)
           'instance_id' in it ? it.problem_statement.length : it.issue_title.length + it.issue_body.length,
         );
       }
-      const s = await openStore().catch((e: Error) => {
-        store = null; // try again on the next request
-        throw new ApiError(503, 'store_unavailable', `cannot open the store ${storePath}: ${e.message}`);
-      });
-      const funnel = s ? aggregateFunnel(await s.funnel()) : null;
-      const counts = s ? sumCounts(await s.counts()) : null;
+      const fig = await figures();
+      const funnel = fig?.funnel ?? null;
+      const counts = fig?.counts ?? null;
       return {
         name,
         task: info.task,
@@ -121,8 +172,7 @@ export function createStats(datasets: DatasetRegistry, storePath: string | null)
       };
     },
     async close() {
-      const s = await store?.catch(() => null);
-      await s?.close();
+      await cached?.value.catch(() => null);
     },
   };
 }
