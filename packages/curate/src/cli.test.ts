@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandContext } from '@faun/kit';
@@ -105,6 +105,17 @@ describe('faun curate / faun build commands', () => {
     expect(card.skipped.ce).toEqual({ 'no file source (--repo-dir or --api-url)': 3 });
     expect(card.funnel.at(-1)).toMatchObject({ repo: '(total)', step: 'semantic' });
     expect(store.taskItems.get('x/qa')?.length).toBe(3);
+    // both commands leave a run record: header, one sample per pair / dataset file, summary
+    const runs = await readdir(tmp);
+    const buildRun = runs.find((r) => /-build-/.test(r));
+    const curateRun = runs.find((r) => /-curate-/.test(r));
+    if (!buildRun || !curateRun) throw new Error(`no run records in ${tmp}: ${runs.join(', ')}`);
+    const summary = JSON.parse(await readFile(join(tmp, buildRun, 'summary.json'), 'utf8'));
+    expect(summary.status).toBe('success');
+    expect(summary.outputs).toEqual({ datasets: out });
+    const samples = (await readFile(join(tmp, buildRun, 'samples.jsonl'), 'utf8')).trim().split('\n');
+    expect(samples.map((l) => JSON.parse(l).id)).toContain('qa.jsonl');
+    expect(JSON.parse(await readFile(join(tmp, curateRun, 'header.json'), 'utf8')).command).toBe('curate');
   });
 
   const rows = sharedPath('data/swebench-lite/with-files.jsonl');

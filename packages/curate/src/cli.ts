@@ -2,7 +2,15 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { type CommandContext, defineCommand, InputError, onInterrupt, UsageError } from '@faun/kit';
+import {
+  type CommandContext,
+  defineCommand,
+  InputError,
+  onInterrupt,
+  type RunRecord,
+  UsageError,
+  withRunRecord,
+} from '@faun/kit';
 import { readJsonl, stableStringify, type TaskItem, type TaskName, writeFileAtomic } from '@faun/schema';
 import { buildFromStore } from './build.ts';
 import { filterOptions, filtersFrom, formatAgreement, sourceOptions } from './cli-options.ts';
@@ -30,58 +38,72 @@ export async function runCurate(ctx: CommandContext, open = openStore): Promise<
   const filters = filtersFrom(o);
   const irq = onInterrupt(() => null);
   const store = await open(needStore(String(o.db), open));
+  const recorded = (fn: (rec: RunRecord) => Promise<number>) =>
+    withRunRecord(
+      { logDir: ctx.logDir, label: 'curate', command: 'curate', argv: ctx.argv, options: ctx.opts },
+      async (rec) => ({ code: await fn(rec), outputs: { store: String(o.db) } }),
+    );
   try {
-    const source = makeSource((o.repoDir as string[] | undefined) ?? [], o.apiUrl as string | undefined);
-    const model = typeof o.semanticCheck === 'string' ? o.semanticCheck : null;
-    const review = o.reviewIn
-      ? {
-          rows: readReview(await readFile(String(o.reviewIn), 'utf8'), String(o.reviewIn)),
-          rule: parseKeepRule(String(o.keepRule)),
-          file: String(o.reviewIn),
-        }
-      : null;
-    const progress = ctx.progress({ label: 'curate' });
-    const result = await curateStore(store, {
-      filters,
-      commentOnly: await syntaxCommentOnly(source),
-      generate: model ? await providerGenerate(model, irq.signal) : null,
-      model,
-      review,
-      repos: (o.repos as string[] | undefined) ?? [],
-      concurrency: Number(o.concurrency ?? 4),
-      onRepo: (r) => progress.tick(1, r),
-      onPair: () => progress.status('semantic check'),
+    return await recorded(async (rec) => {
+      const source = makeSource((o.repoDir as string[] | undefined) ?? [], o.apiUrl as string | undefined);
+      const model = typeof o.semanticCheck === 'string' ? o.semanticCheck : null;
+      const review = o.reviewIn
+        ? {
+            rows: readReview(await readFile(String(o.reviewIn), 'utf8'), String(o.reviewIn)),
+            rule: parseKeepRule(String(o.keepRule)),
+            file: String(o.reviewIn),
+          }
+        : null;
+      const progress = ctx.progress({ label: 'curate' });
+      const result = await curateStore(store, {
+        filters,
+        commentOnly: await syntaxCommentOnly(source),
+        generate: model ? await providerGenerate(model, irq.signal) : null,
+        model,
+        review,
+        repos: (o.repos as string[] | undefined) ?? [],
+        concurrency: Number(o.concurrency ?? 4),
+        onRepo: (r) => progress.tick(1, r),
+        onPair: () => progress.status('semantic check'),
+      });
+      progress.done();
+      ctx.log(formatFunnel(result.rows));
+      ctx.log('');
+      ctx.log(formatAgreement(result.agreement.total));
+      if (result.review) {
+        const k = result.review.kappa;
+        const f = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
+        ctx.log(
+          `review: ${result.review.reviewed} reviewed, rule ${result.review.rule}; Cohen's kappa reviewers ${f(k.reviewers)}, LLM vs reviewer 1 ${f(k.llmVsReviewer1)}, LLM vs reviewer 2 ${f(k.llmVsReviewer2)}`,
+        );
+      }
+      if (o.reviewOut) {
+        const titles = new Map(result.pairs.map((p) => [`${p.pair.repo}#${p.pair.issue}`, p.issue.title]));
+        const rows = reviewRows(result.labels, titles);
+        const base = String(o.reviewOut).replace(/\.(csv|jsonl)$/, '');
+        await writeFileAtomic(`${base}.csv`, toCsv(rows));
+        await writeFileAtomic(`${base}.jsonl`, rows.map((r) => `${stableStringify(r)}\n`).join(''));
+        ctx.log(
+          `review sheet: ${base}.csv and ${base}.jsonl (${rows.length} pairs; fill reviewer_1 / reviewer_2 with yes/no)`,
+        );
+      }
+      ctx.log(`${result.pairs.length} fix pairs stored in ${o.db}`);
+      for (const p of result.pairs)
+        await rec.sample({
+          id: `${p.pair.repo}#${p.pair.issue}`,
+          outcome: 'pass',
+          duration_ms: 0,
+          data: { pr: p.pair.pr },
+        });
+      ctx.emitJson({
+        pairs: result.pairs.map((p) => p.pair),
+        funnel: result.rows,
+        agreement: result.agreement,
+        removed: result.removed,
+        kappa: result.review?.kappa ?? null,
+      });
+      return 0;
     });
-    progress.done();
-    ctx.log(formatFunnel(result.rows));
-    ctx.log('');
-    ctx.log(formatAgreement(result.agreement.total));
-    if (result.review) {
-      const k = result.review.kappa;
-      const f = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
-      ctx.log(
-        `review: ${result.review.reviewed} reviewed, rule ${result.review.rule}; Cohen's kappa reviewers ${f(k.reviewers)}, LLM vs reviewer 1 ${f(k.llmVsReviewer1)}, LLM vs reviewer 2 ${f(k.llmVsReviewer2)}`,
-      );
-    }
-    if (o.reviewOut) {
-      const titles = new Map(result.pairs.map((p) => [`${p.pair.repo}#${p.pair.issue}`, p.issue.title]));
-      const rows = reviewRows(result.labels, titles);
-      const base = String(o.reviewOut).replace(/\.(csv|jsonl)$/, '');
-      await writeFileAtomic(`${base}.csv`, toCsv(rows));
-      await writeFileAtomic(`${base}.jsonl`, rows.map((r) => `${stableStringify(r)}\n`).join(''));
-      ctx.log(
-        `review sheet: ${base}.csv and ${base}.jsonl (${rows.length} pairs; fill reviewer_1 / reviewer_2 with yes/no)`,
-      );
-    }
-    ctx.log(`${result.pairs.length} fix pairs stored in ${o.db}`);
-    ctx.emitJson({
-      pairs: result.pairs.map((p) => p.pair),
-      funnel: result.rows,
-      agreement: result.agreement,
-      removed: result.removed,
-      kappa: result.review?.kappa ?? null,
-    });
-    return 0;
   } finally {
     irq.dispose();
     await store.close?.();
@@ -90,6 +112,18 @@ export async function runCurate(ctx: CommandContext, open = openStore): Promise<
 
 /** `faun build`; `open` is replaceable for tests. */
 export async function runBuild(ctx: CommandContext, open = openStore): Promise<number> {
+  const o = ctx.opts;
+  const inputs = [o.fromSwebench, o.db].filter((x): x is string => typeof x === 'string');
+  return withRunRecord(
+    { logDir: ctx.logDir, label: 'build', command: 'build', argv: ctx.argv, options: ctx.opts, inputs },
+    async (rec) => {
+      const code = await buildDatasets(ctx, open, rec);
+      return { code, outputs: { datasets: String(o.out) } };
+    },
+  );
+}
+
+async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: RunRecord): Promise<number> {
   const o = ctx.opts;
   const out = String(o.out);
   let tasks = ((o.tasks as string[] | undefined) ?? ['qa', 'fl', 'ce']) as TaskName[];
@@ -164,7 +198,10 @@ export async function runBuild(ctx: CommandContext, open = openStore): Promise<n
     funnel,
     skipped,
   });
-  for (const [file, f] of Object.entries(card.files)) ctx.log(`${join(out, file)}: ${f.items} items`);
+  for (const [file, f] of Object.entries(card.files)) {
+    ctx.log(`${join(out, file)}: ${f.items} items`);
+    await rec.sample({ id: file, outcome: 'pass', duration_ms: 0, data: { items: f.items } });
+  }
   const nSkipped = skipped.length;
   if (nSkipped) ctx.log(`${nSkipped} items skipped (reasons in ${join(out, 'README.md')})`);
   ctx.log(`content hash ${card.content_hash}`);

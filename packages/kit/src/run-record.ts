@@ -213,3 +213,28 @@ export function keyDependencies(): Record<string, string> {
   keyDeps = out;
   return out;
 }
+
+/**
+ * Runs `fn` inside a run record in `<logDir>/<run id>`: the header is written first, `summary.json` at
+ * the end with status `success`, `cancelled` (exit code 130) or `error` (the error is rethrown).
+ */
+export async function withRunRecord(
+  init: Omit<RunRecordInit, 'dir' | 'runId'> & { logDir: string; label: string },
+  fn: (
+    rec: RunRecord,
+  ) => Promise<{ code: number; outputs?: Record<string, string>; metrics?: Record<string, unknown> }>,
+): Promise<number> {
+  const runId = newRunId(init.label);
+  const rec = await RunRecord.start({ ...init, dir: join(init.logDir, runId), runId });
+  try {
+    const r = await fn(rec);
+    await rec.finish(r.code === 130 ? 'cancelled' : r.code === 0 ? 'success' : 'error', {
+      outputs: r.outputs,
+      metrics: r.metrics,
+    });
+    return r.code;
+  } catch (e) {
+    await rec.finish('error', { metrics: { error: (e as Error).message } });
+    throw e;
+  }
+}
