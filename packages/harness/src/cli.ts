@@ -61,6 +61,14 @@ const RUN_OPTIONS: OptionSpec[] = [
     description: 'memory limit per container',
   },
   { name: 'pids', type: 'number', default: DEFAULT_LIMITS.pids, description: 'process limit per container' },
+  {
+    name: 'cache-level',
+    type: 'string',
+    choices: ['env', 'instance'],
+    default: 'instance',
+    description:
+      'keep instance images for later runs (instance), or remove each after its run to save disk (env)',
+  },
 ];
 
 function common(ctx: CommandContext, runId: string) {
@@ -77,6 +85,7 @@ function common(ctx: CommandContext, runId: string) {
     timeoutS: Number(o.timeout ?? 1800),
     repoDirs: parseRepoDirs((o.repoDir as string[] | undefined) ?? []),
     instanceIds: (o.instanceIds as string[] | undefined) ?? [],
+    cacheLevel: o.cacheLevel === 'env' ? ('env' as const) : ('instance' as const),
     cacheDir: join(CACHE, 'repos'),
   };
 }

@@ -105,6 +105,12 @@ export class DockerBackend implements Backend {
     return new ContainerSandbox(c);
   }
 
+  async release(env: PreparedEnv): Promise<void> {
+    if (!env.ref.startsWith('faun/inst-')) return; // prebuilt images are not ours to remove
+    this.building.delete(env.ref);
+    await docker(['rmi', env.ref]); // fails harmlessly while another container still uses it
+  }
+
   /** Removes containers labelled by runs whose process is gone (this host only). */
   async reapOrphans(): Promise<number> {
     const r = await docker([

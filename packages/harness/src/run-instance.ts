@@ -45,6 +45,8 @@ export interface InstanceRun {
   };
   /** An infrastructure failure (worth one retry). */
   infra: boolean;
+  /** The environment the instance ran in (null when none was built). */
+  env: PreparedEnv | null;
 }
 
 const DIFF_NONE = '';
@@ -92,6 +94,7 @@ export async function runInstance(
     tests,
     artifacts,
     infra,
+    env,
   });
 
   const unsafe = unsafePaths(patch);

@@ -60,6 +60,8 @@ export interface Backend {
   start(env: PreparedEnv, opts: { labels: Record<string, string>; limits: Limits }): Promise<Sandbox>;
   /** Removes sandboxes left behind by runs that are no longer alive; returns how many. */
   reapOrphans?(): Promise<number>;
+  /** Drops an instance environment that is no longer needed (`--cache-level env`); shared ones stay. */
+  release?(env: PreparedEnv): Promise<void>;
 }
 
 /** Runs a bash command as its own process group; the deadline kills the whole group. */

@@ -26,6 +26,8 @@ export interface VerifyOptions {
   /** Where clones of repositories are cached. */
   cacheDir?: string;
   limits?: Limits;
+  /** `instance` (default) keeps instance images for later runs; `env` removes each after its instance. */
+  cacheLevel?: 'env' | 'instance';
   specs?: EnvSpec[];
   signal?: AbortSignal;
   log?: (line: string) => void;
@@ -227,6 +229,7 @@ async function runOne(
     log(`${inst.instance_id}: infrastructure failure (${run.result.error}); retrying once`);
     run = await runInstance(inst, pred, runOpts);
   }
+  if (opts.cacheLevel === 'env' && run.env) await opts.backend.release?.(run.env);
   // Interrupted mid-run: nothing is stored or reported, so a resumed run does this instance again.
   if (opts.signal?.aborted) return null;
   await persist(dir, run, {
