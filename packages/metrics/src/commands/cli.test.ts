@@ -117,7 +117,7 @@ describe('faun score-pairs', () => {
     60_000,
   );
 
-  test('bad lines get a per-line error and never stop the run', () => {
+  test('bad lines get a per-line error, never stop the run, and make the exit code 1', () => {
     const input = join(dir, 'bad.jsonl');
     const lines = [
       JSON.stringify({ hyp: 'a b', ref: 'a b' }),
@@ -133,7 +133,7 @@ describe('faun score-pairs', () => {
     writeFileSync(input, `${lines.join('\n')}\n`);
     const out = join(dir, 'bad-out.jsonl');
     const r = faun(['score-pairs', '--metric', 'all', '--input', input, '--out', out]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     const got = readJsonl(out);
     expect(got.length).toBe(lines.length);
     expect(got[0]!.em).toBe(1);
@@ -147,7 +147,17 @@ describe('faun score-pairs', () => {
     expect(String(got[6]!.error)).toMatch(/bad\.jsonl:7: \(line\): expected a JSON object/);
     expect(String(got[7]!.error)).toMatch(/bad\.jsonl:8: hyp: expected a string/);
     expect(got[8]!.em).toBe(1);
-    for (const n of [2, 3, 4, 5, 7, 8]) expect(r.stderr).toContain(`bad.jsonl:${n}:`);
+    // The count and the first five messages on stderr.
+    const failed = got.filter((g) => g.error !== undefined).length;
+    expect(failed === 6 || failed === 7).toBe(true);
+    expect(r.stderr).toContain(`faun: ${failed} of 9 lines failed:`);
+    for (const n of [2, 3, 4, 5]) expect(r.stderr).toContain(`bad.jsonl:${n}:`);
+    expect(r.stderr).toContain(`… and ${failed - 5} more`);
+    expect(r.stderr).not.toContain('bad.jsonl:8:');
+    const help = faun(['score-pairs', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      'the exit code is 1 (0 only when every line was scored)',
+    );
   }, 60_000);
 });
 

@@ -1,7 +1,8 @@
 /**
  * `faun score-pairs`: scores `{hyp, ref, lang?}` JSONL lines with one metric family (or all) and writes
  * each line back with the metric fields added. Bad lines get an `error` field (`file:line: field:
- * problem`) and a stderr message; they never stop the run.
+ * problem`) and never stop the run; at the end the count and the first few messages go to stderr and
+ * the exit code is 1.
  */
 import { join } from 'node:path';
 import {
@@ -17,6 +18,9 @@ import { formatIssue, parseJsonlLine, readLines, stableStringify, writeJsonlAtom
 import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
 import { needsCodeBleu, PAIR_METRICS, PAIR_VARIANTS, type PairMetric, scorePair } from '../pairs.ts';
 import { requireReadableFile } from './input.ts';
+
+/** How many failed lines are quoted on stderr at the end. */
+const SHOWN_ERRORS = 5;
 
 /** Lines longer than this are reported instead of scored. */
 export const MAX_LINE_BYTES = 5 * 1024 * 1024;
@@ -77,6 +81,7 @@ async function run(ctx: CommandContext): Promise<number> {
   const sums: Record<string, { sum: number; n: number }> = {};
   let errors = 0;
   let lines = 0;
+  const firstErrors: string[] = [];
   async function* rows(): AsyncGenerator<Row> {
     for await (const { line, text } of readLines(input)) {
       // Abort the atomic write: an interrupted run must not leave a partial file that looks complete.
@@ -87,7 +92,7 @@ async function run(ctx: CommandContext): Promise<number> {
       const started = performance.now();
       const fail = (field: string, problem: string, base: Row = {}): Row => {
         const msg = formatIssue({ file: input, line, field, problem });
-        process.stderr.write(`${msg}\n`);
+        if (firstErrors.length < SHOWN_ERRORS) firstErrors.push(msg);
         errors++;
         void rec.sample({
           id: `line-${line}`,
@@ -166,7 +171,16 @@ async function run(ctx: CommandContext): Promise<number> {
     ctx.log(`scored ${lines - errors}/${lines} lines → ${out} (run record ${rec.dir})`);
     for (const [k, v] of Object.entries(means)) ctx.log(`  ${k.padEnd(28)} mean ${v.toFixed(6)}`);
   }
-  return cancelled ? 130 : 0;
+  if (cancelled) return 130;
+  if (errors) {
+    const more = errors > firstErrors.length ? `\n  … and ${errors - firstErrors.length} more` : '';
+    process.stderr.write(
+      `faun: ${errors} of ${lines} lines failed:\n  ${firstErrors.join('\n  ')}${more}\n` +
+        `  (every failed line has an "error" field in the output${out ? ` ${out}` : ''})\n`,
+    );
+    return 1;
+  }
+  return 0;
 }
 
 export const scorePairs = defineCommand({
@@ -178,7 +192,9 @@ export const scorePairs = defineCommand({
     'rougeL_f_stem, indel_ratio, fuzz_ratio_lev, fuzz_ratio_difflib, lev_sim, em, em_strip, em_split; ' +
     'codebleu adds codebleu and its four components). indel_ratio and fuzz_* are 0–100, the rest 0–1. ' +
     '--metric all writes every field that applies (CodeBLEU only for lines with a language). Bad lines ' +
-    'keep going: they get an "error" field and a message on stderr. Without --out, lines go to stdout.',
+    'do not stop the run: every line is written, a bad one with an "error" field (file:line: field: ' +
+    'problem); at the end the number of failed lines and the first few messages go to stderr and the ' +
+    'exit code is 1 (0 only when every line was scored). Without --out, lines go to stdout.',
   examples: [
     'faun score-pairs --metric all --input pairs.jsonl --out scored.jsonl',
     'faun score-pairs --metric bleu --variant m4 --input pairs.jsonl',
