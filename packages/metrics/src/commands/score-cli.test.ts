@@ -158,6 +158,29 @@ describe('faun score with several models in one file', () => {
     expect(t.stdout).toMatch(/model m: 3 items\n(.*\n){2}em\s+0\.6667/);
     expect(t.stdout).toMatch(/model m2: 3 items\n(.*\n){2}em\s+0\.0000/);
   }, 60_000);
+  test('a model with no prediction for a dataset item is scored as all empty and named on stderr', () => {
+    const p = write('models-stray.jsonl', [
+      predRow('f1', 'fl', 'm', 'pkg/b.py'),
+      predRow('zz', 'fl', 'm3', 'a.py'),
+    ]);
+    const r = faun([
+      'score',
+      '--task',
+      'fl',
+      '--dataset',
+      fl,
+      '--predictions',
+      p,
+      '--json',
+      '--bootstrap',
+      '0',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning: model m3 has no prediction for any of the 3 scored items');
+    const s = JSON.parse(r.stdout);
+    expect(s.by_model.m3.aggregate.em.mean).toBe(0);
+    expect(s.by_model.m3.missing.count).toBe(3);
+  }, 60_000);
 });
 
 test('the score table labels every column and its separator has one dash run per column', () => {

@@ -126,6 +126,10 @@ async function run(ctx: CommandContext): Promise<number> {
     // A model whose predictions all fall outside the scored items still names its rows.
     results.push({ ...r, models: [model], items: r.items.map((it) => ({ ...it, model })) });
     progress.tick(list.length);
+    if (!preds.length)
+      process.stderr.write(
+        `warning: model ${model} has no prediction for any of the ${list.length} scored items\n`,
+      );
   }
   progress.done();
   const out = ctx.opts.out === undefined ? join(rec.dir, 'scores.jsonl') : String(ctx.opts.out);
@@ -180,12 +184,14 @@ export const score = defineCommand({
     'QA: bleu (nltk sentence BLEU, method1), rougeL, rouge1, editsim. FL: em (strict), em_lenient, ' +
     'top1/top3/top5, mrr. CE: codebleu_patch (predicted vs gold SEARCH/REPLACE text), apply_rate (share ' +
     'of predictions whose edits all apply), codebleu_file (edited file vs file_after), file_em. Every ' +
-    'aggregate has a seeded bootstrap 95% interval; --quiet prints only the aggregate tables. Run record samples (one per model and item): ' +
-    '"skipped" = no prediction, "error" = the prediction carries a model error, "pass" = scored (for ' +
-    'these metrics "pass" means scored, not correct; correctness is in the scores). A file with several models gets one aggregate per ' +
-    'model, each over the whole dataset. Items without a prediction count as empty answers ' +
-    'and are listed; predictions for ids not in the dataset are listed on stderr, and none matching is ' +
-    'an input error. A repeated id (same model) is an input error unless --dedupe first|last. Per-item ItemScore rows go to --out (default: the run directory).',
+    'aggregate has a seeded bootstrap 95% interval. A file with several models gets one aggregate per ' +
+    'model, each over the whole dataset. Items without a prediction count as empty answers and are ' +
+    'listed; predictions for ids not in the dataset are listed on stderr, and none matching is an input ' +
+    'error, as are predictions or a dataset of another task. A repeated id (same model) is an input ' +
+    'error unless --dedupe first|last. Per-item ItemScore rows go to --out (default: the run ' +
+    'directory). Run record samples, one per model and item: "skipped" = no prediction, "error" = the ' +
+    'prediction carries a model error, "pass" = scored (for these metrics "pass" means scored, not ' +
+    'correct; correctness is in the scores). --quiet prints only the aggregate tables.',
   examples: [
     'faun score --task qa --dataset qa.jsonl --predictions preds/qa.jsonl',
     'faun score --task fl --dataset fl.jsonl --predictions preds/fl-bm25.jsonl --json',
