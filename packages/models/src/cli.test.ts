@@ -3,7 +3,7 @@
  * as permanent; only transient ones get the "re-run to retry" hint.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FlItem, writeJsonlAtomic } from '@faun/schema';
@@ -126,6 +126,8 @@ describe('faun predict: errors a re-run cannot fix', () => {
     expect(r.out).toContain("e.g. o/r#4: replay: no prediction for item 'o/r#4'");
     expect(r.out).not.toContain('re-run to retry');
     expect(readPreds(out).map((p) => p.error === null)).toEqual([true, true, true, true, false, false]);
+    // Recorded under the replayed predictions' model name (bm25 here), not the file's path.
+    expect(new Set(readPreds(out).map((p) => p.model))).toEqual(new Set(['bm25']));
   }, 30_000);
 
   test('transient failures (HTTP 500 without retries) get the re-run hint', async () => {
@@ -190,4 +192,33 @@ test('predict --help documents bm25:K and what it means for the FL metrics', asy
   expect(help).toContain('strict em expects a single path, so it scores 0 for K > 1');
   expect(help).toContain('top3/top5/mrr use the ranking');
   expect(help).toContain('--model bm25:5');
+}, 30_000);
+
+test('a replay records the replayed model name; the file path stays in the run record header', async () => {
+  const src = join(dir, 'gpt-run.jsonl');
+  const pred = (i: number) => ({
+    ...{ v: 1, id: `o/r#${i}`, task: 'fl', model: 'openai:gpt-4o', output: gold(i), prompt_version: 'fl-v1' },
+    ...{ ablate: [], input_tokens: 10, truncated: false, usage: null, cost_usd: null, error: null },
+  });
+  await writeJsonlAtomic(
+    src,
+    fl.map((_, i) => pred(i)),
+  );
+  const logs = join(dir, 'replay-logs');
+  const out = join(dir, 'replayed.jsonl');
+  const r = await runPredict(
+    ['--task', 'fl', '--dataset', join(dir, 'fl.jsonl'), '-m', `replay:${src}`, '-o', out, '--log-dir', logs],
+    { cwd: dir, cacheDir: join(dir, 'cache') },
+  );
+  expect(r.code).toBe(0);
+  const text = readFileSync(out, 'utf8');
+  expect(text).not.toContain(dir);
+  expect(readPreds(out).map((p) => [p.model, p.output])).toEqual(
+    fl.map((it) => ['openai:gpt-4o', it.gold_path]),
+  );
+  const [run] = readdirSync(logs);
+  expect(run).toContain('predict-fl-openai_gpt-4o');
+  expect(readFileSync(join(logs, run!, 'samples.jsonl'), 'utf8')).not.toContain(dir);
+  expect(readFileSync(join(logs, run!, 'summary.json'), 'utf8')).not.toContain(src);
+  expect(readFileSync(join(logs, run!, 'header.json'), 'utf8')).toContain(src);
 }, 30_000);

@@ -6,7 +6,7 @@ import { loadPriceTable } from './cost.ts';
 import { describeError } from './errors.ts';
 import { checkAblate } from './prompts/build.ts';
 import { PROMPT_VERSIONS } from './prompts/templates.ts';
-import { checkModelForTask, createProvider, providerNames } from './registry.ts';
+import { checkModelForTask, createProvider, parseModelSpec, providerNames } from './registry.ts';
 import { parseRepoDirs } from './repo-dirs.ts';
 import { loadDataset } from './runner/dataset.ts';
 import { runPredictions } from './runner/predict.ts';
@@ -182,17 +182,20 @@ export const predict = defineCommand({
       timeoutMs: Number(o.timeout) * 1000,
       repoDirs: repoDirs.byRepo.size || repoDirs.root !== null ? repoDirs : null,
     });
+    // The name predictions record (a replay's model, not its file path; provenance stays in the header).
+    const modelName = base.model ?? model;
+    const replayed = parseModelSpec(model).provider === 'replay' ? [parseModelSpec(model).name] : [];
     const cacheStats = { hits: 0, misses: 0 };
-    const runId = newRunId(`predict-${task}-${model.replace(/[:/]/g, '_')}`);
+    const runId = newRunId(`predict-${task}-${modelName.replace(/[^\w.-]+/g, '_')}`);
     const record = await RunRecord.start({
       dir: join(ctx.logDir, runId),
       runId,
       command: 'predict',
       argv: ctx.argv,
       options: o,
-      inputs: [String(o.dataset)],
+      inputs: [String(o.dataset), ...replayed],
     });
-    const progress = ctx.progress({ label: `predict ${task} ${model}`, total: limit ?? items.length });
+    const progress = ctx.progress({ label: `predict ${task} ${modelName}`, total: limit ?? items.length });
     let provider = withRetry(withLimiter(base, concurrency), {
       maxRetries,
       baseDelayMs: Number(o.retryBaseMs),
@@ -215,7 +218,7 @@ export const predict = defineCommand({
         task,
         items,
         limit,
-        model,
+        model: modelName,
         provider,
         out: String(o.out),
         concurrency,

@@ -25,7 +25,7 @@ export {
   normalizeBaseUrl,
   resolveEndpoint,
 } from './providers/openai.ts';
-export { createReplayProvider } from './providers/replay.ts';
+export { createReplayProvider, replayModelName } from './providers/replay.ts';
 export * from './registry.ts';
 export * from './repo-dirs.ts';
 export { loadDataset, loadPredictions } from './runner/dataset.ts';

@@ -42,6 +42,11 @@ export interface ModelProvider {
   /** `provider:name` as given on the command line, e.g. `openai:gpt-4o`. */
   readonly id: string;
   /**
+   * The model name to record in predictions' `model` when it differs from the spec as given (a replay
+   * records the replayed model, not the file path). Absent: the spec as given.
+   */
+  readonly model?: string;
+  /**
    * Extra identity for the cache key beyond `id` (the base URL for HTTP providers). `null` marks a
    * local, deterministic provider whose answers are not worth caching.
    */

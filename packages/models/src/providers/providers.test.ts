@@ -4,6 +4,7 @@ import { costOf } from '../cost.ts';
 import { cleanQaAnswer } from '../parse/qa.ts';
 import { createProvider, parseModelSpec } from '../registry.ts';
 import { normalizeBaseUrl, resolveEndpoint } from './openai.ts';
+import { replayModelName } from './replay.ts';
 
 const signal = new AbortController().signal;
 
@@ -69,6 +70,20 @@ describe('OpenAI-compatible endpoint resolution', () => {
 
   test('a hosted service without a key fails before any request', async () => {
     await expect(createProvider('gemini:gemini-2.0-flash', { env: {} })).rejects.toThrow('GEMINI_API_KEY');
+  });
+});
+
+describe('replay model name', () => {
+  test("the replayed predictions' one model, else the file base name — never the path", () => {
+    const m = (model: string) => ({ model });
+    expect(replayModelName('/tmp/a/b/x.jsonl', [m('openai:gpt-4o'), m('openai:gpt-4o')])).toBe(
+      'openai:gpt-4o',
+    );
+    expect(replayModelName('/tmp/a/b/x.jsonl', [m('openai:gpt-4o'), m('groq:llama')])).toBe('replay:x.jsonl');
+    expect(replayModelName('/tmp/a/b/x.jsonl', [m(''), m(' ')])).toBe('replay:x.jsonl');
+    expect(replayModelName('rel/y.jsonl', [])).toBe('replay:y.jsonl');
+    // An older replay recorded its path: only the base name is kept.
+    expect(replayModelName('z.jsonl', [m('replay:/home/me/runs/gpt.jsonl')])).toBe('replay:gpt.jsonl');
   });
 });
 
