@@ -236,6 +236,35 @@ for (const backend of backends) {
       expect((await s.req(`/v1/runs/${run.id}`)).status).toBe(404);
     }, 60_000);
 
+    test('a resubmitted model has one leaderboard row (its latest run); the runs list shows scores', async () => {
+      const items = flItems(FL_DATASET_SIZE);
+      const ids: string[] = [];
+      for (const right of [10, 20]) {
+        const r = await s.req('/v1/runs', {
+          method: 'POST',
+          json: { dataset: 'fl-small', predictions: flPredictions(items, (i) => i < right, 'test:resubmit') },
+        });
+        const id = ((await r.json()) as { id: string }).id;
+        await waitForRun(s, id);
+        ids.push(id);
+      }
+      const board = (await (await s.req('/v1/leaderboard?dataset=fl-small&task=fl')).json()) as {
+        items: { run_id: string; model: string; runs: number; metrics: { em: { value: number } } }[];
+      };
+      const mine = board.items.filter((e) => e.model === 'test:resubmit');
+      expect(mine.map((e) => [e.run_id, e.runs])).toEqual([[ids[1]!, 2]]);
+      expect(mine[0]!.metrics.em.value).toBeCloseTo(20 / 30, 10);
+      const list = (await (await s.req('/v1/runs?dataset=fl-small&per_page=100')).json()) as {
+        items: { id: string; score: { metric: string; value: number } | null }[];
+      };
+      const scores = ids.map((id) => list.items.find((r) => r.id === id)?.score);
+      expect(scores.map((x) => x?.metric)).toEqual(['em', 'em']);
+      expect(scores[0]!.value).toBeCloseTo(10 / 30, 10);
+      const page = await (await s.req('/leaderboard?dataset=fl-small&task=fl')).text();
+      expect(page.split('>test:resubmit</a></td>').length - 1).toBe(1);
+      for (const id of ids) expect((await s.req(`/v1/runs/${id}`, { method: 'DELETE' })).status).toBe(204);
+    }, 60_000);
+
     test('submitting unknown ids or datasets is rejected with paths', async () => {
       const bad = await s.req('/v1/runs', {
         method: 'POST',

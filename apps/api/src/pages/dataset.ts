@@ -4,7 +4,7 @@ import type { Services } from '../context.ts';
 import { runs } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import { runView } from '../routes/runs.ts';
-import { h } from './h.ts';
+import { fmt, h } from './h.ts';
 import { layout } from './layout.ts';
 import { barChart, columnChart } from './svg.ts';
 
@@ -43,8 +43,8 @@ ${st.per_repo.map((r) => h`<tr><td>${r.repo}</td><td class="num">${r.items}</td>
 
 export function runsTable(list: ReturnType<typeof runView>[]) {
   if (list.length === 0) return h`<p class="muted">No runs yet.</p>`;
-  return h`<table id="runs"><thead><tr><th>Run</th><th>Dataset</th><th>Model</th><th>Status</th><th class="num">Progress</th><th>Created</th></tr></thead><tbody>
-${list.map((r) => h`<tr><td><a href="/runs/${r.id}"><code>${r.id}</code></a></td><td>${r.dataset}</td><td>${r.model}</td><td><span class="badge b-${r.status}">${r.status}</span></td><td class="num">${r.done}/${r.total}</td><td class="muted">${r.created_at.replace('T', ' ').slice(0, 19)}</td></tr>`)}
+  return h`<table id="runs"><thead><tr><th>Run</th><th>Dataset</th><th>Model</th><th>Status</th><th class="num">Score</th><th class="num">Progress</th><th>Created</th></tr></thead><tbody>
+${list.map((r) => h`<tr><td><a href="/runs/${r.id}"><code>${r.id}</code></a></td><td>${r.dataset}</td><td>${r.model}</td><td><span class="badge b-${r.status}">${r.status}</span></td><td class="num">${r.score ? h`${fmt(r.score.value)} <span class="muted">${r.score.metric}</span>` : h`<span class="muted">—</span>`}</td><td class="num">${r.done}/${r.total}</td><td class="muted">${r.created_at.replace('T', ' ').slice(0, 19)}</td></tr>`)}
 </tbody></table>`;
 }
 

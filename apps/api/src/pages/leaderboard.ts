@@ -46,7 +46,7 @@ ${barChart(bars, { title: `${primary} by model`, max: Math.max(max, 1), width: 1
   const title = chosen ? `Leaderboard · ${chosen}` : 'Leaderboard';
   return layout(
     title,
-    h`<h1>${title}</h1><p class="sub">Finished runs ranked by the task's primary metric, with 95% confidence intervals.</p>
+    h`<h1>${title}</h1><p class="sub">One row per model — its latest finished run — ranked by the task's primary metric, with 95% confidence intervals.</p>
 <div class="tabs">${tabs}</div>${content}`,
   );
 }

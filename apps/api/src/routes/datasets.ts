@@ -36,7 +36,18 @@ export async function leaderboardEntries(s: Services, dataset?: string, task?: s
         task ? eq(leaderboard.task, task) : undefined,
       ),
     );
-  const entries = rows.map((r) => ({
+  // one entry per (dataset, task, model): its latest finished run
+  const latest = new Map<string, (typeof rows)[number]>();
+  const count = new Map<string, number>();
+  for (const r of rows) {
+    const k = `${r.dataset}\u0000${r.task}\u0000${r.model}`;
+    count.set(k, (count.get(k) ?? 0) + 1);
+    const cur = latest.get(k);
+    const t = r.createdAt.getTime();
+    if (!cur || t > cur.createdAt.getTime() || (t === cur.createdAt.getTime() && r.runId > cur.runId))
+      latest.set(k, r);
+  }
+  const entries = [...latest.entries()].map(([k, r]) => ({
     run_id: r.runId,
     dataset: r.dataset,
     task: r.task,
@@ -44,6 +55,7 @@ export async function leaderboardEntries(s: Services, dataset?: string, task?: s
     n: r.n,
     metrics: r.metrics as Record<string, Interval>,
     created_at: r.createdAt.toISOString(),
+    runs: count.get(k) ?? 1,
   }));
   const score = (e: (typeof entries)[number]) => {
     const m = primaryMetric(e.task, e.metrics);
@@ -112,7 +124,7 @@ export function datasetRoutes(app: OpenAPIHono<AppEnv>, s: Services, read: Middl
       method: 'get',
       path: '/v1/leaderboard',
       tags: ['leaderboard'],
-      summary: 'Finished runs ranked by the primary metric, with confidence intervals',
+      summary: 'One entry per model (its latest finished run), ranked by the primary metric, with 95% CIs',
       middleware: [read] as const,
       request: {
         query: z.object({

@@ -7,12 +7,15 @@ import { streamSSE } from 'hono/streaming';
 import type { AppEnv, Services } from '../context.ts';
 import { results, runs } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
+import type { Interval } from '../service/report.ts';
+import { primaryMetric } from './datasets.ts';
 import {
   ErrorSchema,
   errorResponses,
   Page,
   Paging,
   ReportView,
+  type RunScore,
   RunStatus,
   RunView,
   SampleView,
@@ -33,6 +36,18 @@ const IdParam = z.object({
     .openapi({ param: { name: 'id', in: 'path' } }),
 });
 
+/** The primary metric of a finished run's report, or null. */
+export function runScore(r: RunRow): z.infer<typeof RunScore> | null {
+  if (r.status !== 'done') return null;
+  const metrics = ((r.report as { metrics?: Record<string, Interval> } | null)?.metrics ?? {}) as Record<
+    string,
+    Interval
+  >;
+  const name = primaryMetric(r.task, metrics);
+  const m = name ? metrics[name] : undefined;
+  return name && m ? { metric: name, value: m.value, lo: m.lo, hi: m.hi } : null;
+}
+
 export function runView(r: RunRow) {
   return {
     id: r.id,
@@ -47,6 +62,7 @@ export function runView(r: RunRow) {
     created_at: r.createdAt.toISOString(),
     finished_at: r.finishedAt ? r.finishedAt.toISOString() : null,
     error: r.error,
+    score: runScore(r),
     links: {
       self: `/v1/runs/${r.id}`,
       report: `/v1/runs/${r.id}/report`,

@@ -75,6 +75,16 @@ export const SubmitRunBody = z
 
 export const RunStatus = z.enum(['queued', 'running', 'done', 'error']);
 
+export const Interval = z.object({ value: z.number(), lo: z.number().nullable(), hi: z.number().nullable() });
+
+/** The headline metric of a finished run (the task's primary metric). */
+export const RunScore = z.object({
+  metric: z.string(),
+  value: z.number(),
+  lo: z.number().nullable(),
+  hi: z.number().nullable(),
+});
+
 export const RunView = z
   .object({
     id: z.string(),
@@ -89,6 +99,8 @@ export const RunView = z
     created_at: z.string(),
     finished_at: z.string().nullable(),
     error: z.string().nullable(),
+    /** The primary metric of a finished run; null until it is done. */
+    score: RunScore.nullable(),
     links: z.object({ self: z.string(), report: z.string(), samples: z.string(), page: z.string() }),
   })
   .openapi('Run');
@@ -132,8 +144,6 @@ export const SampleView = z
   })
   .openapi('Sample');
 
-export const Interval = z.object({ value: z.number(), lo: z.number().nullable(), hi: z.number().nullable() });
-
 export const ReportView = z
   .object({
     run_id: z.string(),
@@ -175,5 +185,7 @@ export const LeaderboardEntry = z
     n: z.number().int(),
     metrics: z.record(z.string(), Interval),
     created_at: z.string(),
+    /** Finished runs of this model on this dataset and task; the entry is the latest of them. */
+    runs: z.number().int(),
   })
   .openapi('LeaderboardEntry');
