@@ -30,6 +30,7 @@ async function containersOf(runId: string): Promise<string[]> {
 
 test('malformed, reversed, escaping, looping, forging, fork-bombing and memory-hogging patches', async () => {
   const cases: Record<string, string> = { gold: fx.patches.gold, ...adversarialPatches(fx) };
+  const logged: string[] = [];
   const opts: VerifyOptions = {
     instances: Object.keys(cases).map((k) => ({ ...fx.instance, instance_id: k })),
     predictions: Object.entries(cases).map(([k, patch]) => ({ instance_id: k, model: 'm', patch })),
@@ -40,6 +41,7 @@ test('malformed, reversed, escaping, looping, forging, fork-bombing and memory-h
     timeoutS: TIMEOUT_S,
     limits: { cpus: 1, memoryMb: 512, pids: 128 },
     repoDirs: { [fx.repo]: fx.dir },
+    log: (l) => logged.push(l),
   };
   const t0 = Date.now();
   const out = await verifyRun(opts);
@@ -56,6 +58,10 @@ test('malformed, reversed, escaping, looping, forging, fork-bombing and memory-h
   expect(by.fork_bomb!.duration_s).toBeLessThan(TIMEOUT_S + 10);
   expect(by.memory_hog).toMatchObject({ outcome: 'infra_error', resolved_status: null });
   expect(by.memory_hog?.error).toContain('oom');
+  // Infrastructure failures are retried once (and only those).
+  expect(logged.filter((l) => l.includes('retrying once'))).toEqual([
+    expect.stringMatching(/^memory_hog: infrastructure failure \(oom/),
+  ]);
   expect(out.report).toMatchObject({
     resolved_ids: ['gold'],
     infra_failure_ids: ['memory_hog'],
