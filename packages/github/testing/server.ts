@@ -227,7 +227,7 @@ export class FakeGitHub {
           false,
         );
       return finish(
-        this.options.primaryStatus ?? 403,
+        fault?.kind === 'primary' ? fault.status : (this.options.primaryStatus ?? 403),
         { message: 'API rate limit exceeded for user ID 1.', documentation_url: DOCS_LIMITS },
         false,
       );
