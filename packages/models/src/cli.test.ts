@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CeItem } from '@faun/schema';
 import { type FlItem, writeJsonlAtomic } from '@faun/schema';
 import { runPredict } from '../testing/cli.ts';
 import { type FakeReply, type FakeServer, startFakeOpenAi } from '../testing/fake-openai.ts';
@@ -221,4 +222,40 @@ test('a replay records the replayed model name; the file path stays in the run r
   expect(readFileSync(join(logs, run!, 'samples.jsonl'), 'utf8')).not.toContain(dir);
   expect(readFileSync(join(logs, run!, 'summary.json'), 'utf8')).not.toContain(src);
   expect(readFileSync(join(logs, run!, 'header.json'), 'utf8')).toContain(src);
+}, 30_000);
+
+test('baseline:no-edit: an empty edit is its answer, reported as such and not as malformed', async () => {
+  const ce: CeItem[] = [0, 1, 2].map((i) => ({
+    ...{ v: 1, id: `o/r#e${i}`, repo: 'o/r', language: 'python', issue_number: i, issue_title: 't' },
+    ...{ issue_body: 'b', task: 'ce', base_commit: null, pr_number: null, pr_title: 'p', pr_body: '' },
+    path: 'a.py',
+    file_before: 'x = 1\n',
+    file_after: 'x = 2\n',
+    gold_patch: 'a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n',
+  }));
+  await writeJsonlAtomic(join(dir, 'ce.jsonl'), ce);
+  const logs = join(dir, 'noedit-logs');
+  const r = await runPredict(
+    [
+      '--task',
+      'ce',
+      '--dataset',
+      join(dir, 'ce.jsonl'),
+      '-m',
+      'baseline:no-edit',
+      '-o',
+      join(dir, 'ne.jsonl'),
+    ],
+    { cwd: dir, cacheDir: join(dir, 'cache'), env: { FAUN_LOG_DIR: logs } },
+  );
+  expect(r.code).toBe(0);
+  expect(r.out).toContain('3 generated, 0 resumed, 0 errors, 0 malformed, 3 empty edits');
+  const [run] = readdirSync(logs);
+  const samples = readFileSync(join(logs, run!, 'samples.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(samples.map((x) => [x.data.well_formed, x.data.format_problem, x.data.intended])).toEqual(
+    Array(3).fill([true, null, 'empty edit']),
+  );
 }, 30_000);

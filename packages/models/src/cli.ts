@@ -253,7 +253,8 @@ export const predict = defineCommand({
     });
     ctx.log(
       `${summary.total} items: ${summary.generated} generated, ${summary.resumed} resumed, ${summary.errors} errors, ` +
-        `${summary.malformed} malformed, ${summary.truncated} truncated, ${summary.cacheHits} from cache`,
+        `${summary.malformed} malformed, ${summary.emptyEdits ? `${summary.emptyEdits} empty edits (the baseline's answer), ` : ''}` +
+        `${summary.truncated} truncated, ${summary.cacheHits} from cache`,
     );
     ctx.log(
       `tokens: ${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion` +

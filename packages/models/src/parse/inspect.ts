@@ -5,7 +5,7 @@
  */
 import { applySearchReplace, normalizePath, parseSearchReplace } from '@faun/metrics';
 import type { TaskItem } from '@faun/schema';
-import { extractPathLenient, extractPathStrict } from './fl.ts';
+import { extractPathLenient, extractPathStrict, extractRankedPaths } from './fl.ts';
 import { cleanQaAnswer } from './qa.ts';
 
 export interface OutputCheck {
@@ -65,4 +65,24 @@ export function checkOutput(item: TaskItem, output: string): OutputCheck {
       };
     }
   }
+}
+
+/**
+ * When an output that `checkOutput` calls malformed is what the model is meant to answer, names it:
+ * `'empty edit'` for `baseline:no-edit` on CE, `'ranked list'` for `bm25:K` (K > 1) on FL when every
+ * line is a path of the tree. Otherwise null.
+ */
+export function intendedOutput(
+  model: string,
+  item: TaskItem,
+  output: string,
+): 'empty edit' | 'ranked list' | null {
+  if (item.task === 'ce' && model === 'baseline:no-edit' && output.trim() === '') return 'empty edit';
+  const k = /^bm25:(\d+)$/.exec(model);
+  if (item.task === 'fl' && k && Number(k[1]) > 1) {
+    const lines = output.split('\n').filter((l) => l.trim() !== '');
+    if (lines.length > 0 && extractRankedPaths(output, item.tree).length === lines.length)
+      return 'ranked list';
+  }
+  return null;
 }

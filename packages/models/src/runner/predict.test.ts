@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { RunRecord } from '@faun/kit';
 import type { FlItem, QaItem } from '@faun/schema';
 import { ProviderError } from '../errors.ts';
+import { intendedOutput } from '../parse/inspect.ts';
 import { createBaselineProvider, createMockProvider } from '../providers/baseline.ts';
 import type { GenerateRequest } from '../types.ts';
 import { type PredictOptions, runPredictions } from './predict.ts';
@@ -173,5 +174,17 @@ describe('runPredictions', () => {
       ['baseline:title', 'qa-v1', 'How do I configure 0?'],
       ['baseline:title', 'qa-v1', 'How do I configure 1?'],
     ]);
+  });
+
+  test('only the intended answer escapes the malformed count: bm25:K ranked lists, not any model', async () => {
+    const ranked = await runPredictions({
+      ...opts(join(dir, 'k.jsonl'), () => 'b.py\na.py'),
+      model: 'bm25:2',
+    });
+    expect(ranked).toMatchObject({ generated: 5, malformed: 0, emptyEdits: 0 });
+    const other = await runPredictions(opts(join(dir, 'k2.jsonl'), () => 'b.py\na.py'));
+    expect(other).toMatchObject({ generated: 5, malformed: 5 });
+    expect(intendedOutput('baseline:no-edit', items[0]!, '')).toBeNull(); // an FL item: not its task
+    expect(intendedOutput('bm25:2', items[0]!, 'b.py\nnot/in/tree.py')).toBeNull();
   });
 });

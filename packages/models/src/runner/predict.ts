@@ -13,7 +13,7 @@ import { appendJsonl, type Prediction, type TaskItem, type TaskName, writeJsonlA
 import { lengthBuckets } from '../buckets.ts';
 import { costOf, type PriceTable } from '../cost.ts';
 import { describeError, isFatalError, isTransientError } from '../errors.ts';
-import { checkOutput } from '../parse/inspect.ts';
+import { checkOutput, intendedOutput } from '../parse/inspect.ts';
 import { type AblatePart, ablateItem, buildPrompt } from '../prompts/build.ts';
 import { PROMPT_VERSIONS } from '../prompts/templates.ts';
 import type { GenerationParams, ModelProvider } from '../types.ts';
@@ -55,6 +55,8 @@ export interface PredictSummary {
   fatal: FaunError | null;
   /** Outputs that do not follow the requested format (kept and scored as they are). */
   malformed: number;
+  /** Empty outputs of `baseline:no-edit`: its intended answer, so not counted as malformed. */
+  emptyEdits: number;
   truncated: number;
   cacheHits: number;
   /** Items not run because the run was interrupted. */
@@ -105,6 +107,7 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
     firstPermanentError: null,
     fatal: null,
     malformed: 0,
+    emptyEdits: 0,
     truncated: 0,
     cacheHits: 0,
     notRun: 0,
@@ -188,7 +191,12 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
       if (isTransientError(e)) s.transientErrors++;
       else s.firstPermanentError ??= `${pred.id}: ${pred.error}`;
     }
-    const check = pred.error === null ? checkOutput(item, pred.output) : null;
+    let check = pred.error === null ? checkOutput(item, pred.output) : null;
+    const intended = check && !check.wellFormed ? intendedOutput(o.model, item, pred.output) : null;
+    if (check && intended) {
+      check = { wellFormed: true, reason: null, data: { ...check.data, intended } };
+      if (intended === 'empty edit') s.emptyEdits++;
+    }
     if (pred.error) s.errors++;
     else {
       s.generated++;
