@@ -4,7 +4,7 @@
  * clear message and leaves no store behind.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '@faun/store';
@@ -54,6 +54,8 @@ function spawnCrawl(
       '--clock',
       clock.spec(),
       '--quiet',
+      '--log-dir',
+      join(dir, 'logs'),
       ...extra,
     ],
     {
@@ -113,6 +115,15 @@ describe('faun crawl (child process)', () => {
     if (code !== 0) {
       expect(code).toBe(130);
       expect(err).toContain('resume with: faun crawl');
+      // the run record says the run was cancelled and how to resume it
+      const runs = readdirSync(join(dir, 'logs')).filter((r) => r.includes('-crawl-'));
+      const summaries = runs
+        .map((r) => join(dir, 'logs', r, 'summary.json'))
+        .filter((f) => existsSync(f))
+        .map((f) => JSON.parse(readFileSync(f, 'utf8')) as { status: string; resume_command: string | null });
+      expect(
+        summaries.some((x) => x.status === 'cancelled' && x.resume_command?.startsWith('faun crawl')),
+      ).toBe(true);
     }
     expect(await spawnCrawl(db, ALL).exited).toBe(0);
     expect(referenceHash).not.toBe('');

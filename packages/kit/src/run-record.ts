@@ -16,7 +16,7 @@ import {
   stableStringify,
   writeFileAtomic,
 } from '@faun/schema';
-import { FaunError } from './errors.ts';
+import { CancelledError, FaunError } from './errors.ts';
 import { sha256File } from './hash.ts';
 import { REPO_ROOT } from './paths.ts';
 import { FAUN_VERSION } from './version.ts';
@@ -234,7 +234,8 @@ export async function withRunRecord(
     });
     return r.code;
   } catch (e) {
-    await rec.finish('error', { metrics: { error: (e as Error).message } });
+    if (e instanceof CancelledError) await rec.finish('cancelled', { resumeCommand: e.resumeCommand });
+    else await rec.finish('error', { metrics: { error: (e as Error).message } });
     throw e;
   }
 }
