@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '@faun/kit';
 import type { CeItem } from '@faun/schema';
 import { type FlItem, writeJsonlAtomic } from '@faun/schema';
 import { runPredict } from '../testing/cli.ts';
@@ -140,7 +141,10 @@ describe('faun predict: errors a re-run cannot fix', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.out).toContain('1 items failed transiently');
-    expect(r.out).toContain('re-run to retry them');
+    // Run as `bun apps/cli/src/main.ts` outside the workspace, the command to type again says so.
+    expect(r.out).toContain(
+      `re-run to retry them: bun ${join(REPO_ROOT, 'apps/cli/src/main.ts')} predict --task fl`,
+    );
     expect(r.out).not.toContain('cannot fix');
   }, 30_000);
 });
@@ -258,4 +262,26 @@ test('baseline:no-edit: an empty edit is its answer, reported as such and not as
   expect(samples.map((x) => [x.data.well_formed, x.data.format_problem, x.data.intended])).toEqual(
     Array(3).fill([true, null, 'empty edit']),
   );
+}, 30_000);
+
+test('from the workspace root the resume command is `bun run faun …`', async () => {
+  script = (key) => (key === 'item-0' ? { kind: 'error', status: 503 } : { kind: 'ok', text: gold(0) });
+  const r = await runPredict(
+    [
+      ...[
+        '--task',
+        'fl',
+        '--dataset',
+        join(dir, 'fl.jsonl'),
+        '-m',
+        'openai:fake-model',
+        '--base-url',
+        server.url,
+      ],
+      ...['-o', join(dir, 'root.jsonl'), '--max-retries', '0', '--no-cache', '--log-dir', join(dir, 'logs')],
+    ],
+    { cwd: REPO_ROOT, cacheDir: join(dir, 'cache') },
+  );
+  expect(r.code).toBe(1);
+  expect(r.out).toContain('re-run to retry them: bun run faun predict --task fl');
 }, 30_000);

@@ -4,6 +4,7 @@ import { defineCommand, FaunError, newRunId, onInterrupt, RunRecord, UsageError 
 import type { TaskName } from '@faun/schema';
 import { loadPriceTable } from './cost.ts';
 import { describeError } from './errors.ts';
+import { currentInvocation, shellQuote } from './invocation.ts';
 import { checkAblate } from './prompts/build.ts';
 import { PROMPT_VERSIONS } from './prompts/templates.ts';
 import { checkModelForTask, createProvider, parseModelSpec, providerNames } from './registry.ts';
@@ -17,8 +18,6 @@ import { withRetry } from './wrap/retry.ts';
 
 /** Default answer length per task, in tokens. */
 const MAX_TOKENS: Record<TaskName, number> = { qa: 1024, fl: 128, ce: 4096 };
-
-const shellQuote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 
 export const predict = defineCommand({
   name: 'predict',
@@ -210,7 +209,7 @@ export const predict = defineCommand({
         stats: cacheStats,
       });
 
-    const resumeCommand = `faun ${ctx.argv.map(shellQuote).join(' ')}`;
+    const resumeCommand = `${currentInvocation()} ${ctx.argv.map(shellQuote).join(' ')}`;
     const interrupt = onInterrupt(() => resumeCommand);
     let summary: Awaited<ReturnType<typeof runPredictions>>;
     try {

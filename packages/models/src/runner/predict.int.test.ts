@@ -197,7 +197,8 @@ describe('faun predict against a fake OpenAI-compatible server', () => {
       new Response(child.stderr).text(),
     ]);
     expect(code).toBe(130);
-    expect(stderr).toContain('resume with: faun predict --task fl');
+    // Started as `bun …/apps/cli/src/main.ts` outside the workspace: the resume command says so.
+    expect(stderr).toContain(`resume with: bun ${join(REPO_ROOT, 'apps/cli/src/main.ts')} predict --task fl`);
     expect(stdout).toContain('items not run; resume with:');
     const saved = readPreds(out);
     // Everything that was sent (including the call in flight at Ctrl+C) finished and was saved.
