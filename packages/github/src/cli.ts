@@ -61,82 +61,88 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
     return await withRunRecord(
       { logDir: ctx.logDir, label: 'crawl', command: 'crawl', argv: ctx.argv, options: ctx.opts },
       async (rec) => {
-        if (!tokens.length)
-          ctx.log('no token (GITHUB_TOKEN, GITHUB_TOKENS or --token): unauthenticated, 60 requests/hour');
-        const metas = await resolveRepos(client, repos);
-        for (const m of metas) if (m.renamed) ctx.log(`${m.requested} was renamed to ${m.full}`);
-        const store = await Store.open(db);
-        const progress = ctx.progress({ label: 'crawl', total: 0 });
-        const perRepo = new Map<string, StreamProgress>();
-        const pages = new Map<string, number>();
-        const planned = new Map<string, number>();
-        const detailsDone = new Map<string, number>();
-        let estimated = 0;
-        const started = Date.now();
-        const status = () => {
-          const active = [...perRepo.values()]
-            .filter((p) => !p.done)
-            .map((p) => `${p.repo} ${p.stream} ${p.items} items ${p.requests} req`);
-          const budgets = client.pool
-            .view()
-            .filter((b) => b.remaining !== null && b.resetAt > clock.now())
-            .map(
-              (b) =>
-                `${b.label}/${b.resource} ${b.remaining}/${b.limit} reset ${fmtDuration(b.resetAt - clock.now())}`,
-            );
-          return [...active.slice(0, 3), ...budgets.slice(0, 2), waits.at(-1) ?? '']
-            .filter(Boolean)
-            .join(' | ');
-        };
         try {
-          await crawl({
-            repos: metas,
-            client,
-            sink: storeSink(store),
-            since,
-            concurrency: Number(o.concurrency ?? 2),
-            survivors,
-            signal: interrupt.signal,
-            onProgress: (p) => {
-              perRepo.set(p.repo, p);
-              if (p.stream.startsWith('issues') && p.estimatedPages && !pages.has(p.repo)) {
-                pages.set(p.repo, p.estimatedPages);
-                estimated += p.estimatedPages;
-                progress.setTotal(estimated);
-              }
-              if (p.stream.startsWith('details') && p.tasks !== undefined && !planned.has(p.repo)) {
-                planned.set(p.repo, p.tasks);
-                estimated += p.tasks;
-                progress.setTotal(estimated);
-              }
-              if (p.stream.startsWith('issues')) progress.tick(1, status());
-              else if (p.stream.startsWith('details')) {
-                const before = detailsDone.get(p.repo) ?? 0;
-                detailsDone.set(p.repo, p.items);
-                progress.tick(Math.max(0, p.items - before), status());
-              } else progress.status(status());
-            },
-          });
-          progress.done(`done in ${fmtDuration(Date.now() - started)}`);
-        } finally {
-          await etags.flush();
-          await store.close();
+          if (!tokens.length)
+            ctx.log('no token (GITHUB_TOKEN, GITHUB_TOKENS or --token): unauthenticated, 60 requests/hour');
+          const metas = await resolveRepos(client, repos);
+          for (const m of metas) if (m.renamed) ctx.log(`${m.requested} was renamed to ${m.full}`);
+          const store = await Store.open(db);
+          const progress = ctx.progress({ label: 'crawl', total: 0 });
+          const perRepo = new Map<string, StreamProgress>();
+          const pages = new Map<string, number>();
+          const planned = new Map<string, number>();
+          const detailsDone = new Map<string, number>();
+          let estimated = 0;
+          const started = Date.now();
+          const status = () => {
+            const active = [...perRepo.values()]
+              .filter((p) => !p.done)
+              .map((p) => `${p.repo} ${p.stream} ${p.items} items ${p.requests} req`);
+            const budgets = client.pool
+              .view()
+              .filter((b) => b.remaining !== null && b.resetAt > clock.now())
+              .map(
+                (b) =>
+                  `${b.label}/${b.resource} ${b.remaining}/${b.limit} reset ${fmtDuration(b.resetAt - clock.now())}`,
+              );
+            return [...active.slice(0, 3), ...budgets.slice(0, 2), waits.at(-1) ?? '']
+              .filter(Boolean)
+              .join(' | ');
+          };
+          try {
+            await crawl({
+              repos: metas,
+              client,
+              sink: storeSink(store),
+              since,
+              concurrency: Number(o.concurrency ?? 2),
+              survivors,
+              signal: interrupt.signal,
+              onProgress: (p) => {
+                perRepo.set(p.repo, p);
+                if (p.stream.startsWith('issues') && p.estimatedPages && !pages.has(p.repo)) {
+                  pages.set(p.repo, p.estimatedPages);
+                  estimated += p.estimatedPages;
+                  progress.setTotal(estimated);
+                }
+                if (p.stream.startsWith('details') && p.tasks !== undefined && !planned.has(p.repo)) {
+                  planned.set(p.repo, p.tasks);
+                  estimated += p.tasks;
+                  progress.setTotal(estimated);
+                }
+                if (p.stream.startsWith('issues')) progress.tick(1, status());
+                else if (p.stream.startsWith('details')) {
+                  const before = detailsDone.get(p.repo) ?? 0;
+                  detailsDone.set(p.repo, p.items);
+                  progress.tick(Math.max(0, p.items - before), status());
+                } else progress.status(status());
+              },
+            });
+            progress.done(`done in ${fmtDuration(Date.now() - started)}`);
+          } finally {
+            await etags.flush();
+            await store.close();
+          }
+          const summary = {
+            db,
+            repos: metas.map((m) => m.full),
+            requests: client.sent(),
+            not_modified: client.counters.notModified,
+            primary_limited: client.counters.primaryLimited,
+            secondary_limited: client.counters.secondaryLimited,
+            waited_ms: client.pool.waitedMs,
+          };
+          ctx.log(
+            `crawled ${metas.length} repositories into ${db}: ${summary.requests.core} REST + ${summary.requests.graphql} GraphQL requests, ${summary.not_modified} answered 304`,
+          );
+          ctx.emitJson(summary);
+          for (const m of metas) await rec.sample({ id: m.full, outcome: 'pass', duration_ms: 0 });
+          return { code: 0, outputs: { store: db }, metrics: summary };
+        } catch (e) {
+          // an interrupted crawl is cancelled (and resumable), not failed
+          if (interrupt.signal.aborted) throw new CancelledError(`faun ${ctx.argv.join(' ')}`);
+          throw e;
         }
-        const summary = {
-          db,
-          repos: metas.map((m) => m.full),
-          requests: client.sent(),
-          not_modified: client.counters.notModified,
-          primary_limited: client.counters.primaryLimited,
-          secondary_limited: client.counters.secondaryLimited,
-          waited_ms: client.pool.waitedMs,
-        };
-        ctx.log(
-          `crawled ${metas.length} repositories into ${db}: ${summary.requests.core} REST + ${summary.requests.graphql} GraphQL requests, ${summary.not_modified} answered 304`,
-        );
-        ctx.emitJson(summary);
-        for (const m of metas) await rec.sample({ id: m.full, outcome: 'pass', duration_ms: 0 });
-        return { code: 0, outputs: { store: db }, metrics: summary };
       },
     );
   } catch (e) {
