@@ -187,4 +187,38 @@ describe('runPredictions', () => {
     expect(intendedOutput('baseline:no-edit', items[0]!, '')).toBeNull(); // an FL item: not its task
     expect(intendedOutput('bm25:2', items[0]!, 'b.py\nnot/in/tree.py')).toBeNull();
   });
+
+  test('a fatal answer (HTTP 401) stops the run: nothing new starts, nothing is written for it', async () => {
+    const out = join(dir, 'fatal.jsonl');
+    const asked: string[] = [];
+    const s = await runPredictions({
+      ...opts(out, (r) => {
+        asked.push(r.item!.id);
+        if (r.item?.id === 'o/r#1')
+          throw new ProviderError('bad key', { status: 401, fatal: true, hint: 'check K' });
+        return 'a.py';
+      }),
+      concurrency: 1,
+    });
+    expect(asked).toEqual(['o/r#0', 'o/r#1']);
+    expect(s.fatal?.message).toBe('bad key');
+    expect(s).toMatchObject({ generated: 1, errors: 0, notRun: 4, cancelled: false });
+    expect(lines(out).map((p) => [p.id, p.error])).toEqual([['o/r#0', null]]);
+  });
+
+  test('errors are split into transient (a re-run may help) and permanent', async () => {
+    const s = await runPredictions(
+      opts(join(dir, 'kinds.jsonl'), (r) => {
+        if (r.item?.id === 'o/r#1') throw new ProviderError('busy', { status: 503, retryable: true });
+        if (r.item?.id === 'o/r#3') throw new ProviderError('too long', { status: 400 });
+        return 'a.py';
+      }),
+    );
+    expect(s).toMatchObject({
+      errors: 2,
+      transientErrors: 1,
+      firstPermanentError: 'o/r#3: HTTP 400: too long',
+    });
+    expect(s.fatal).toBeNull();
+  });
 });
