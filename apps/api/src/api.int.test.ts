@@ -9,6 +9,7 @@ import {
   FL_DATASET_SIZE,
   flItems,
   flPredictions,
+  qaItems,
   REPOS,
   startTestServer,
   type TestServer,
@@ -204,7 +205,7 @@ for (const backend of backends) {
         metrics: Record<string, { value: number; lo: number; hi: number }>;
       };
       // 15 right, 5 wrong, 10 without a prediction (scored as empty: em 0)
-      expect(report.counts).toEqual({ pass: 15, fail: 5, error: 0, timeout: 0, skipped: 10 });
+      expect(report.counts).toEqual({ pass: 15, fail: 5, error: 0, timeout: 0, skipped: 10, scored: 0 });
       expect(report.metrics.em!.value).toBeCloseTo(15 / 30, 10);
       expect(report.metrics.em!.lo).toBeLessThan(0.5);
       expect(report.metrics.em!.hi).toBeGreaterThan(0.5);
@@ -263,6 +264,39 @@ for (const backend of backends) {
       const page = await (await s.req('/leaderboard?dataset=fl-small&task=fl')).text();
       expect(page.split('>test:resubmit</a></td>').length - 1).toBe(1);
       for (const id of ids) expect((await s.req(`/v1/runs/${id}`, { method: 'DELETE' })).status).toBe(204);
+    }, 60_000);
+
+    test('QA items are `scored`, never `pass`, even at BLEU 0; the run page filters by the outcomes QA has', async () => {
+      const items = qaItems(12);
+      const preds = items.slice(0, 8).map((it, i) => ({
+        v: 1,
+        id: it.id,
+        task: 'qa',
+        model: 'test:qa-outcomes',
+        output: i < 4 ? it.answer : 'zzz qqq',
+      }));
+      const r = await s.req('/v1/runs', {
+        method: 'POST',
+        json: { dataset: 'qa-small', predictions: preds },
+      });
+      const id = ((await r.json()) as { id: string }).id;
+      await waitForRun(s, id);
+      const report = (await (await s.req(`/v1/runs/${id}/report`)).json()) as {
+        counts: Record<string, number>;
+      };
+      expect(report.counts).toEqual({ pass: 0, fail: 0, error: 0, timeout: 0, skipped: 4, scored: 8 });
+      const scored = (await (await s.req(`/v1/runs/${id}/samples?status=scored&per_page=100`)).json()) as {
+        items: { outcome: string; scores: Record<string, number> }[];
+      };
+      expect(scored.items.length).toBe(8);
+      expect(scored.items.some((x) => (x.scores.bleu ?? 1) === 0)).toBe(true);
+      const page = await (await s.req(`/runs/${id}`)).text();
+      expect(page).toContain('<option value="scored">scored</option>');
+      expect(page).not.toContain('<option value="pass">');
+      expect(page).not.toContain('b-pass">pass');
+      const filtered = await (await s.req(`/runs/${id}?status=scored`)).text();
+      expect(filtered.split('b-scored">scored</span></td>').length - 1).toBe(8);
+      expect((await s.req(`/v1/runs/${id}`, { method: 'DELETE' })).status).toBe(204);
     }, 60_000);
 
     test('submitting unknown ids or datasets is rejected with paths', async () => {

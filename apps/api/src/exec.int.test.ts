@@ -62,7 +62,7 @@ describe.if(hasPytest)('execution runs', () => {
       counts: Record<string, number>;
       metrics: { resolved: { value: number; lo: number; hi: number } };
     };
-    expect(report.counts).toEqual({ pass: 1, fail: 1, error: 0, timeout: 0, skipped: 1 });
+    expect(report.counts).toEqual({ pass: 1, fail: 1, error: 0, timeout: 0, skipped: 1, scored: 0 });
     expect(report.metrics.resolved.value).toBeCloseTo(1 / 3, 10);
     const samples = (await (await s.req(`/v1/runs/${id}/samples`)).json()) as {
       items: {

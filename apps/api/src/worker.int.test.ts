@@ -94,5 +94,12 @@ test('every job completes exactly once although a worker is killed midway', asyn
   const row = (Array.isArray(rows) ? rows[0] : rows.rows?.[0])!;
   expect(row).toEqual({ n: N, d: N, pass: (N * 2) / 3, fail: N / 3 });
   const report = (await (await s.req(`/v1/runs/${id}/report`)).json()) as { counts: Record<string, number> };
-  expect(report.counts).toEqual({ pass: (N * 2) / 3, fail: N / 3, error: 0, timeout: 0, skipped: 0 });
+  expect(report.counts).toEqual({
+    pass: (N * 2) / 3,
+    fail: N / 3,
+    error: 0,
+    timeout: 0,
+    skipped: 0,
+    scored: 0,
+  });
 }, 90_000);

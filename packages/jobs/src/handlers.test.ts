@@ -17,12 +17,17 @@ const score = (scores: Record<string, number>, missing = false): ItemScore => ({
 });
 
 test('text outcomes: error, skipped, fail, pass', () => {
-  expect(textOutcome(score({ em: 1 }), 'rate limited')).toBe('error');
-  expect(textOutcome(undefined, null)).toBe('skipped');
-  expect(textOutcome(score({ em: 0 }, true), null)).toBe('fail');
-  expect(textOutcome(score({ em: 0 }), null)).toBe('fail');
-  expect(textOutcome(score({ em: 1 }), null)).toBe('pass');
-  expect(textOutcome(score({ rougeL: 0.2 }), null)).toBe('pass');
+  expect(textOutcome('fl', score({ em: 1 }), 'rate limited')).toBe('error');
+  expect(textOutcome('fl', undefined, null)).toBe('skipped');
+  expect(textOutcome('fl', score({ em: 0 }, true), null)).toBe('fail');
+  expect(textOutcome('fl', score({ em: 0 }), null)).toBe('fail');
+  expect(textOutcome('fl', score({ em: 1 }), null)).toBe('pass');
+  // QA and CE metrics have no pass mark: a scored item is `scored`, even at 0 or with an em metric
+  expect(textOutcome('qa', score({ bleu: 0, rougeL: 0 }), null)).toBe('scored');
+  expect(textOutcome('qa', score({ rougeL: 0.9 }), null)).toBe('scored');
+  expect(textOutcome('ce', score({ em: 1, codebleu_file: 1 }), null)).toBe('scored');
+  expect(textOutcome('qa', score({ bleu: 0 }, true), null)).toBe('fail');
+  expect(textOutcome('qa', undefined, null)).toBe('skipped');
 });
 
 test('repo dirs parse OWNER/REPO=PATH pairs and reject anything else', () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '@faun/kit';
 import type { ExecutionResult, ItemScore, SampleOutcome } from '@faun/schema';
-import type { ItemResultInput, ScoreJobData, VerifyJobData } from './kinds.ts';
+import type { ItemOutcome, ItemResultInput, ScoreJobData, VerifyJobData } from './kinds.ts';
 import { PermanentJobError } from './types.ts';
 import type { WorkDeps } from './worker.ts';
 
@@ -38,18 +38,20 @@ export function itemScoresOf(result: unknown): ItemScore[] {
 
 /**
  * A text item's outcome: `error` when the model call failed, `skipped` when no prediction was submitted,
- * `fail` when nothing scorable was extracted or an exact-match metric is 0, otherwise `pass`.
+ * `fail` when nothing scorable was extracted from the output. Otherwise FL items `pass` on exact match
+ * (em = 1) and `fail` without; QA and CE items are `scored` — BLEU, ROUGE or CodeBLEU have no pass mark.
  */
 export function textOutcome(
+  task: string,
   score: ItemScore | undefined,
   predictionError: string | null | undefined,
-): SampleOutcome {
+): ItemOutcome {
   if (predictionError) return 'error';
   if (!score) return 'skipped';
   if (score.missing) return 'fail';
+  if (task !== 'fl') return 'scored';
   const em = score.scores.em ?? score.scores.exact_match ?? score.scores.EM;
-  if (em !== undefined) return em >= 1 ? 'pass' : 'fail';
-  return 'pass';
+  return em !== undefined && em >= 1 ? 'pass' : 'fail';
 }
 
 /** Scores a chunk with scoreTask and maps each item to a result. */
@@ -66,7 +68,7 @@ export async function scoreChunk(job: ScoreJobData, scoreTask?: ScoreTaskFn): Pr
     return {
       runId: job.runId,
       itemId: id,
-      outcome: textOutcome(s, predErr.get(id)),
+      outcome: textOutcome(job.task, s, predErr.get(id)),
       scores: s?.scores ?? {},
       answer: s?.answer ?? null,
       data: s?.note ? { note: s.note } : {},

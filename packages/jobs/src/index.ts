@@ -16,11 +16,13 @@ export {
   verifyOne,
 } from './handlers.ts';
 export {
+  ItemOutcome,
   ItemResult,
   type ItemResultInput,
   RESULTS_QUEUE,
   ResultMessage,
   ScoreJobData,
+  TASK_OUTCOMES,
   VerifyJobData,
   WORK_QUEUE,
 } from './kinds.ts';

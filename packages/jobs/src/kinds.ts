@@ -30,11 +30,26 @@ export const VerifyJobData = z.object({
 });
 export type VerifyJobData = z.infer<typeof VerifyJobData>;
 
+/**
+ * An item's outcome in the API: the run-record outcomes plus `scored` — a QA or CE item that got metric
+ * scores, which have no pass/fail threshold (FL items pass on exact match, execution items when resolved).
+ */
+export const ItemOutcome = z.enum([...SampleOutcome.options, 'scored']);
+export type ItemOutcome = z.infer<typeof ItemOutcome>;
+
+/** The outcomes an item of each task can have, in display order. */
+export const TASK_OUTCOMES: Record<'qa' | 'fl' | 'ce' | 'exec', readonly ItemOutcome[]> = {
+  qa: ['scored', 'fail', 'error', 'skipped'],
+  ce: ['scored', 'fail', 'error', 'skipped'],
+  fl: ['pass', 'fail', 'error', 'skipped'],
+  exec: ['pass', 'fail', 'error', 'timeout', 'skipped'],
+};
+
 /** One item's result, as written to the results table. */
 export const ItemResult = z.object({
   runId: z.string(),
   itemId: z.string(),
-  outcome: SampleOutcome,
+  outcome: ItemOutcome,
   /** Metric name → value (text metrics), empty for execution runs. */
   scores: z.record(z.string(), z.number()).default({}),
   /** What was extracted from the output and scored. */

@@ -15,7 +15,7 @@ th{font-weight:600;color:#5b6675;font-size:12px;text-transform:uppercase;letter-
 tbody tr:hover{background:#f7f9fc}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .ci{display:block;color:#7a8594;font-size:11px;white-space:nowrap}td.num,td.muted,td.id{white-space:nowrap}a{color:#2456b8;text-decoration:none}a:hover{text-decoration:underline}
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;color:#fff}
-.b-pass{background:#2f9e77}.b-fail{background:#d0463b}.b-error{background:#d9822b}.b-timeout{background:#8e5bd3}.b-skipped{background:#9aa5b1}
+.b-pass{background:#2f9e77}.b-scored{background:#3b6fd8}.b-fail{background:#d0463b}.b-error{background:#d9822b}.b-timeout{background:#8e5bd3}.b-skipped{background:#9aa5b1}
 .b-done{background:#2f9e77}.b-running,.b-queued{background:#3b6fd8}
 .stats{display:flex;gap:14px;flex-wrap:wrap;margin-bottom:18px}.stat{background:#fff;border:1px solid #e1e6ed;border-radius:8px;padding:10px 16px;min-width:120px}
 .stat b{display:block;font-size:22px}.stat span{color:#5b6675;font-size:12px;text-transform:uppercase;letter-spacing:.4px}

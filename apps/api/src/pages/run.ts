@@ -1,4 +1,5 @@
 /** The run page: status, metrics with CIs, outcome chart, per-item table with filters, test logs. */
+import { type ItemOutcome, TASK_OUTCOMES } from '@faun/jobs';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Services } from '../context.ts';
 import { results, runs } from '../db/schema.ts';
@@ -16,7 +17,6 @@ export interface RunPageQuery {
   page?: string | undefined;
 }
 
-const OUTCOMES = ['pass', 'fail', 'error', 'timeout', 'skipped'] as const;
 const PER_PAGE = 50;
 
 function execCell(data: Record<string, unknown>): Safe {
@@ -44,6 +44,12 @@ export async function runPage(s: Services, id: string, q: RunPageQuery): Promise
   const report = (run.report ?? null) as { metrics?: Record<string, Interval> } | null;
   const metrics = report?.metrics ?? {};
   const page = Math.max(1, Number.parseInt(q.page ?? '1', 10) || 1);
+  // the outcomes this task can have (QA/CE: scored, FL: pass on exact match, exec: resolved = pass)
+  const taskOutcomes = TASK_OUTCOMES[run.task as keyof typeof TASK_OUTCOMES] ?? TASK_OUTCOMES.exec;
+  const OUTCOMES = [
+    ...taskOutcomes,
+    ...(Object.keys(counts) as ItemOutcome[]).filter((o) => counts[o] > 0 && !taskOutcomes.includes(o)),
+  ];
   const status = OUTCOMES.find((o) => o === q.status);
   const metric = q.metric && /^[A-Za-z0-9_.-]{1,40}$/.test(q.metric) ? q.metric : undefined;
   const min = q.min !== undefined && q.min !== '' ? Number(q.min) : undefined;
@@ -86,6 +92,7 @@ ${r.log ? h`<details><summary>test log</summary><pre>${r.log}</pre></details>` :
   const total = count?.n ?? 0;
   const body = h`<h1>Run <code>${run.id}</code></h1>
 <p class="sub">${run.model} on <a href="/datasets/${encodeURIComponent(run.dataset)}">${run.dataset}</a> · ${run.task} · ${exec ? 'execution verification' : 'text metrics'} · <span class="badge b-${run.status}">${run.status}</span></p>
+<p class="muted">${exec ? 'Execution items pass when the patch resolves the issue (its failing tests pass, passing tests stay green).' : run.task === 'fl' ? 'FL items pass on an exact match of the file path (em = 1).' : 'QA and CE items have no pass mark: a scored item shows its metrics; fail means nothing scorable was extracted from the output.'}</p>
 <div class="progress" title="${run.done}/${run.total}"><div style="width:${pct}%"></div></div>
 <div class="stats"><div class="stat"><span>items</span><b>${run.done}/${run.total}</b></div>${OUTCOMES.map((o) => h`<div class="stat"><span>${o}</span><b>${counts[o]}</b></div>`)}</div>
 ${run.error ? h`<div class="card"><b>Error:</b> ${run.error}</div>` : ''}

@@ -110,6 +110,7 @@ export function columnChart(
 
 export const OUTCOME_COLORS: Record<string, string> = {
   pass: '#2f9e77',
+  scored: '#3b6fd8',
   fail: '#d0463b',
   error: '#d9822b',
   timeout: '#8e5bd3',

@@ -1,4 +1,6 @@
 /** Runs: submit (202 + id, idempotency key), status, report, paged samples, list, delete. */
+
+import { ItemOutcome } from '@faun/jobs';
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
@@ -210,7 +212,7 @@ export function runRoutes(
       middleware: [auth.read] as const,
       request: {
         params: IdParam,
-        query: Paging.extend({ status: z.enum(['pass', 'fail', 'error', 'timeout', 'skipped']).optional() }),
+        query: Paging.extend({ status: ItemOutcome.optional() }),
       },
       responses: { 200: json(Page(SampleView, 'SamplePage'), 'Samples'), ...errorResponses, ...notFound },
     }),

@@ -1,6 +1,7 @@
 /** Request and response schemas of the API, in one place (they also make up /openapi.json). */
 
-import { CeItem, FlItem, ItemScore, Prediction, QaItem, SampleOutcome } from '@faun/schema';
+import { ItemOutcome } from '@faun/jobs';
+import { CeItem, FlItem, ItemScore, Prediction, QaItem } from '@faun/schema';
 import { z } from '@hono/zod-openapi';
 
 export const ErrorSchema = z
@@ -134,7 +135,7 @@ export const Page = <T extends z.ZodType>(item: T, name: string) =>
 export const SampleView = z
   .object({
     item_id: z.string(),
-    outcome: SampleOutcome,
+    outcome: ItemOutcome,
     scores: z.record(z.string(), z.number()),
     answer: z.string().nullable(),
     data: z.record(z.string(), z.unknown()),

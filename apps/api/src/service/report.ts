@@ -46,8 +46,9 @@ export function wilson(k: number, n: number, z = 1.959964): Interval {
   return { value: p, lo: Math.max(0, c - h), hi: Math.min(1, c + h) };
 }
 
-export type OutcomeCounts = Record<'pass' | 'fail' | 'error' | 'timeout' | 'skipped', number>;
+/** Items per outcome; `scored` counts QA/CE items that got metric scores (they have no pass/fail). */
+export type OutcomeCounts = Record<'pass' | 'fail' | 'error' | 'timeout' | 'skipped' | 'scored', number>;
 
 export function emptyCounts(): OutcomeCounts {
-  return { pass: 0, fail: 0, error: 0, timeout: 0, skipped: 0 };
+  return { pass: 0, fail: 0, error: 0, timeout: 0, skipped: 0, scored: 0 };
 }
