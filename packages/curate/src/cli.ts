@@ -8,6 +8,7 @@ import {
   InputError,
   onInterrupt,
   type RunRecord,
+  resumeCommand,
   UsageError,
   withRunRecord,
 } from '@faun/kit';
@@ -131,7 +132,7 @@ async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: R
   if (o.fromSwebench && ctx.sources.tasks !== 'flag' && ctx.sources.tasks !== 'env')
     tasks = tasks.filter((t) => t !== 'qa');
   const source = makeSource((o.repoDir as string[] | undefined) ?? [], o.apiUrl as string | undefined);
-  const irq = onInterrupt(() => (ctx.argv.length ? `faun ${ctx.argv.join(' ')}` : null));
+  const irq = onInterrupt(() => (ctx.argv.length ? resumeCommand(ctx.argv) : null));
   const items: Partial<Record<TaskName, TaskItem[]>> = {};
   const limit = typeof o.limit === 'number' ? o.limit : Number.POSITIVE_INFINITY;
   if (Number.isFinite(limit)) ctx.log(`--limit ${limit}: the dataset is partial (for testing only)`);

@@ -114,7 +114,7 @@ describe('faun crawl (child process)', () => {
     const err = await new Response(p.stderr).text();
     if (code !== 0) {
       expect(code).toBe(130);
-      expect(err).toContain('resume with: faun crawl');
+      expect(err).toContain('resume with: bun run faun crawl');
       // the run record says the run was cancelled and how to resume it
       const runs = readdirSync(join(dir, 'logs')).filter((r) => r.includes('-crawl-'));
       const summaries = runs
@@ -122,7 +122,7 @@ describe('faun crawl (child process)', () => {
         .filter((f) => existsSync(f))
         .map((f) => JSON.parse(readFileSync(f, 'utf8')) as { status: string; resume_command: string | null });
       expect(
-        summaries.some((x) => x.status === 'cancelled' && x.resume_command?.startsWith('faun crawl')),
+        summaries.some((x) => x.status === 'cancelled' && x.resume_command?.startsWith('bun run faun crawl')),
       ).toBe(true);
     }
     expect(await spawnCrawl(db, ALL).exited).toBe(0);

@@ -4,6 +4,7 @@ import {
   type CommandContext,
   defineCommand,
   onInterrupt,
+  resumeCommand,
   UsageError,
   withRunRecord,
 } from '@faun/kit';
@@ -43,7 +44,7 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
       hint: 'e.g. --since 2024-01-01T00:00:00Z',
     });
   const survivors = (o.survivors as 'strict' | 'linked' | undefined) ?? 'strict';
-  const interrupt = onInterrupt(() => `faun ${ctx.argv.join(' ')}`);
+  const interrupt = onInterrupt(() => resumeCommand(ctx.argv));
   const waits: string[] = [];
   const etags = new FileEtagCache(`${db}.etags.json`, 5000);
   const saver = setInterval(() => void etags.flush().catch(() => {}), 60_000);
@@ -140,13 +141,13 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
           return { code: 0, outputs: { store: db }, metrics: summary };
         } catch (e) {
           // an interrupted crawl is cancelled (and resumable), not failed
-          if (interrupt.signal.aborted) throw new CancelledError(`faun ${ctx.argv.join(' ')}`);
+          if (interrupt.signal.aborted) throw new CancelledError(resumeCommand(ctx.argv));
           throw e;
         }
       },
     );
   } catch (e) {
-    if (interrupt.signal.aborted) throw new CancelledError(`faun ${ctx.argv.join(' ')}`);
+    if (interrupt.signal.aborted) throw new CancelledError(resumeCommand(ctx.argv));
     throw e;
   } finally {
     clearInterval(saver);
