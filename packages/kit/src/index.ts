@@ -7,6 +7,7 @@ export * from './command.ts';
 export * from './errors.ts';
 export * from './hash.ts';
 export * from './interrupt.ts';
+export * from './invocation.ts';
 export * from './paths.ts';
 export * from './progress.ts';
 export * from './run-record.ts';

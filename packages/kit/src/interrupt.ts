@@ -33,17 +33,3 @@ export function onInterrupt(resumeCommand: () => string | null, stream = process
     },
   };
 }
-
-/**
- * How the user runs faun here: `faun` when installed as a command, `bun run faun` in a checkout (the
- * CLI's entry file is run directly, or through a package script).
- */
-export function commandPrefix(argv1: string = process.argv[1] ?? '', env = process.env): string {
-  return env.npm_lifecycle_event || /\bmain\.ts$/.test(argv1) ? 'bun run faun' : 'faun';
-}
-
-/** The command line that re-runs (and so resumes) `faun <args>`, shell-quoted. */
-export function resumeCommand(args: readonly string[], prefix = commandPrefix()): string {
-  const quote = (a: string) => (/^[\w./:=,@+%-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
-  return [prefix, ...args.map(quote)].join(' ');
-}

@@ -1,10 +1,18 @@
 /** `faun` subcommands owned by this package: `predict`. */
 import { join, resolve } from 'node:path';
-import { defineCommand, FaunError, newRunId, onInterrupt, RunRecord, UsageError } from '@faun/kit';
+import {
+  currentInvocation,
+  defineCommand,
+  FaunError,
+  newRunId,
+  onInterrupt,
+  RunRecord,
+  shellQuote,
+  UsageError,
+} from '@faun/kit';
 import type { TaskName } from '@faun/schema';
 import { loadPriceTable } from './cost.ts';
 import { describeError } from './errors.ts';
-import { currentInvocation, shellQuote } from './invocation.ts';
 import { checkAblate } from './prompts/build.ts';
 import { PROMPT_VERSIONS } from './prompts/templates.ts';
 import { checkModelForTask, createProvider, parseModelSpec, providerNames } from './registry.ts';

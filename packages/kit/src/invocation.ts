@@ -5,7 +5,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { REPO_ROOT } from '@faun/kit';
+import { REPO_ROOT } from './paths.ts';
 
 export interface InvocationEnv {
   /** `process.argv[1]`: the script bun runs. */
@@ -57,4 +57,9 @@ export function currentInvocation(): string {
     env: process.env,
     which: (n) => Bun.which(n),
   });
+}
+
+/** The command line that re-runs (and so resumes) `faun <args>`, shell-quoted. */
+export function resumeCommand(args: readonly string[], prefix = currentInvocation()): string {
+  return [prefix, ...args.map(shellQuote)].join(' ');
 }
