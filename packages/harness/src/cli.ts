@@ -7,6 +7,8 @@ import {
   InputError,
   type OptionSpec,
   onInterrupt,
+  sha256,
+  sha256File,
   UsageError,
 } from '@faun/kit';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
@@ -15,6 +17,7 @@ import { loadInstances, loadPredictions } from './instances.ts';
 import { LocalBackend } from './local-backend.ts';
 import { regradeRun } from './regrade.ts';
 import { parseRepoDirs } from './repo.ts';
+import type { RunIdentity } from './run-identity.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
 import { validateInstances } from './validate.ts';
 import { verifyRun } from './verify.ts';
@@ -117,7 +120,13 @@ export const commands = [
         type: 'string',
         arg: 'ID',
         required: true,
-        description: 'run id (a directory under --log-dir)',
+        description: 'run id (a directory under --log-dir); one run id = one (instances, predictions) pair',
+      },
+      {
+        name: 'overwrite',
+        type: 'boolean',
+        default: false,
+        description: 'replace a stored run of this id made from other instances or predictions',
       },
     ],
     async run(ctx) {
@@ -126,7 +135,16 @@ export const commands = [
       const instances = await loadInstances(String(ctx.opts.instances));
       const limit = ctx.opts.limit as number | undefined;
       const scoped = limit ? instances.slice(0, limit) : instances;
-      const predictions = await loadPredictions(String(ctx.opts.predictions), scoped);
+      const predSpec = String(ctx.opts.predictions);
+      const predictions = await loadPredictions(predSpec, scoped);
+      const builtin = predSpec === 'gold' || predSpec === 'empty';
+      const identity: RunIdentity = {
+        model: predictions[0]?.model ?? (builtin ? predSpec : 'none'),
+        predictions: predSpec,
+        predictions_sha256: builtin ? sha256(predSpec) : await sha256File(predSpec),
+        instances: String(ctx.opts.instances),
+        instances_sha256: await sha256File(String(ctx.opts.instances)),
+      };
       const dir = join(ctx.logDir, runId);
       const resume = ctx.argv.join(' ');
       const interrupt = onInterrupt(() => `faun ${resume}`);
@@ -143,6 +161,8 @@ export const commands = [
           signal: interrupt.signal,
           log: (l) => ctx.log(l),
           argv: ctx.argv,
+          identity,
+          overwrite: Boolean(ctx.opts.overwrite),
           onResult: (r, reused) => {
             if (r.outcome === 'resolved') resolved++;
             progress.tick(

@@ -1,12 +1,14 @@
 /** The run logic end to end on the local-process backend (no containers): Python fixture, host pytest. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UsageError } from '@faun/kit';
 import { adversarialPatches, type Fixture, makeFixture } from '../testing/fixtures.ts';
 import { LocalBackend } from './local-backend.ts';
 import { regradeRun } from './regrade.ts';
 import { snapshotRepo } from './repo.ts';
+import { identityOf } from './run-identity.ts';
 import { instanceDirName, verifyRun } from './verify.ts';
 
 const hasPytest = Bun.spawnSync(['python3', '-m', 'pytest', '--version']).exitCode === 0;
@@ -102,14 +104,33 @@ describe.if(hasPytest)('verifyRun (local backend)', () => {
     expect(again.reused).toBe(8);
     expect(again.report).toEqual(first.report);
 
-    const changed = await verifyRun({
-      ...opts,
-      predictions: predictions.map((p) =>
-        p.instance_id === 'py-empty' ? { ...p, patch: fx.patches.gold } : p,
-      ),
-    });
-    expect(changed.reused).toBe(7);
+    // Other predictions under the same run id: refused (exit 2), the stored run stays as it was.
+    const otherPreds = predictions.map((p) =>
+      p.instance_id === 'py-empty' ? { ...p, patch: fx.patches.gold } : p,
+    );
+    const refused = await verifyRun({ ...opts, predictions: otherPreds }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(UsageError);
+    expect((refused as UsageError).exitCode).toBe(2);
+    expect((refused as Error).message).toMatch(
+      /^run r1 was made with predictions predictions \(model m, sha256 [0-9a-f]{12}…\), not .*; use another --run-id, or --overwrite to replace it$/,
+    );
+    expect((await verifyRun(opts)).reused).toBe(8);
+    // Other instances under the same run id: refused too.
+    const otherInst = instances.map((i) => ({ ...i, fail_to_pass: [...i.fail_to_pass].reverse() }));
+    await expect(verifyRun({ ...opts, instances: otherInst })).rejects.toThrow(/was made with instances/);
+
+    // --overwrite: the old results are removed first, everything runs again.
+    writeFileSync(join(dir, 'instances', 'stale-marker'), 'x');
+    const changed = await verifyRun({ ...opts, predictions: otherPreds, overwrite: true });
+    expect(changed.reused).toBe(0);
+    expect(existsSync(join(dir, 'instances', 'stale-marker'))).toBe(false);
     expect(changed.report.resolved_ids).toEqual(['py-empty', 'py-gold']);
+    const header = JSON.parse(readFileSync(join(dir, 'header.json'), 'utf8'));
+    expect(header.options.identity.predictions_sha256).toBe(
+      identityOf(instances, otherPreds).predictions_sha256,
+    );
+    // …and the replaced run resumes with its own predictions.
+    expect((await verifyRun({ ...opts, predictions: otherPreds })).reused).toBe(8);
 
     const regraded = await regradeRun(dir, 'r1');
     expect(regraded.changed).toEqual([]);

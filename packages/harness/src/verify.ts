@@ -8,6 +8,7 @@ import type { ParserName } from './parsers/index.ts';
 import { isEmptyPatch } from './patch.ts';
 import { repoSource, treeOf } from './repo.ts';
 import { instanceReport, type RunReport, runReport } from './report.ts';
+import { claimRunDir, identityOf, type RunIdentity } from './run-identity.ts';
 import { type InstanceRun, runInstance } from './run-instance.ts';
 import type { Backend, Limits } from './sandbox.ts';
 import { type EnvSpec, specFor, specId } from './specs.ts';
@@ -34,6 +35,13 @@ export interface VerifyOptions {
   /** Called after each instance finishes (progress display). */
   onResult?: (r: ExecutionResult, reused: boolean) => void;
   argv?: string[];
+  /**
+   * What the run is made from (default: hashes of `instances` and `predictions`). A run id already
+   * holding a run of another identity is refused unless `overwrite` is set.
+   */
+  identity?: RunIdentity;
+  /** Replace a stored run of another identity (its instance results are removed first). */
+  overwrite?: boolean;
 }
 
 export interface VerifyOutcome {
@@ -92,6 +100,9 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
   const instances = opts.instances.filter((i) => !wanted || wanted.has(i.instance_id));
   const preds = new Map(opts.predictions.map((p) => [p.instance_id, p]));
   const model = opts.predictions[0]?.model ?? 'none';
+  const identity = opts.identity ?? identityOf(opts.instances, opts.predictions);
+  if (await claimRunDir(opts.dir, opts.runId, identity, Boolean(opts.overwrite)))
+    log(`--overwrite: removed the stored results of run ${opts.runId}`);
   await mkdir(join(opts.dir, 'instances'), { recursive: true });
   const reaped = (await opts.backend.reapOrphans?.()) ?? 0;
   if (reaped) log(`removed ${reaped} container(s) left by runs that are no longer alive`);
@@ -106,6 +117,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
       timeout_s: opts.timeoutS ?? 1800,
       backend: opts.backend.name,
       model,
+      identity,
     },
   });
 
