@@ -183,6 +183,7 @@ export const commands = [
     examples: [
       'faun serve --port 8787 --datasets datasets',
       'faun serve --store faun.duckdb --database .faun/api-db',
+      'faun serve --store demo/faun.duckdb --datasets demo/datasets --import demo/predictions',
       'DATABASE_URL=postgres://faun@db/faun REDIS_URL=redis://localhost:6379 faun serve --host 0.0.0.0',
     ],
     options: [
@@ -196,6 +197,14 @@ export const commands = [
         arg: 'DIR',
         description: 'folder of dataset JSONL files',
         default: 'datasets',
+      },
+      {
+        name: 'import',
+        type: 'list',
+        arg: 'DIR|FILE',
+        repeatable: true,
+        description:
+          'prediction files (or folders of *.jsonl) to load as finished runs at start; the same file is the same run',
       },
       {
         name: 'redis-url',
@@ -235,6 +244,7 @@ export const commands = [
         progress: (line) => ctx.log(line),
         store: (ctx.opts.store as string | undefined) ?? null,
         datasetsDir: String(ctx.opts.datasets ?? 'datasets'),
+        imports: (ctx.opts.import as string[] | undefined) ?? [],
         redisUrl: (ctx.opts.redisUrl as string | undefined) ?? process.env.REDIS_URL ?? null,
         ...(ctx.opts.inlineWorkers !== undefined ? { inlineWorkers: Number(ctx.opts.inlineWorkers) } : {}),
         config: { publicReads: ctx.opts.publicReads !== false },

@@ -24,6 +24,7 @@ import { createApp } from './app.ts';
 import { type ApiConfig, DEFAULT_CONFIG, type Services } from './context.ts';
 import { type Database, openDatabase } from './db/open.ts';
 import { DatasetRegistry } from './service/datasets.ts';
+import { importPredictions } from './service/importer.ts';
 import { RunService } from './service/runs.ts';
 import { createStats } from './service/stats.ts';
 
@@ -36,6 +37,11 @@ export interface ServeOptions {
   datasetsDir?: string | null;
   /** DuckDB store for dataset statistics (opened read-only per read, never held). */
   store?: string | null;
+  /**
+   * Prediction files or folders of them to load at start: each becomes a finished text-metric run (same
+   * file → same run on restart).
+   */
+  imports?: string[];
   /** How long store figures are reused, ms (default 2000). */
   storeCacheMs?: number;
   /** Redis URL for the queue (default $REDIS_URL; absent → in-process). */
@@ -94,6 +100,7 @@ async function serveWith(
   const datasets = new DatasetRegistry();
   const dir = o.datasetsDir === undefined ? 'datasets' : o.datasetsDir;
   if (dir) await datasets.scan(resolve(dir));
+  if (dir) o.progress?.(`datasets: ${datasets.list().length} registered from ${dir}`);
   const work = openQueue(WORK_QUEUE, { redisUrl });
   const results = openQueue(RESULTS_QUEUE, { redisUrl });
   const scoreTaskLoader = o.scoreTask ? async () => o.scoreTask! : loadScoreTask;
@@ -130,6 +137,20 @@ async function serveWith(
   }
   const resumed = await runs.resume();
   if (resumed) log({ event: 'runs_resumed', runs: resumed });
+  if (o.imports?.length) {
+    const got = await importPredictions(
+      { db: db.db, datasets, runs, loadScoreTask: scoreTaskLoader },
+      o.imports,
+    );
+    for (const r of got) {
+      log({ event: 'import', ...r });
+      o.progress?.(
+        r.status === 'skipped'
+          ? `import ${r.file}: skipped — ${r.reason}`
+          : `import ${r.file}: ${r.status === 'imported' ? 'scored as' : 'already imported as'} run ${r.run_id} on ${r.dataset}`,
+      );
+    }
+  }
   const app = createApp(services);
   const server = Bun.serve({
     port: o.port ?? 8787,

@@ -1,0 +1,152 @@
+/**
+ * Imports folders of prediction files at start-up (`faun serve --import DIR`): each `*.jsonl` of QA / FL /
+ * CE predictions becomes a finished text-metric run on the registered dataset its ids belong to, scored
+ * through the same jobs and `scoreTask` as a submitted run. The run id is derived from the dataset and
+ * the file's bytes, so restarting with the same files finds the same runs instead of adding duplicates.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { ResultMessage, ScoreJobData, type ScoreTaskFn, scoreChunk } from '@faun/jobs';
+import { sha256, UsageError } from '@faun/kit';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/open.ts';
+import { runs, submissions } from '../db/schema.ts';
+import type { DatasetInfo, DatasetRegistry } from './datasets.ts';
+import { parsePredictions, planJobs } from './plan.ts';
+import type { RunService } from './runs.ts';
+
+export interface ImportResult {
+  file: string;
+  status: 'imported' | 'unchanged' | 'skipped';
+  run_id?: string;
+  dataset?: string;
+  model?: string;
+  reason?: string;
+}
+
+export interface ImportDeps {
+  db: Db;
+  datasets: DatasetRegistry;
+  runs: RunService;
+  loadScoreTask: () => Promise<ScoreTaskFn>;
+}
+
+/** The prediction files named by `paths`: files as given, folders' `*.jsonl` (sorted, not recursive). */
+export function predictionFiles(paths: string[]): string[] {
+  const out: string[] = [];
+  for (const p of paths) {
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(p);
+    } catch {
+      throw new UsageError(`--import ${p}: no such file or folder`, {
+        hint: 'name prediction files or folders of them (faun predict --out)',
+      });
+    }
+    if (st.isDirectory())
+      for (const n of readdirSync(p).sort()) if (n.endsWith('.jsonl')) out.push(join(p, n));
+    if (st.isFile()) out.push(p);
+  }
+  return out;
+}
+
+function parseLines(file: string, text: string): Record<string, unknown>[] {
+  return text
+    .split('\n')
+    .map((l, i) => [l, i + 1] as const)
+    .filter(([l]) => l.trim())
+    .map(([l, n]) => {
+      try {
+        return JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        throw new Error(`${file}:${n}: not JSON`);
+      }
+    });
+}
+
+/** The registered dataset of `task` holding every id of the predictions (first by name). */
+async function datasetFor(
+  reg: DatasetRegistry,
+  task: string,
+  ids: string[],
+): Promise<{ info: DatasetInfo; itemIds: Set<string> } | null> {
+  for (const info of reg.list()) {
+    if (info.task !== task) continue;
+    const ds = await reg.items(info.name);
+    const itemIds = new Set(ds.items.map((it) => ('instance_id' in it ? it.instance_id : it.id)));
+    if (ids.every((id) => itemIds.has(id))) return { info, itemIds };
+  }
+  return null;
+}
+
+/** Imports one predictions file; never throws for a file that does not fit (it is reported as skipped). */
+export async function importFile(d: ImportDeps, file: string): Promise<ImportResult> {
+  const name = basename(file);
+  const text = readFileSync(file, 'utf8');
+  let records: Record<string, unknown>[];
+  try {
+    records = parseLines(file, text);
+  } catch (e) {
+    return { file: name, status: 'skipped', reason: (e as Error).message };
+  }
+  const task = records[0]?.task;
+  if (task !== 'qa' && task !== 'fl' && task !== 'ce')
+    return {
+      file: name,
+      status: 'skipped',
+      reason: 'not QA/FL/CE predictions (execution runs are submitted with POST /v1/runs)',
+    };
+  const found = await datasetFor(
+    d.datasets,
+    task,
+    records.map((r) => String(r.id)),
+  );
+  if (!found)
+    return { file: name, status: 'skipped', reason: `no registered ${task} dataset holds all its ids` };
+  const { info, itemIds } = found;
+  const id = `import-${sha256(`${info.sha256}\u0000${text}`).slice(0, 20)}`;
+  const [prev] = await d.db.select({ id: runs.id }).from(runs).where(eq(runs.id, id));
+  if (prev) return { file: name, status: 'unchanged', run_id: id, dataset: info.name };
+  let preds: ReturnType<typeof parsePredictions>;
+  try {
+    preds = parsePredictions(task, records, itemIds);
+  } catch (e) {
+    return {
+      file: name,
+      status: 'skipped',
+      reason: (e as Error).message.replace('body.predictions', 'line'),
+    };
+  }
+  const ds = await d.datasets.items(info.name);
+  await d.db.transaction(async (tx) => {
+    await tx.insert(runs).values({
+      id,
+      keyId: null,
+      dataset: info.name,
+      task,
+      kind: 'text',
+      model: preds.model,
+      status: 'running',
+      total: itemIds.size,
+      idempotencyKey: null,
+    });
+    await tx
+      .insert(submissions)
+      .values({ runId: id, sha256: sha256(text), bytes: text.length, predictions: preds.records });
+  });
+  const plan = planJobs({ runId: id, ds, byId: preds.byId, model: preds.model, chunkSize: 500 });
+  if (plan.skipped.length) await d.runs.ingest(ResultMessage.parse({ runId: id, results: plan.skipped }));
+  const scoreTask = await d.loadScoreTask();
+  for (const job of plan.jobs) {
+    const data = ScoreJobData.parse(job.data);
+    await d.runs.ingest(ResultMessage.parse({ runId: id, results: await scoreChunk(data, scoreTask) }));
+  }
+  return { file: name, status: 'imported', run_id: id, dataset: info.name, model: preds.model };
+}
+
+/** Imports every predictions file of `paths`, in order. */
+export async function importPredictions(d: ImportDeps, paths: string[]): Promise<ImportResult[]> {
+  const out: ImportResult[] = [];
+  for (const f of predictionFiles(paths)) out.push(await importFile(d, f));
+  return out;
+}
