@@ -19,6 +19,7 @@ import { regradeRun } from './regrade.ts';
 import { parseRepoDirs } from './repo.ts';
 import type { RunIdentity } from './run-identity.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
+import { summaryLine } from './summary.ts';
 import { validateInstances } from './validate.ts';
 import { verifyRun } from './verify.ts';
 
@@ -173,11 +174,7 @@ export const commands = [
         });
         progress.done();
         const r = out.report;
-        ctx.log(
-          `${r.resolved_instances}/${r.total_instances} resolved (${(100 * r.resolved_rate).toFixed(1)}%, 95% CI ` +
-            `${(100 * r.resolved_rate_ci95[0]).toFixed(1)}–${(100 * r.resolved_rate_ci95[1]).toFixed(1)}%); ` +
-            `errors ${r.error_instances} (infra ${r.infra_failure_instances}); reused ${out.reused}; report: ${join(dir, 'report.json')}`,
-        );
+        ctx.result(summaryLine(r, { reused: out.reused, reportPath: join(dir, 'report.json') }));
         ctx.emitJson(r);
         if (out.cancelled) {
           ctx.log(`interrupted; resume with: faun ${resume}`);
@@ -268,9 +265,9 @@ export const commands = [
           hint: 'pass the same --log-dir and --run-id as the verify run',
         });
       const { report, changed } = await regradeRun(dir, runId);
-      ctx.log(
-        `${report.resolved_instances}/${report.total_instances} resolved (${(100 * report.resolved_rate).toFixed(1)}%); ` +
-          `${changed.length} result(s) changed by re-grading${changed.length ? `: ${changed.join(', ')}` : ''}`,
+      ctx.result(
+        `${summaryLine(report)}; ${changed.length} result(s) changed by re-grading` +
+          (changed.length ? `: ${changed.join(', ')}` : ''),
       );
       ctx.emitJson(report);
       return 0;

@@ -1,0 +1,61 @@
+import { expect, test } from 'bun:test';
+import type { ExecutionResult } from '@faun/schema';
+import { failedStatus } from './grading.ts';
+import { runReport } from './report.ts';
+import { summaryLine } from './summary.ts';
+
+const result = (
+  id: string,
+  outcome: ExecutionResult['outcome'],
+  extra: Partial<ExecutionResult> = {},
+): ExecutionResult => ({
+  v: 1,
+  instance_id: id,
+  model: 'm',
+  outcome,
+  resolved_status: outcome === 'resolved' ? 'RESOLVED_FULL' : 'RESOLVED_NO',
+  applied_with: 'git apply',
+  patch_sha256: 'x',
+  image_id: null,
+  spec_version: null,
+  exit_code: 0,
+  tests_status: failedStatus([], []),
+  duration_s: 1,
+  error: null,
+  ...extra,
+});
+
+const report = (results: ExecutionResult[], ids: string[]) =>
+  runReport({
+    runId: 'r',
+    model: 'm',
+    instances: ids.map((instance_id) => ({ instance_id, language: 'python' as const })),
+    submitted: results.map((r) => r.instance_id),
+    emptyPatch: results.filter((r) => r.outcome === 'empty_patch').map((r) => r.instance_id),
+    results,
+  });
+
+test('summary line: every outcome counted, buckets add up to the denominator', () => {
+  const rs = [
+    result('a', 'resolved'),
+    result('b', 'resolved'),
+    result('c', 'unresolved', { resolved_status: 'RESOLVED_PARTIAL' }),
+    result('d', 'empty_patch'),
+    result('e', 'apply_failed', { applied_with: null }),
+    result('f', 'timeout'),
+    result('g', 'invalid_log'),
+    result('h', 'infra_error', { resolved_status: null, error: 'oom' }),
+  ];
+  const line = summaryLine(report(rs, [...'abcdefghij']), { reused: 3, reportPath: '/x/report.json' });
+  expect(line).toBe(
+    '2/10 resolved (20.0%, 95% CI 5.7–51.0%); unresolved 1 (partial 1); empty patch 1; apply failed 1; ' +
+      'timeout 1; invalid log 1; errors 1 (infra 1); not run 2; reused 3; report: /x/report.json',
+  );
+});
+
+test('summary line of an empty run, without reuse or report path', () => {
+  expect(summaryLine(report([], []))).toBe(
+    '0/0 resolved (0.0%, 95% CI 0.0–0.0%); unresolved 0 (partial 0); empty patch 0; apply failed 0; ' +
+      'timeout 0; invalid log 0; errors 0 (infra 0); not run 0',
+  );
+});
