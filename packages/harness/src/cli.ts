@@ -19,7 +19,7 @@ import { regradeRun } from './regrade.ts';
 import { parseRepoDirs } from './repo.ts';
 import type { RunIdentity } from './run-identity.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
-import { summaryLine } from './summary.ts';
+import { errorDigest, summaryLine } from './summary.ts';
 import { validateInstances } from './validate.ts';
 import { verifyRun } from './verify.ts';
 
@@ -174,12 +174,16 @@ export const commands = [
         });
         progress.done();
         const r = out.report;
+        const digest = errorDigest(out.results);
+        for (const line of digest.lines) ctx.result(line);
         ctx.result(summaryLine(r, { reused: out.reused, reportPath: join(dir, 'report.json') }));
         ctx.emitJson(r);
         if (out.cancelled) {
           ctx.log(`interrupted; resume with: faun ${resume}`);
           return 130;
         }
+        // Nothing was evaluated: every instance ended in an infrastructure error.
+        if (digest.nothingEvaluated) return 1;
         return 0;
       } finally {
         interrupt.dispose();

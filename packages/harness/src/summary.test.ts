@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test';
 import type { ExecutionResult } from '@faun/schema';
 import { failedStatus } from './grading.ts';
 import { runReport } from './report.ts';
-import { summaryLine } from './summary.ts';
+import { errorDigest, summaryLine } from './summary.ts';
 
 const result = (
   id: string,
@@ -58,4 +58,41 @@ test('summary line of an empty run, without reuse or report path', () => {
     '0/0 resolved (0.0%, 95% CI 0.0–0.0%); unresolved 0 (partial 0); empty patch 0; apply failed 0; ' +
       'timeout 0; invalid log 0; errors 0 (infra 0); not run 0',
   );
+});
+
+const clone = 'cannot clone https://github.com/fixtures/fixture-python.git: fatal: unable to access';
+
+test('error digest: all infra errors → nothing evaluated, reasons grouped, --repo-dir suggested', () => {
+  const rs = ['x3', 'x1', 'x2'].map((id) => result(id, 'infra_error', { error: `${clone}\nmore` }));
+  const d = errorDigest(rs);
+  expect(d).toMatchObject({ infra: 3, results: 3, nothingEvaluated: true });
+  expect(d.lines).toEqual([
+    'nothing was evaluated: all 3 instance(s) ended in an infrastructure error:',
+    `  3× ${clone} — x1, x2, x3`,
+    '  hint: without network access, pass a local clone of each repository: --repo-dir fixtures/fixture-python=PATH',
+  ]);
+});
+
+test('error digest: some infra errors → missing results named; most frequent reasons first, capped', () => {
+  const rs = [
+    result('ok', 'resolved'),
+    ...['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id) => result(id, 'infra_error', { error: 'oom: killed' })),
+    result('h', 'infra_error', { error: 'engine gone' }),
+    result('i', 'infra_error', { error: 'image build failed' }),
+    result('j', 'infra_error', { error: null }),
+  ];
+  const d = errorDigest(rs, 2, 5);
+  expect(d.nothingEvaluated).toBe(false);
+  expect(d.lines).toEqual([
+    '10 of 11 result(s) are missing (infrastructure errors, counted as not resolved); rerun the same command to retry them:',
+    '  7× oom: killed — a, b, c, d, e, … (2 more)',
+    '  1× engine gone — h',
+    '  … 2 other reason(s); see samples.jsonl',
+  ]);
+  expect(errorDigest([result('a', 'resolved')])).toEqual({
+    infra: 0,
+    results: 1,
+    nothingEvaluated: false,
+    lines: [],
+  });
 });

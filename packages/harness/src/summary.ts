@@ -3,6 +3,7 @@
  * and the counts add up to the stated denominator, and a digest of infrastructure errors (the distinct
  * reasons, with counts and instance ids) so that a run that evaluated nothing says why.
  */
+import type { ExecutionResult } from '@faun/schema';
 import type { RunReport } from './report.ts';
 
 const pct = (x: number) => (100 * x).toFixed(1);
@@ -33,4 +34,55 @@ export function summaryLine(r: RunReport, extra: { reused?: number; reportPath?:
     ...(extra.reused === undefined ? [] : [`reused ${extra.reused}`]),
     ...(extra.reportPath ? [`report: ${extra.reportPath}`] : []),
   ].join('; ');
+}
+
+/** The infrastructure errors of a run, grouped by reason. */
+export interface ErrorDigest {
+  /** Results that ended in an infrastructure error. */
+  infra: number;
+  /** Results in all. */
+  results: number;
+  /** Every result is an infrastructure error: nothing was evaluated. */
+  nothingEvaluated: boolean;
+  /** Lines to print (empty when there were no infrastructure errors). */
+  lines: string[];
+}
+
+const CLONE = /^cannot clone https:\/\/github\.com\/([^/\s]+\/[^/\s]+?)(?:\.git)?:/;
+
+/** Groups infrastructure errors by their first line; shows the `max` most frequent reasons. */
+export function errorDigest(results: ExecutionResult[], max = 3, maxIds = 5): ErrorDigest {
+  const infra = results.filter((r) => r.outcome === 'infra_error');
+  const groups = new Map<string, string[]>();
+  for (const r of infra) {
+    const reason = (r.error ?? 'unknown error').split('\n')[0]!.trim() || 'unknown error';
+    const ids = groups.get(reason) ?? [];
+    ids.push(r.instance_id);
+    groups.set(reason, ids);
+  }
+  const nothingEvaluated = infra.length > 0 && infra.length === results.length;
+  if (!infra.length) return { infra: 0, results: results.length, nothingEvaluated, lines: [] };
+  const ordered = [...groups].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
+  const lines = [
+    nothingEvaluated
+      ? `nothing was evaluated: all ${infra.length} instance(s) ended in an infrastructure error:`
+      : `${infra.length} of ${results.length} result(s) are missing (infrastructure errors, counted as not resolved); ` +
+        'rerun the same command to retry them:',
+  ];
+  for (const [reason, ids] of ordered.slice(0, max)) {
+    const sorted = [...ids].sort();
+    const shown =
+      sorted.slice(0, maxIds).join(', ') +
+      (sorted.length > maxIds ? `, … (${sorted.length - maxIds} more)` : '');
+    lines.push(`  ${ids.length}× ${reason} — ${shown}`);
+  }
+  if (ordered.length > max) lines.push(`  … ${ordered.length - max} other reason(s); see samples.jsonl`);
+  const repos = [...new Set(ordered.flatMap(([reason]) => CLONE.exec(reason)?.[1] ?? []))].sort();
+  if (repos.length)
+    lines.push(
+      `  hint: without network access, pass a local clone of each repository: ${repos
+        .map((r) => `--repo-dir ${r}=PATH`)
+        .join(' ')}`,
+    );
+  return { infra: infra.length, results: results.length, nothingEvaluated, lines };
 }
