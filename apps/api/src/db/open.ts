@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { acquireLock, type FolderLock } from './lock.ts';
 import * as schema from './schema.ts';
+import { dropTemplate, isFresh, readTemplate, saveTemplate, templatePath } from './template.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -67,10 +68,27 @@ async function openPglite(dir: string, o: OpenOptions): Promise<Database> {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
     const { migrate } = await import('drizzle-orm/pglite/migrator');
-    const client = dir === 'memory://' ? new PGlite() : new PGlite(dir);
-    await client.waitReady;
+    const fresh = isFresh(dir);
+    const tpl = fresh ? templatePath(MIGRATIONS) : null;
+    const saved = readTemplate(tpl);
+    if (fresh && !saved) o.progress?.('creating a new database (once; later ones start from a saved copy)…');
+    const make = (loadDataDir?: Blob) => {
+      const opts = loadDataDir ? { loadDataDir } : {};
+      return dir === 'memory://' ? new PGlite(opts) : new PGlite(dir, opts);
+    };
+    let client = make(saved ?? undefined);
+    try {
+      await client.waitReady;
+    } catch (e) {
+      if (!saved) throw e;
+      dropTemplate(tpl); // a damaged template: start the ordinary way
+      client = make();
+      await client.waitReady;
+    }
     const db = drizzle(client, { schema });
     await migrate(db, { migrationsFolder: MIGRATIONS });
+    if (fresh && !saved && tpl)
+      saveTemplate(tpl, new Uint8Array(await (await client.dumpDataDir('gzip')).arrayBuffer()));
     o.progress?.(`database ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     return pgliteHandle(dir, client, db, lock);
   } catch (e) {
