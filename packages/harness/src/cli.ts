@@ -15,6 +15,7 @@ import { stableStringify, writeFileAtomic } from '@faun/schema';
 import { DockerBackend } from './docker.ts';
 import { loadInstances, loadPredictions } from './instances.ts';
 import { LocalBackend } from './local-backend.ts';
+import { formatBytes, pruneImages } from './prune.ts';
 import { regradeRun } from './regrade.ts';
 import { parseRepoDirs } from './repo.ts';
 import type { RunIdentity } from './run-identity.ts';
@@ -94,6 +95,29 @@ function common(ctx: CommandContext, runId: string) {
   };
 }
 
+/** Minimum age of an image `--prune-images` removes: a run building right now has not stored results yet. */
+const PRUNE_MIN_AGE_MS = 10 * 60_000;
+
+async function prune(ctx: CommandContext): Promise<number> {
+  const dryRun = Boolean(ctx.opts.dryRun);
+  const out = await pruneImages({
+    logDirs: [ctx.logDir],
+    minAgeMs: PRUNE_MIN_AGE_MS,
+    dryRun,
+    log: (l) => ctx.log(l),
+  });
+  for (const k of out.kept) ctx.log(`kept ${k.ref}: ${k.reason}`);
+  ctx.result(
+    (dryRun
+      ? `would remove ${out.removed.length} image(s) (dry run)`
+      : `removed ${out.removed.length} image(s), reclaimed ${formatBytes(out.reclaimedBytes)}`) +
+      (out.kept.length ? `; ${out.kept.length} kept (in use)` : '') +
+      ` (runs considered: ${ctx.logDir}; images younger than ${PRUNE_MIN_AGE_MS / 60_000} min are kept)`,
+  );
+  ctx.emitJson(out);
+  return 0;
+}
+
 export const commands = [
   defineCommand({
     name: 'verify',
@@ -106,21 +130,21 @@ export const commands = [
     examples: [
       'faun verify --instances lite.jsonl --predictions gold --run-id gold-1 --workers 2',
       'faun verify --instances fx.jsonl --predictions preds.jsonl --run-id m1 --repo-dir org/repo=../repo',
+      'faun verify --prune-images',
     ],
     options: [
-      ...RUN_OPTIONS,
+      // --instances, --predictions and --run-id are required unless --prune-images (checked in run).
+      ...RUN_OPTIONS.map((o) => (o.name === 'instances' ? { ...o, required: false } : o)),
       {
         name: 'predictions',
         type: 'string',
         arg: 'FILE|gold|empty',
-        required: true,
         description: 'predictions (SWE-bench JSONL or Multi-SWE-bench), or gold / empty',
       },
       {
         name: 'run-id',
         type: 'string',
         arg: 'ID',
-        required: true,
         description: 'run id (a directory under --log-dir); one run id = one (instances, predictions) pair',
       },
       {
@@ -129,8 +153,22 @@ export const commands = [
         default: false,
         description: 'replace a stored run of this id made from other instances or predictions',
       },
+      {
+        name: 'prune-images',
+        type: 'boolean',
+        default: false,
+        description:
+          'instead of running: remove faun/inst-* images no run under --log-dir refers to, and superseded faun/env-* images',
+      },
+      { name: 'dry-run', type: 'boolean', default: false, description: 'with --prune-images: only list' },
     ],
     async run(ctx) {
+      if (ctx.opts.pruneImages) return prune(ctx);
+      for (const name of ['instances', 'predictions', 'run-id'])
+        if (!ctx.opts[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())])
+          throw new UsageError(`missing required option --${name}`, {
+            hint: 'faun verify --instances FILE --predictions FILE|gold|empty --run-id ID (or --prune-images)',
+          });
       const runId = String(ctx.opts.runId);
       const c = common(ctx, runId);
       const instances = await loadInstances(String(ctx.opts.instances));
