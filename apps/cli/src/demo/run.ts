@@ -141,13 +141,17 @@ export async function runDemo(o: DemoOptions, ctx: CommandContext): Promise<numb
   const rel = (p: string) => relative(process.cwd(), p) || '.';
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   log(`\nfaun demo finished in ${secs} s. Everything is under ${rel(out)}/:`);
-  log(`  store        ${rel(db)}          (faun stats --db ${rel(db)})`);
+  log(`  store        ${rel(db)}          (bun run faun stats --db ${rel(db)})`);
   log(`  datasets     ${rel(datasets)}/   (qa.jsonl, fl.jsonl, ce.jsonl, card.json, README.md)`);
   log(`  predictions  ${rel(preds)}/`);
   log(`  scores       ${rel(scores)}/`);
   if (execDir) log(`  execution    ${rel(execDir)}/`);
   log(`  tables       ${rel(tables)}/tables.md  (also .tex, .csv, .json, length-*.svg/png)`);
   log(`  run records  ${rel(logs)}/`);
-  log(`\nSee the results in a browser: faun serve --store ${rel(db)}   (then open http://127.0.0.1:8787)`);
+  log(`\nSee the results in a browser (leaderboard, runs, datasets):`);
+  log(
+    `  bun run faun serve --store ${rel(db)} --datasets ${rel(datasets)} --import ${rel(preds)} --database ${rel(join(out, 'api-db'))}`,
+  );
+  log('  then open http://127.0.0.1:8787');
   return 0;
 }
