@@ -10,7 +10,6 @@ export { type BuiltItems, buildFromStore } from './build.ts';
 export { type CurateOptions, type CurateResult, curateStore } from './curate.ts';
 export { type DatasetCard, lengthStats, renderCard, writeDataset } from './dataset.ts';
 export {
-  applyBlocks,
   deriveBlocks,
   type EditBlock,
   formatBlocks,

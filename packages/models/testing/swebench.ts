@@ -3,10 +3,9 @@
  * the way `faun build --from-swebench` does it, so this package's tests do not depend on curate.
  */
 
-import { formatSearchReplace } from '@faun/metrics';
+import { deriveSearchReplace, formatSearchReplace } from '@faun/metrics';
 import type { CeItem, FlItem } from '@faun/schema';
 import { readJsonlAll } from '@faun/schema';
-import { diffToSearchReplace } from './gold-blocks.ts';
 
 export interface SwebenchRow {
   repo: string;
@@ -68,6 +67,6 @@ export function toCeItem(r: SwebenchRow): CeItem {
     path,
     file_before: before,
     file_after: after,
-    gold_patch: formatSearchReplace(diffToSearchReplace(before, after, path)),
+    gold_patch: formatSearchReplace(deriveSearchReplace(before, after, path) ?? []),
   };
 }

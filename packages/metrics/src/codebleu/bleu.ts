@@ -3,25 +3,9 @@
  * nltk's `corpus_bleu`) and the keyword-weighted n-gram *recall* of `weighted_ngram_match.py`, quirks kept.
  */
 
-const SEP = '\x1f'; // Python whitespace: never inside a whitespace-split token
+import { fsum } from '../py.ts';
 
-/** Exactly rounded sum (Shewchuk), like Python's `math.fsum`. */
-export function fsum(values: readonly number[]): number {
-  const partials: number[] = [];
-  for (let x of values) {
-    let i = 0;
-    for (let y of partials) {
-      if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
-      const hi = x + y;
-      const lo = y - (hi - x);
-      if (lo !== 0) partials[i++] = lo;
-      x = hi;
-    }
-    partials.length = i;
-    partials.push(x);
-  }
-  return partials.reduce((a, b) => a + b, 0);
-}
+const SEP = '\x1f'; // Python whitespace: never inside a whitespace-split token
 
 /** nltk `closest_ref_length`: the reference length closest to `hypLen`, ties to the shorter. */
 function closestRefLength(refLens: readonly number[], hypLen: number): number {

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { parseCode } from '@faun/syntax';
-import { fsum } from './bleu.ts';
+import { fsum } from '../py.ts';
 import { codebleu, initCodeBleu } from './codebleu.ts';
 import { removeComments } from './comments.ts';
 import { extractDataflow, normalizeDataflow } from './dataflow.ts';

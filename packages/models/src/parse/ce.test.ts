@@ -1,8 +1,12 @@
 import { describe, expect, test } from 'bun:test';
 import { sharedPath } from '@faun/kit';
-import { applySearchReplace, formatSearchReplace, parseSearchReplace } from '@faun/metrics';
+import {
+  applySearchReplace,
+  deriveSearchReplace,
+  formatSearchReplace,
+  parseSearchReplace,
+} from '@faun/metrics';
 import type { CeItem } from '@faun/schema';
-import { diffToSearchReplace } from '../../testing/gold-blocks.ts';
 import { loadSwebenchRows, toCeItem } from '../../testing/swebench.ts';
 import { checkOutput } from './inspect.ts';
 
@@ -58,7 +62,7 @@ describe('gold SEARCH/REPLACE blocks', () => {
   test('context grows until each SEARCH part is unique', () => {
     const before = ['a', 'x', 'a', 'x', 'a', 'x', 'a', 'x', 'b', ''].join('\n');
     const after = ['a', 'x', 'a', 'x', 'a', 'x', 'a', 'y', 'b', ''].join('\n');
-    const blocks = diffToSearchReplace(before, after, 'f.txt');
+    const blocks = deriveSearchReplace(before, after, 'f.txt') ?? [];
     const parsed = parseSearchReplace(formatSearchReplace(blocks));
     expect(parsed.problems).toEqual([]);
     const r = applySearchReplace(before, parsed.blocks);
