@@ -7,6 +7,7 @@ import {
   InputError,
   type OptionSpec,
   onInterrupt,
+  resumeCommand,
   sha256,
   sha256File,
   UsageError,
@@ -185,8 +186,9 @@ export const commands = [
         instances_sha256: await sha256File(String(ctx.opts.instances)),
       };
       const dir = join(ctx.logDir, runId);
-      const resume = ctx.argv.join(' ');
-      const interrupt = onInterrupt(() => `faun ${resume}`);
+      // `faun …`, `bun run faun …` or `bun <path> …`: whatever re-runs this CLI from here.
+      const resume = resumeCommand(ctx.argv);
+      const interrupt = onInterrupt(() => resume);
       const total = c.instanceIds.length ? c.instanceIds.length : scoped.length;
       const progress = ctx.progress({ label: 'verify', total });
       let resolved = 0;
@@ -200,6 +202,7 @@ export const commands = [
           signal: interrupt.signal,
           log: (l) => ctx.log(l),
           argv: ctx.argv,
+          resumeCommand: resume,
           identity,
           overwrite: Boolean(ctx.opts.overwrite),
           onResult: (r, reused) => {
@@ -217,7 +220,7 @@ export const commands = [
         ctx.result(summaryLine(r, { reused: out.reused, reportPath: join(dir, 'report.json') }));
         ctx.emitJson(r);
         if (out.cancelled) {
-          ctx.log(`interrupted; resume with: faun ${resume}`);
+          ctx.log(`interrupted; resume with: ${resume}`);
           return 130;
         }
         // Nothing was evaluated: every instance ended in an infrastructure error.

@@ -91,9 +91,16 @@ test('Ctrl+C stops at once, removes the running container, stores nothing half-d
   p.kill('SIGINT');
   expect(await p.exited).toBe(130);
   expect(Date.now() - t1).toBeLessThan(20_000);
-  expect(await stderr).toContain('resume with: faun verify');
+  // Started as `bun <path to main.ts>`, no `faun` on PATH: `bun run faun` from the workspace root, else
+  // `bun <path>`.
+  const err = await stderr;
+  expect(err).toMatch(
+    /resume with: bun (run faun|\S*apps\/cli\/src\/main\.ts) verify --instances \S*slow\.jsonl /,
+  );
+  expect(err).toContain('--run-id interrupted');
   expect(await running()).toBe('');
   expect(done('interrupted')).toBe(0);
   const summary = JSON.parse(readFileSync(join(root, 'logs', 'interrupted', 'summary.json'), 'utf8'));
   expect(summary.status).toBe('cancelled');
+  expect(summary.resume_command).toMatch(/^bun (run faun|\S*main\.ts) verify .*--run-id interrupted/);
 }, 300_000);

@@ -35,6 +35,8 @@ export interface VerifyOptions {
   /** Called after each instance finishes (progress display). */
   onResult?: (r: ExecutionResult, reused: boolean) => void;
   argv?: string[];
+  /** The command line that resumes this run (stored in summary.json when the run is interrupted). */
+  resumeCommand?: string;
   /**
    * What the run is made from (default: hashes of `instances` and `predictions`). A run id already
    * holding a run of another identity is refused unless `overwrite` is set.
@@ -160,6 +162,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
   await record.finish(cancelled ? 'cancelled' : 'success', {
     outputs: { report: join(opts.dir, 'report.json') },
     metrics: { resolved_rate: report.resolved_rate, resolved_rate_ci95: report.resolved_rate_ci95, reused },
+    resumeCommand: cancelled ? (opts.resumeCommand ?? null) : null,
   });
   return { report, results: ordered, reused, cancelled };
 }
