@@ -3,19 +3,8 @@
  * The server must answer every one without a 5xx and stay up.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mulberry32 } from '@faun/metrics';
 import { flItems, flPredictions, qaItems, startTestServer, type TestServer } from './testkit.ts';
-
-/** mulberry32: a small seeded PRNG. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let s: TestServer;
 beforeAll(async () => {
@@ -26,7 +15,7 @@ afterAll(async () => {
 });
 
 test('a few thousand random and malformed requests never produce a 5xx', async () => {
-  const r = rng(20240601);
+  const r = mulberry32(20240601);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const strings = [
     '',

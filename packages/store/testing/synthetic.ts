@@ -3,20 +3,12 @@
  * comments, events and cross-references, in crawler-sized pages.
  * @module
  */
+import { mulberry32 } from '@faun/metrics';
 import type { Comment, CrossRef, IssueEvent, RawEntry } from '@faun/schema';
 import type { CrawlBatch } from '../src/batch.ts';
 
-/** mulberry32: a small, fast, seeded PRNG returning [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG (mulberry32) the whole project uses. */
+export const rng = mulberry32;
 
 const WORDS = (
   'the a fix bug crash when calling function returns wrong value error in module parser test fails ' +
