@@ -16,7 +16,7 @@ import { stableStringify, writeFileAtomic } from '@faun/schema';
 import { DockerBackend } from './docker.ts';
 import { loadInstances, loadPredictions } from './instances.ts';
 import { LocalBackend } from './local-backend.ts';
-import { formatBytes, pruneImages } from './prune.ts';
+import { pruneCommand } from './prune.ts';
 import { regradeRun } from './regrade.ts';
 import { parseRepoDirs } from './repo.ts';
 import type { RunIdentity } from './run-identity.ts';
@@ -96,29 +96,6 @@ function common(ctx: CommandContext, runId: string) {
   };
 }
 
-/** Minimum age of an image `--prune-images` removes: a run building right now has not stored results yet. */
-const PRUNE_MIN_AGE_MS = 10 * 60_000;
-
-async function prune(ctx: CommandContext): Promise<number> {
-  const dryRun = Boolean(ctx.opts.dryRun);
-  const out = await pruneImages({
-    logDirs: [ctx.logDir],
-    minAgeMs: PRUNE_MIN_AGE_MS,
-    dryRun,
-    log: (l) => ctx.log(l),
-  });
-  for (const k of out.kept) ctx.log(`kept ${k.ref}: ${k.reason}`);
-  ctx.result(
-    (dryRun
-      ? `would remove ${out.removed.length} image(s) (dry run)`
-      : `removed ${out.removed.length} image(s), reclaimed ${formatBytes(out.reclaimedBytes)}`) +
-      (out.kept.length ? `; ${out.kept.length} kept (in use)` : '') +
-      ` (runs considered: ${ctx.logDir}; images younger than ${PRUNE_MIN_AGE_MS / 60_000} min are kept)`,
-  );
-  ctx.emitJson(out);
-  return 0;
-}
-
 export const commands = [
   defineCommand({
     name: 'verify',
@@ -164,7 +141,7 @@ export const commands = [
       { name: 'dry-run', type: 'boolean', default: false, description: 'with --prune-images: only list' },
     ],
     async run(ctx) {
-      if (ctx.opts.pruneImages) return prune(ctx);
+      if (ctx.opts.pruneImages) return pruneCommand(ctx);
       for (const name of ['instances', 'predictions', 'run-id'])
         if (!ctx.opts[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())])
           throw new UsageError(`missing required option --${name}`, {

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CommandContext } from '@faun/kit';
 import { docker } from './docker-images.ts';
 import { readJson } from './verify.ts';
 
@@ -153,4 +154,28 @@ export async function pruneImages(opts: {
   }
   const after = await imageStoreBytes();
   return { removed, kept, reclaimedBytes: Math.max(0, before - after) };
+}
+
+/** Minimum age of an image `--prune-images` removes: a run building right now has not stored results yet. */
+const PRUNE_MIN_AGE_MS = 10 * 60_000;
+
+/** `faun verify --prune-images [--dry-run]`: prunes against the runs under the log directory. */
+export async function pruneCommand(ctx: CommandContext): Promise<number> {
+  const dryRun = Boolean(ctx.opts.dryRun);
+  const out = await pruneImages({
+    logDirs: [ctx.logDir],
+    minAgeMs: PRUNE_MIN_AGE_MS,
+    dryRun,
+    log: (l) => ctx.log(l),
+  });
+  for (const k of out.kept) ctx.log(`kept ${k.ref}: ${k.reason}`);
+  ctx.result(
+    (dryRun
+      ? `would remove ${out.removed.length} image(s) (dry run)`
+      : `removed ${out.removed.length} image(s), reclaimed ${formatBytes(out.reclaimedBytes)}`) +
+      (out.kept.length ? `; ${out.kept.length} kept (in use)` : '') +
+      ` (runs considered: ${ctx.logDir}; images younger than ${PRUNE_MIN_AGE_MS / 60_000} min are kept)`,
+  );
+  ctx.emitJson(out);
+  return 0;
 }
