@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { FaunError, PrerequisiteError, sha256 } from '@faun/kit';
 import type { ExecutionInstance } from '@faun/schema';
-import { ensureDocker, imageExists } from '@faun/services';
+import { ensureDocker, imageExists, processAlive } from '@faun/services';
 import { GenericContainer, type StartedTestContainer } from 'testcontainers';
 import {
   buildIn,
@@ -126,19 +126,10 @@ export class DockerBackend implements Backend {
     for (const line of r.out.trim().split('\n').filter(Boolean)) {
       const [id, pid, host] = line.split(' ');
       if (!id || host !== hostname()) continue;
-      if (!pid || !alive(Number(pid))) dead.push(id);
+      if (!pid || !processAlive(Number(pid))) dead.push(id);
     }
     if (dead.length) await docker(['rm', '-f', ...dead]);
     return dead.length;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -156,11 +147,30 @@ class ContainerSandbox implements Sandbox {
   readonly workdir = WORKDIR;
   readonly scratch = SCRATCH;
   private killed: string | null = null;
+  private removed = false;
+  private markRemoved: () => void = () => {};
+  /**
+   * Settles when the container is removed (Ctrl+C disposes it mid-command): an exec whose container is
+   * gone may never see its output stream end, so every call races against this.
+   */
+  private readonly gone = new Promise<'gone'>((resolve) => {
+    this.markRemoved = () => resolve('gone');
+  });
 
   constructor(private readonly c: StartedTestContainer) {}
 
+  /** `p`, unless the container is removed first (then a cancellation error). */
+  private async guard<T>(p: Promise<T>): Promise<T> {
+    const r = await Promise.race([p, this.gone]);
+    if (r === 'gone') {
+      p.catch(() => {});
+      throw new FaunError('the container was removed while a command ran in it (cancelled)');
+    }
+    return r as T;
+  }
+
   async exec(cmd: string, opts: { timeoutMs?: number } = {}): Promise<ExecResult> {
-    const run = this.c.exec(['bash', '-c', `${cmd} 2>&1`], { workingDir: WORKDIR });
+    const run = this.guard(this.c.exec(['bash', '-c', `${cmd} 2>&1`], { workingDir: WORKDIR }));
     if (!opts.timeoutMs) {
       const r = await run;
       return { exitCode: r.exitCode, output: r.output, timedOut: false };
@@ -169,8 +179,7 @@ class ContainerSandbox implements Sandbox {
     const deadline = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), opts.timeoutMs);
     });
-    const r = await Promise.race([run, deadline]);
-    clearTimeout(timer);
+    const r = await Promise.race([run, deadline]).finally(() => clearTimeout(timer));
     if (r) return { exitCode: r.exitCode, output: r.output, timedOut: false };
     // The in-container timeout did not stop it: kill the whole container (every process in it).
     this.killed = 'host deadline';
@@ -180,11 +189,11 @@ class ContainerSandbox implements Sandbox {
   }
 
   async writeFile(path: string, content: string): Promise<void> {
-    await this.c.copyContentToContainer([{ content, target: path, mode: 0o755 }]);
+    await this.guard(this.c.copyContentToContainer([{ content, target: path, mode: 0o755 }]));
   }
 
   async readFile(path: string): Promise<string> {
-    const r = await this.c.exec(['cat', path]);
+    const r = await this.guard(this.c.exec(['cat', path]));
     if (r.exitCode !== 0) throw new FaunError(`cannot read ${path} in the container: ${r.stderr.trim()}`);
     return r.stdout;
   }
@@ -214,6 +223,9 @@ class ContainerSandbox implements Sandbox {
   }
 
   async dispose(): Promise<void> {
+    if (this.removed) return;
+    this.removed = true;
+    this.markRemoved();
     await docker(['rm', '-f', '-v', this.c.getId()]);
   }
 }

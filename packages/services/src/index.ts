@@ -18,7 +18,7 @@ export {
   toolchainDockerfile,
   toolchainImageTag,
 } from './images.ts';
-export { withLock } from './lock.ts';
+export { processAlive, withLock } from './lock.ts';
 export { ensurePostgres } from './postgres.ts';
 export { freePort, run, waitFor } from './proc.ts';
 export { ensureRedis, type ServiceHandle } from './redis.ts';

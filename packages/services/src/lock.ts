@@ -6,7 +6,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sleep } from './proc.ts';
 
-function alive(pid: number): boolean {
+/** True when a process with this id exists on this host. */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -28,7 +29,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, onWait?: (
       try {
         owner = Number(readFileSync(join(path, 'pid'), 'utf8'));
       } catch {}
-      if (owner && !alive(owner)) {
+      if (owner && !processAlive(owner)) {
         rmSync(path, { recursive: true, force: true });
         continue;
       }
