@@ -7,6 +7,7 @@ let updated = false;
 export async function missingDebs(pkgs: string[]): Promise<string[]> {
   const out: string[] = [];
   for (const p of pkgs) {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax
     const r = await run(['dpkg-query', '-W', '-f=${Status}', p]);
     if (r.code !== 0 || !r.stdout.includes('install ok installed')) out.push(p);
   }
