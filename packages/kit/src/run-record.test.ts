@@ -16,7 +16,7 @@ test('a run directory holds header.json, samples.jsonl appended in order, and su
     runId: 'r1',
     command: 'score',
     argv: ['score', '--task', 'fl'],
-    options: { task: 'fl', token: 'ghp_secret', apiKey: 'sk-x' },
+    options: { task: 'fl', token: 'not-a-real-token-123', apiKey: 'not-a-real-key' },
     inputs: [input],
     seed: 3,
   });
@@ -25,7 +25,7 @@ test('a run directory holds header.json, samples.jsonl appended in order, and su
   expect(header.options).toEqual({ task: 'fl', token: '***', apiKey: '***' });
   expect(header.seed).toBe(3);
   expect(header.git.sha).toMatch(/^[0-9a-f]{40}$/);
-  expect(readFileSync(join(dir, 'header.json'), 'utf8')).not.toContain('ghp_secret');
+  expect(readFileSync(join(dir, 'header.json'), 'utf8')).not.toContain('not-a-real-token-123');
 
   await Promise.all([
     rec.sample({ id: 'x', outcome: 'pass', duration_ms: 1 }),
