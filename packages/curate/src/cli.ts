@@ -68,7 +68,7 @@ export async function runCurate(ctx: CommandContext, open = openStore): Promise<
         onPair: () => progress.status('semantic check'),
       });
       progress.done();
-      ctx.log(formatFunnel(result.rows));
+      ctx.result(formatFunnel(result.rows));
       ctx.log('');
       ctx.log(formatAgreement(result.agreement.total));
       if (result.review) {
@@ -205,7 +205,7 @@ async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: R
   }
   const nSkipped = skipped.length;
   if (nSkipped) ctx.log(`${nSkipped} items skipped (reasons in ${join(out, 'README.md')})`);
-  ctx.log(`content hash ${card.content_hash}`);
+  ctx.result(`content hash ${card.content_hash}`);
   ctx.emitJson(card);
   return 0;
 }

@@ -133,7 +133,7 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
             secondary_limited: client.counters.secondaryLimited,
             waited_ms: client.pool.waitedMs,
           };
-          ctx.log(
+          ctx.result(
             `crawled ${metas.length} repositories into ${db}: ${summary.requests.core} REST + ${summary.requests.graphql} GraphQL requests, ${summary.not_modified} answered 304`,
           );
           ctx.emitJson(summary);

@@ -258,7 +258,7 @@ export const predict = defineCommand({
       metrics,
       resumeCommand: summary.cancelled || summary.fatal || summary.transientErrors ? resumeCommand : null,
     });
-    ctx.log(
+    ctx.result(
       `${summary.total} items: ${summary.generated} generated, ${summary.resumed} resumed, ${summary.errors} errors, ` +
         `${summary.malformed} malformed, ${summary.emptyEdits ? `${summary.emptyEdits} empty edits (the baseline's answer), ` : ''}` +
         `${summary.truncated} truncated, ${summary.cacheHits} from cache`,
