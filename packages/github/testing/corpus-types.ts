@@ -33,29 +33,6 @@ export interface FakeRepo {
   createdAt: number;
 }
 
-/** One planted situation per block of 10 entry numbers. */
-export const SCENARIOS = [
-  'clean',
-  'shortBody',
-  'tooLarge',
-  'duplicate',
-  'manyEvents',
-  'externalLink',
-  'botAuthored',
-  'singleHumanParticipant',
-  'notMerged',
-  'notDefaultBranch',
-  'notOneToOne',
-  'multiFile',
-  'docsOrTestOnly',
-  'commentOrStringOnly',
-  'crossRepoDecoy',
-  'codeBlockDecoy',
-  'mentionOnly',
-  'filler',
-] as const;
-export type Scenario = (typeof SCENARIOS)[number];
-
 /** The truth lists a curation pipeline is checked against (all but `fixPairs` and `clean` are filters). */
 export const TRUTH_FILTERS = [
   'shortBody',
@@ -76,6 +53,10 @@ export const TRUTH_FILTERS = [
   'mentionOnly',
 ] as const;
 export type TruthFilter = (typeof TRUTH_FILTERS)[number];
+
+/** One planted situation per block of 10 entry numbers: a clean pair, each filter's case, then filler. */
+export const SCENARIOS = ['clean', ...TRUTH_FILTERS, 'filler'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
 
 export interface FakeUser {
   login: string;

@@ -1,29 +1,8 @@
 import { expect, test } from 'bun:test';
-import type { ExecutionResult } from '@faun/schema';
-import { failedStatus } from './grading.ts';
+import { executionResult } from '../testing/results.ts';
 import { instanceReport, runReport, wilson } from './report.ts';
 
-const result = (
-  id: string,
-  outcome: ExecutionResult['outcome'],
-  extra: Partial<ExecutionResult> = {},
-): ExecutionResult => ({
-  v: 1,
-  instance_id: id,
-  model: 'm',
-  outcome,
-  resolved_status:
-    outcome === 'resolved' ? 'RESOLVED_FULL' : outcome === 'infra_error' ? null : 'RESOLVED_NO',
-  applied_with: 'git apply',
-  patch_sha256: 'x',
-  image_id: null,
-  spec_version: null,
-  exit_code: 0,
-  tests_status: failedStatus([], []),
-  duration_s: 1,
-  error: null,
-  ...extra,
-});
+const result = executionResult;
 
 test('wilson interval matches the textbook values', () => {
   expect(wilson(0, 0)).toEqual([0, 0]);

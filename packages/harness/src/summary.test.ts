@@ -1,29 +1,10 @@
 import { expect, test } from 'bun:test';
 import type { ExecutionResult } from '@faun/schema';
-import { failedStatus } from './grading.ts';
+import { executionResult } from '../testing/results.ts';
 import { runReport } from './report.ts';
 import { errorDigest, summaryLine } from './summary.ts';
 
-const result = (
-  id: string,
-  outcome: ExecutionResult['outcome'],
-  extra: Partial<ExecutionResult> = {},
-): ExecutionResult => ({
-  v: 1,
-  instance_id: id,
-  model: 'm',
-  outcome,
-  resolved_status: outcome === 'resolved' ? 'RESOLVED_FULL' : 'RESOLVED_NO',
-  applied_with: 'git apply',
-  patch_sha256: 'x',
-  image_id: null,
-  spec_version: null,
-  exit_code: 0,
-  tests_status: failedStatus([], []),
-  duration_s: 1,
-  error: null,
-  ...extra,
-});
+const result = executionResult;
 
 const report = (results: ExecutionResult[], ids: string[]) =>
   runReport({
