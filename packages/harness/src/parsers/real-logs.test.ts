@@ -21,7 +21,11 @@ function vectors(): { file: string; dir: string; v: Vector }[] {
     const dir = join(ROOT, project.name);
     for (const f of readdirSync(dir).sort()) {
       if (!f.endsWith('.json')) continue;
-      out.push({ file: join(project.name, f), dir, v: JSON.parse(readFileSync(join(dir, f), 'utf8')) as Vector });
+      out.push({
+        file: join(project.name, f),
+        dir,
+        v: JSON.parse(readFileSync(join(dir, f), 'utf8')) as Vector,
+      });
     }
   }
   return out;
