@@ -8,6 +8,7 @@ import { requestId } from 'hono/request-id';
 import { createAuth } from './auth/middleware.ts';
 import type { AppEnv, Services } from './context.ts';
 import { ApiError, envelope, invalid } from './errors.ts';
+import { errorPage, wantsHtml } from './pages/error.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { controlRoutes } from './routes/control.ts';
 import { datasetRoutes } from './routes/datasets.ts';
@@ -68,7 +69,12 @@ export function createApp(s: Services): OpenAPIHono<AppEnv> {
     });
     return c.json(envelope('internal', 'internal server error', { request_id: c.get('requestId') }), 500);
   });
-  app.notFound((c) => c.json(envelope('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
+  app.notFound((c) => {
+    const message = `no route for ${c.req.method} ${c.req.path}`;
+    if (wantsHtml(c.req.path, c.req.header('accept')))
+      return c.html(errorPage(new ApiError(404, 'not_found', message), c.req.path, s.log).html, 404);
+    return c.json(envelope('not_found', message), 404);
+  });
 
   const auth = createAuth(s);
   const key = auth('key');

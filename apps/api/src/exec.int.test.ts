@@ -82,6 +82,9 @@ describe.if(hasPytest)('execution runs', () => {
     expect(byId['acme__calc-1']!.log).toContain('test_add');
     const page = await (await s.req(`/runs/${id}`)).text();
     expect(page).toContain('FAIL_TO_PASS');
-    expect(page).toContain('test log');
+    expect(page).toContain(`/runs/${id}/items/acme__calc-1`);
+    const item = await (await s.req(`/runs/${id}/items/acme__calc-1`)).text();
+    expect(item).toContain('Test log');
+    expect(item).toContain('tests/test_calc.py::test_add');
   }, 150_000);
 });

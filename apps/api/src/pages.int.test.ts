@@ -75,7 +75,9 @@ test('a run page shows outcomes, metrics and a filterable item table', async () 
   expect(new Set(outcomes)).toEqual(new Set(['fail']));
   await page.goto(`${s.url}/runs/${runIds[1]}?metric=em&min=1`);
   expect(await page.locator('#items tbody tr').count()).toBe(Math.round(0.65 * 30));
-  expect(await page.locator('#items tbody tr td:nth-child(3)').allTextContents()).not.toContain('0.000');
+  const em = await page.locator('#items tbody tr td:nth-child(4)').allTextContents();
+  expect(em.length).toBe(Math.round(0.65 * 30));
+  expect(new Set(em)).toEqual(new Set(['1.000']));
 }, 30_000);
 
 test('a dataset page shows per-repository counts and the length chart', async () => {

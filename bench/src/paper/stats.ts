@@ -5,7 +5,7 @@
  * shows, so adding a model or a table never changes another cell's numbers; intervals therefore differ
  * slightly from `faun score --seed N`'s (different resamples), while means are identical.
  */
-import { bootstrapCi, mulberry32, quantileSorted } from '@faun/metrics';
+import { bootstrapCi, mulberry32, pairedBootstrapP, quantileSorted } from '@faun/metrics';
 import { lengthBuckets } from '@faun/models';
 
 /** A 32-bit seed from a base seed and a label (FNV-1a over the label). */
@@ -63,31 +63,8 @@ export function bootstrapMean(values: readonly number[], seed: number, resamples
   return { value: ci.mean, lo: ci.low, hi: ci.high, n: ci.n };
 }
 
-/**
- * Paired bootstrap test of mean(a) vs mean(b) over the same items: the two-sided p-value is twice the
- * share of resamples in which the difference does not keep the observed sign (capped at 1).
- */
-export function pairedBootstrapP(
-  a: readonly number[],
-  b: readonly number[],
-  seed: number,
-  resamples = 1000,
-): { diff: number; p: number } {
-  if (a.length !== b.length) throw new Error(`paired test needs equal lengths (${a.length} vs ${b.length})`);
-  const n = a.length;
-  const d = a.map((x, i) => x - (b[i] ?? 0));
-  const diff = mean(d);
-  if (n === 0) return { diff: Number.NaN, p: Number.NaN };
-  if (diff === 0) return { diff, p: 1 };
-  const rand = mulberry32(seed);
-  let flips = 0;
-  for (let r = 0; r < resamples; r++) {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += d[Math.floor(rand() * n)] ?? 0;
-    if ((diff > 0 && s <= 0) || (diff < 0 && s >= 0)) flips++;
-  }
-  return { diff, p: Math.min(1, (2 * flips) / resamples) };
-}
+/** The paired bootstrap test lives in @faun/metrics (the API's comparison pages use it too). */
+export { pairedBootstrapP };
 
 /** Tercile thresholds (the 1/3 and 2/3 quantiles) of a list of lengths (@faun/models' default buckets). */
 export function terciles(values: readonly number[]): [number, number] {

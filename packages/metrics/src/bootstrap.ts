@@ -165,3 +165,32 @@ export function bootstrapCiMany(
   }
   return out;
 }
+
+/**
+ * Paired bootstrap test of mean(a) vs mean(b) over the same items (Koehn 2004): `diff` is
+ * mean(a − b); the two-sided p-value is twice the share of resamples in which the difference does not
+ * keep the observed sign (capped at 1).
+ */
+export function pairedBootstrapP(
+  a: readonly number[],
+  b: readonly number[],
+  seed: number,
+  resamples = 1000,
+): { diff: number; p: number } {
+  if (a.length !== b.length) throw new Error(`paired test needs equal lengths (${a.length} vs ${b.length})`);
+  const n = a.length;
+  if (n === 0) return { diff: Number.NaN, p: Number.NaN };
+  const d = a.map((x, i) => x - (b[i] ?? 0));
+  let sum = 0;
+  for (const v of d) sum += v;
+  const diff = sum / n;
+  if (diff === 0) return { diff, p: 1 };
+  const rand = mulberry32(seed);
+  let flips = 0;
+  for (let r = 0; r < resamples; r++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += d[Math.floor(rand() * n)] ?? 0;
+    if ((diff > 0 && s <= 0) || (diff < 0 && s >= 0)) flips++;
+  }
+  return { diff, p: Math.min(1, (2 * flips) / resamples) };
+}

@@ -25,6 +25,7 @@ export {
   bootstrapCiMany,
   type ConfidenceInterval,
   mulberry32,
+  pairedBootstrapP,
   quantileSorted,
 } from './bootstrap.ts';
 export * from './codebleu/index.ts';

@@ -26,6 +26,15 @@ pre{background:#0f1720;color:#dbe4ee;padding:10px 12px;border-radius:6px;font-si
 .pager{display:flex;gap:12px;align-items:center;margin-top:10px;color:#5b6675;font-size:13px}.muted{color:#7a8594}
 .tabs a{display:inline-block;padding:4px 12px;border:1px solid #c9d1dc;border-radius:16px;margin:0 6px 8px 0;font-size:13px;color:#1d2733;background:#fff}
 .tabs a.on{background:#15202e;color:#fff;border-color:#15202e}svg.chart{max-width:100%;height:auto}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:18px}.grid>.card{margin-bottom:0}.grid+.card{margin-top:18px}
+h3{font-size:13px;text-transform:uppercase;letter-spacing:.4px;color:#5b6675;margin:14px 0 6px}.card>h2:first-child{margin-top:0}
+pre.text{background:#f7f9fc;color:#1d2733;border:1px solid #e1e6ed;font:13px/1.5 ui-monospace,monospace}p.title{font-weight:600;margin:0}
+pre.diff{background:#fbfcfd;color:#1d2733;border:1px solid #e1e6ed;white-space:pre;max-height:520px}pre.diff .add{background:#e6f6ec;color:#135c35;display:inline-block;min-width:100%}
+pre.diff .del{background:#fdecea;color:#8c1d16;display:inline-block;min-width:100%}pre.diff .hunk{color:#6f42c1}pre.diff .fh{color:#5b6675;font-weight:600}
+.sr{display:grid;grid-template-columns:1fr 1fr;gap:8px}.sr pre{margin:2px 0 10px}pre.log{max-height:600px}.crumbs{margin:0;color:#5b6675;font-size:13px}
+tr.link{position:relative}tr.link td.id a::after{content:"";position:absolute;inset:0}tr.link:hover{background:#eef3fb}th a.sort{color:inherit}
+.turn{margin-bottom:8px}.error{border-color:#f0b5ae;background:#fff6f5}.sig{color:#d0463b;font-weight:700}.better{color:#2f9e77}.worse{color:#d0463b}
+#nav{justify-content:space-between;margin:0 0 14px}
 footer{color:#9aa5b1;font-size:12px;text-align:center;padding:24px}`;
 
 export function layout(title: string, body: Safe): string {

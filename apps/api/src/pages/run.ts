@@ -1,21 +1,14 @@
 /** The run page: status, metrics with CIs, outcome chart, per-item table with filters, test logs. */
 import { type ItemOutcome, TASK_OUTCOMES } from '@faun/jobs';
-import { and, eq, sql } from 'drizzle-orm';
 import type { Services } from '../context.ts';
-import { results, runs } from '../db/schema.ts';
-import { ApiError } from '../errors.ts';
 import type { Interval } from '../service/report.ts';
+import { LENGTH_BUCKETS } from '../service/stats.ts';
+import { loadRun, runRows } from './data.ts';
 import { fmt, h, Safe } from './h.ts';
+import { filterItems, type ItemQuery, parseItemQuery, queryString, sortItems } from './items.ts';
+import { metricLabel, orderMetrics } from './labels.ts';
 import { layout } from './layout.ts';
 import { barChart, columnChart, OUTCOME_COLORS } from './svg.ts';
-
-export interface RunPageQuery {
-  status?: string | undefined;
-  metric?: string | undefined;
-  min?: string | undefined;
-  max?: string | undefined;
-  page?: string | undefined;
-}
 
 const PER_PAGE = 50;
 
@@ -37,62 +30,66 @@ function execCell(data: Record<string, unknown>): Safe {
   return h`${parts}<div class="muted">${ex.outcome ?? ''}${ex.applied_with ? ` · ${ex.applied_with}` : ''}</div>`;
 }
 
-export async function runPage(s: Services, id: string, q: RunPageQuery): Promise<string> {
-  const [run] = await s.db.db.select().from(runs).where(eq(runs.id, id));
-  if (!run) throw new ApiError(404, 'run_not_found', `no run with id '${id}'`);
+/** A sortable column header: a link that sorts by `col`, toggling the direction when already sorted. */
+function sortHeader(q: ItemQuery, col: string, label: string, cls = ''): Safe {
+  const on = (q.sort ?? 'id') === col;
+  const dir = on && q.dir !== 'desc' ? 'desc' : 'asc';
+  const arrow = on ? (q.dir === 'desc' ? ' ▼' : ' ▲') : '';
+  return h`<th class="${cls}"><a class="sort" href="${queryString(q, { sort: col, dir, page: 1 })}">${label}${arrow}</a></th>`;
+}
+
+const select = (name: string, label: string, values: string[], current: string | undefined, all = 'all') =>
+  h`<label>${label}<select name="${name}"><option value="">${all}</option>${values.map((v) => h`<option value="${v}"${new Safe(v === current ? ' selected' : '')}>${v}</option>`)}</select></label>`;
+
+export async function runPage(
+  s: Services,
+  id: string,
+  raw: Record<string, string | undefined>,
+): Promise<string> {
+  const run = await loadRun(s, id);
+  const q = parseItemQuery(raw);
   const counts = await s.runs.counts(id);
   const report = (run.report ?? null) as { metrics?: Record<string, Interval> } | null;
   const metrics = report?.metrics ?? {};
-  const page = Math.max(1, Number.parseInt(q.page ?? '1', 10) || 1);
   // the outcomes this task can have (QA/CE: scored, FL: pass on exact match, exec: resolved = pass)
   const taskOutcomes = TASK_OUTCOMES[run.task as keyof typeof TASK_OUTCOMES] ?? TASK_OUTCOMES.exec;
   const OUTCOMES = [
     ...taskOutcomes,
     ...(Object.keys(counts) as ItemOutcome[]).filter((o) => counts[o] > 0 && !taskOutcomes.includes(o)),
   ];
-  const status = OUTCOMES.find((o) => o === q.status);
-  const metric = q.metric && /^[A-Za-z0-9_.-]{1,40}$/.test(q.metric) ? q.metric : undefined;
-  const min = q.min !== undefined && q.min !== '' ? Number(q.min) : undefined;
-  const max = q.max !== undefined && q.max !== '' ? Number(q.max) : undefined;
-  const scoreExpr = metric ? sql`(${results.scores}->>${metric})::float8` : null;
-  const where = and(
-    eq(results.runId, id),
-    status ? eq(results.outcome, status) : undefined,
-    scoreExpr && min !== undefined && Number.isFinite(min) ? sql`${scoreExpr} >= ${min}` : undefined,
-    scoreExpr && max !== undefined && Number.isFinite(max) ? sql`${scoreExpr} <= ${max}` : undefined,
+  const { rows: all } = await runRows(s, run);
+  const metricNames = orderMetrics(
+    run.task,
+    all.flatMap((r) => Object.keys(r.scores)),
   );
-  const [count] = await s.db.db.select({ n: sql<number>`count(*)::int` }).from(results).where(where);
-  const rows = await s.db.db
-    .select()
-    .from(results)
-    .where(where)
-    .orderBy(results.itemId)
-    .limit(PER_PAGE)
-    .offset((page - 1) * PER_PAGE);
-  const metricNames = [
-    ...new Set(rows.flatMap((r) => Object.keys(r.scores as Record<string, number>))),
-  ].sort();
+  const repos = [...new Set(all.map((r) => r.repo).filter(Boolean))].sort();
+  const langs = [...new Set(all.map((r) => r.language).filter(Boolean))].sort();
+  const buckets = LENGTH_BUCKETS.filter((b) => all.some((r) => r.bucket === b));
+  const list = sortItems(filterItems(all, q), q);
+  const total = list.length;
+  const page = Math.min(q.page, Math.max(1, Math.ceil(total / PER_PAGE)));
+  const rows = list.slice((page - 1) * PER_PAGE, page * PER_PAGE);
   const exec = run.kind === 'exec';
-  const qs = (p: number) =>
-    `?${new URLSearchParams({ ...(status ? { status } : {}), ...(metric ? { metric } : {}), ...(q.min ? { min: q.min } : {}), ...(q.max ? { max: q.max } : {}), page: String(p) })}`;
   const pct = run.total ? Math.round((run.done / run.total) * 100) : 100;
-  const metricBars = Object.entries(metrics).map(([k, v]) => ({
-    label: k,
-    value: v.value,
-    lo: v.lo,
-    hi: v.hi,
+  const ordered = orderMetrics(run.task, Object.keys(metrics));
+  const metricBars = ordered.map((k) => ({
+    label: metricLabel(k),
+    value: metrics[k]!.value,
+    lo: metrics[k]!.lo,
+    hi: metrics[k]!.hi,
   }));
-  const table = rows.map((r) => {
-    const sc = r.scores as Record<string, number>;
-    return h`<tr><td class="id"><code>${r.itemId}</code></td><td><span class="badge b-${r.outcome}">${r.outcome}</span></td>
-${exec ? h`<td>${execCell(r.data as Record<string, unknown>)}</td>` : metricNames.map((m) => h`<td class="num">${fmt(sc[m])}</td>`)}
-<td>${r.answer ? h`<code>${r.answer.length > 80 ? `${r.answer.slice(0, 80)}…` : r.answer}</code>` : h`<span class="muted">—</span>`}${r.error ? h`<div class="muted">${r.error}</div>` : ''}
-${r.log ? h`<details><summary>test log</summary><pre>${r.log}</pre></details>` : ''}</td><td class="num">${fmt(r.durationMs, 0)}</td></tr>`;
-  });
-  const total = count?.n ?? 0;
+  const keep = queryString({ ...q, page: 1 });
+  const itemHref = (itemId: string) => `/runs/${run.id}/items/${encodeURIComponent(itemId)}${keep}`;
+  const table = rows.map(
+    (
+      r,
+    ) => h`<tr class="link"><td class="id"><a href="${itemHref(r.id)}"><code>${r.id}</code></a></td><td><span class="badge b-${r.outcome}">${r.outcome}</span></td><td class="muted">${r.repo}</td>
+${exec ? h`<td>${execCell(r.data)}</td>` : metricNames.map((m) => h`<td class="num">${fmt(r.scores[m])}</td>`)}
+<td>${r.answer ? h`<code>${r.answer.length > 80 ? `${r.answer.slice(0, 80)}…` : r.answer}</code>` : h`<span class="muted">—</span>`}${r.error ? h`<div class="muted">${r.error.slice(0, 200)}</div>` : ''}</td><td class="num">${r.length}</td><td class="num">${fmt(r.durationMs, 0)}</td></tr>`,
+  );
   const body = h`<h1>Run <code>${run.id}</code></h1>
-<p class="sub">${run.model} on <a href="/datasets/${encodeURIComponent(run.dataset)}">${run.dataset}</a> · ${run.task} · ${exec ? 'execution verification' : 'text metrics'} · <span class="badge b-${run.status}">${run.status}</span></p>
-<p class="muted">${exec ? 'Execution items pass when the patch resolves the issue (its failing tests pass, passing tests stay green).' : run.task === 'fl' ? 'FL items pass on an exact match of the file path (em = 1).' : 'QA and CE items have no pass mark: a scored item shows its metrics; fail means nothing scorable was extracted from the output.'}</p>
+<p class="sub">${run.model} on <a href="/datasets/${encodeURIComponent(run.dataset)}">${run.dataset}</a> · ${run.task} · ${exec ? 'execution verification' : 'text metrics'} · <span class="badge b-${run.status}">${run.status}</span> · <a href="/compare?dataset=${encodeURIComponent(run.dataset)}&amp;runs=${encodeURIComponent(run.id)}">compare with…</a></p>
+<p class="muted">${exec ? 'Execution items pass when the patch resolves the issue (its failing tests pass, passing tests stay green).' : run.task === 'fl' ? 'FL items pass on an exact match of the file path (em = 1).' : 'QA and CE items have no pass mark: a scored item shows its metrics; fail means nothing scorable was extracted from the output.'}${run.task === 'ce' ? ' The CE metric is CodeBLEU of the SEARCH/REPLACE edit text; the edited-file scores are shown beside it.' : ''}</p>
 <div class="progress" title="${run.done}/${run.total}"><div style="width:${pct}%"></div></div>
 <div class="stats"><div class="stat"><span>items</span><b>${run.done}/${run.total}</b></div>${OUTCOMES.map((o) => h`<div class="stat"><span>${o}</span><b>${counts[o]}</b></div>`)}</div>
 ${run.error ? h`<div class="card"><b>Error:</b> ${run.error}</div>` : ''}
@@ -104,17 +101,14 @@ ${run.error ? h`<div class="card"><b>Error:</b> ${run.error}</div>` : ''}
 ${metricBars.length ? h`<div style="flex:1;min-width:420px"><h2 style="margin-top:0">Metrics <span class="muted">(95% CI)</span></h2>${barChart(metricBars, { title: 'metrics', max: Math.max(1, ...metricBars.map((b) => b.hi ?? b.value)), width: 560 })}</div>` : ''}
 </div>
 <div class="card"><h2 style="margin-top:0">Items</h2>
-<form class="filters" method="get"><label>Outcome<select name="status"><option value="">all</option>${OUTCOMES.map((o) => h`<option value="${o}"${new Safe(o === status ? ' selected' : '')}>${o}</option>`)}</select></label>
-${
-  exec
-    ? ''
-    : h`<label>Metric<select name="metric"><option value="">—</option>${metricNames.map((m) => h`<option value="${m}"${new Safe(m === metric ? ' selected' : '')}>${m}</option>`)}</select></label>
-<label>Min<input name="min" size="5" value="${q.min ?? ''}"></label><label>Max<input name="max" size="5" value="${q.max ?? ''}"></label>`
-}
-<button type="submit">Filter</button></form>
-<table id="items"><thead><tr><th>Item</th><th>Outcome</th>${exec ? h`<th>Tests</th>` : metricNames.map((m) => h`<th class="num">${m}</th>`)}<th>${exec ? 'Log' : 'Answer'}</th><th class="num">ms</th></tr></thead>
+<form class="filters" method="get">${select('status', 'Outcome', OUTCOMES, q.status)}
+${exec ? '' : h`${select('metric', 'Score', metricNames, q.metric, '—')}<label>Min<input name="min" size="5" value="${q.min ?? ''}"></label><label>Max<input name="max" size="5" value="${q.max ?? ''}"></label>`}
+${select('repo', 'Repository', repos, q.repo)}${select('lang', 'Language', langs, q.lang)}${select('len', 'Issue length', buckets, q.len)}
+${q.sort ? h`<input type="hidden" name="sort" value="${q.sort}"><input type="hidden" name="dir" value="${q.dir ?? 'asc'}">` : ''}
+<button type="submit">Filter</button> <a href="/runs/${run.id}">reset</a></form>
+<table id="items"><thead><tr>${sortHeader(q, 'id', 'Item')}${sortHeader(q, 'outcome', 'Outcome')}${sortHeader(q, 'repo', 'Repository')}${exec ? h`<th>Tests</th>` : metricNames.map((m) => sortHeader(q, m, metricLabel(m), 'num'))}<th>${exec ? 'Error' : 'Answer'}</th>${sortHeader(q, 'length', 'Issue chars', 'num')}${sortHeader(q, 'ms', 'ms', 'num')}</tr></thead>
 <tbody>${table}</tbody></table>
-<div class="pager">${page > 1 ? h`<a href="${qs(page - 1)}">← previous</a>` : ''}<span>${total === 0 ? 'no items' : `${(page - 1) * PER_PAGE + 1}–${Math.min(total, page * PER_PAGE)} of ${total}`}</span>${page * PER_PAGE < total ? h`<a href="${qs(page + 1)}">next →</a>` : ''}</div>
+<div class="pager">${page > 1 ? h`<a href="${queryString(q, { page: page - 1 })}" accesskey="p">← previous</a>` : ''}<span>${total === 0 ? 'no items' : `${(page - 1) * PER_PAGE + 1}–${Math.min(total, page * PER_PAGE)} of ${total}`}</span>${page * PER_PAGE < total ? h`<a href="${queryString(q, { page: page + 1 })}" accesskey="n">next →</a>` : ''}</div>
 </div>
 <p class="muted">JSON: <a href="/v1/runs/${run.id}">status</a> · <a href="/v1/runs/${run.id}/report">report</a> · <a href="/v1/runs/${run.id}/samples">samples</a></p>`;
   return layout(`Run ${run.id}`, body);

@@ -13,12 +13,15 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
 });
 
-/** The metric a leaderboard is ranked by, per task. */
+/**
+ * The metric a leaderboard is ranked by, per task (the paper's): CE is CodeBLEU of the SEARCH/REPLACE
+ * edit text — file-level CodeBLEU is high for any small edit (even none), so it is shown beside it only.
+ */
 export const PRIMARY_METRIC: Record<string, string[]> = {
   exec: ['resolved'],
   fl: ['em', 'exact_match', 'accuracy'],
   qa: ['rougeL', 'rouge_l', 'bleu'],
-  ce: ['codebleu_file', 'codebleu_patch', 'apply_rate'],
+  ce: ['codebleu_patch', 'codebleu_file', 'apply_rate'],
 };
 
 export function primaryMetric(task: string, metrics: Record<string, Interval>): string | null {

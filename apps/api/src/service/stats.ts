@@ -24,11 +24,25 @@ export interface DatasetStats {
 
 export interface StatsSource {
   stats(name: string): Promise<DatasetStats>;
+  /** `owner/repo#issue` → the number of the PR that fixed it (the store's pairs); null without a store. */
+  fixingPrs(): Promise<Map<string, number> | null>;
   close(): Promise<void>;
 }
 
 const EDGES = [0, 250, 500, 1000, 2000, 4000, 8000];
 const short = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
+
+/** The histogram bucket label of one length (`0–250`, …, `8k+`). */
+export function lengthBucketOf(n: number): string {
+  let i = EDGES.length - 1;
+  while (i > 0 && n < (EDGES[i] ?? 0)) i--;
+  const lo = EDGES[i] ?? 0;
+  const hi = EDGES[i + 1];
+  return hi === undefined ? `${short(lo)}+` : `${short(lo)}–${short(hi)}`;
+}
+
+/** The bucket labels in order. */
+export const LENGTH_BUCKETS: string[] = EDGES.map((e) => lengthBucketOf(e));
 
 /** Histogram of lengths over fixed, human-readable buckets. */
 export function lengthHistogram(lengths: number[]): DatasetStats['length'] {
@@ -41,6 +55,7 @@ export function lengthHistogram(lengths: number[]): DatasetStats['length'] {
 
 export interface StoreLike {
   funnel(): Promise<FunnelRow[]>;
+  pairs?(): Promise<{ repo: string; issue: number; pr: number }[]>;
   counts(): Promise<RepoCounts[]>;
   close(): Promise<void>;
 }
@@ -86,13 +101,21 @@ export interface StatsOptions {
   open?: (path: string) => Promise<StoreLike>;
 }
 
-const storeFigures = async (
-  path: string,
-  open: (path: string) => Promise<StoreLike>,
-): Promise<{ funnel: FunnelStep[]; counts: Record<string, number> }> => {
+interface Figures {
+  funnel: FunnelStep[];
+  counts: Record<string, number>;
+  prs: Map<string, number>;
+}
+
+const storeFigures = async (path: string, open: (path: string) => Promise<StoreLike>): Promise<Figures> => {
   const st = await open(path);
   try {
-    return { funnel: aggregateFunnel(await st.funnel()), counts: sumCounts(await st.counts()) };
+    const pairs = (await st.pairs?.()) ?? [];
+    return {
+      funnel: aggregateFunnel(await st.funnel()),
+      counts: sumCounts(await st.counts()),
+      prs: new Map(pairs.map((p) => [`${p.repo}#${p.issue}`, p.pr])),
+    };
   } finally {
     await st.close();
   }
@@ -128,7 +151,7 @@ export function createStats(
       import('@faun/store').then(({ Store }) => Store.open(path, { readOnly: true }) as Promise<StoreLike>));
   let cached: {
     at: number;
-    value: Promise<{ funnel: FunnelStep[]; counts: Record<string, number> }>;
+    value: Promise<Figures>;
   } | null = null;
   const figures = () => {
     if (!storePath) return Promise.resolve(null);
@@ -170,6 +193,9 @@ export function createStats(
         funnel,
         store_counts: counts,
       };
+    },
+    async fixingPrs() {
+      return (await figures())?.prs ?? null;
     },
     async close() {
       await cached?.value.catch(() => null);
