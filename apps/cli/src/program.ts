@@ -67,7 +67,9 @@ function addOption(cmd: Command, spec: OptionSpec): void {
       ? ''
       : spec.type === 'list'
         ? ` <${spec.arg ?? 'items'}...>`
-        : ` <${spec.arg ?? 'value'}>`;
+        : spec.choices?.length && !spec.arg
+          ? ` <${spec.choices.join('|')}>`
+          : ` <${spec.arg ?? 'value'}>`;
   const defaultText = spec.default === undefined ? '' : ` (default: ${JSON.stringify(spec.default)})`;
   const opt = new Option(`${flag}${arg}`, `${spec.description}${defaultText} [env ${envName(spec.name)}]`);
   if (spec.type === 'list') opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
@@ -124,6 +126,13 @@ async function runSpec(
 ) {
   const config = loadConfig(typeof flags.config === 'string' ? flags.config : undefined);
   const { values, sources } = resolveOptions(path[0] ?? spec.name, all, flags, config);
+  if (values.limit !== undefined) {
+    const n = Number(values.limit);
+    if (!Number.isInteger(n) || n < 1)
+      throw new UsageError(`--limit ${String(values.limit)}: expected a whole number ≥ 1`, {
+        hint: 'drop --limit to process every item',
+      });
+  }
   const json = Boolean(values.json);
   const quiet = Boolean(values.quiet);
   const ctx: CommandContext = {

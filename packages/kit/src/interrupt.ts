@@ -8,7 +8,12 @@ export interface Interrupt {
   dispose(): void;
 }
 
-export function onInterrupt(resumeCommand: () => string | null, stream = process.stderr): Interrupt {
+export function onInterrupt(
+  resumeCommand: () => string | null,
+  stream: NodeJS.WritableStream = process.stderr,
+  /** The signals handled; one left out keeps its default action (SIGTERM: stop at once). */
+  signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'],
+): Interrupt {
   const ctl = new AbortController();
   let count = 0;
   const handler = () => {
@@ -23,13 +28,11 @@ export function onInterrupt(resumeCommand: () => string | null, stream = process
       process.exit(130);
     }
   };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+  for (const s of signals) process.on(s, handler);
   return {
     signal: ctl.signal,
     dispose() {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
+      for (const s of signals) process.off(s, handler);
     },
   };
 }

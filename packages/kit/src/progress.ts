@@ -26,6 +26,32 @@ export interface ProgressOptions {
   stream?: NodeJS.WritableStream;
 }
 
+/** Seconds as `42s`, `3m05s`, `1h02m`. */
+export function formatDuration(secs: number): string {
+  const s = Math.max(0, Math.round(secs));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+const formatRate = (r: number) => (r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed(1) : r.toFixed(2));
+
+/**
+ * The text of one progress report: `count/total (pct%)`, elapsed time, rate and ETA (without a known
+ * total: the count, elapsed time and rate only).
+ */
+export function progressText(value: number, total: number, elapsedS: number, status = ''): string {
+  const rate = elapsedS > 0 ? value / elapsedS : 0;
+  const parts = [
+    total > 0 ? `${value}/${total} (${((100 * value) / total).toFixed(1)}%)` : `${value}`,
+    `${elapsedS.toFixed(1)}s`,
+  ];
+  if (value > 0 && elapsedS > 0) parts.push(`${formatRate(rate)}/s`);
+  if (total > 0 && value > 0 && elapsedS > 0 && value < total)
+    parts.push(`ETA ${formatDuration((total - value) / rate)}`);
+  return `${parts.join(' ')}${status ? ` ${status}` : ''}`;
+}
+
 export function createProgress(opts: ProgressOptions): Progress {
   const stream = opts.stream ?? process.stderr;
   if (opts.quiet) return { setTotal() {}, tick() {}, status() {}, done() {} };
@@ -42,9 +68,7 @@ export function createProgress(opts: ProgressOptions): Progress {
       const now = Date.now();
       if (!force && now - last < every) return;
       last = now;
-      const secs = (now - started) / 1000;
-      const pct = total > 0 ? ` (${((100 * value) / total).toFixed(1)}%)` : '';
-      stream.write(`${opts.label}: ${value}${total ? `/${total}` : ''}${pct} ${secs.toFixed(1)}s ${text}\n`);
+      stream.write(`${opts.label}: ${progressText(value, total, (now - started) / 1000, text)}\n`);
     };
     return {
       setTotal(t) {
@@ -67,7 +91,13 @@ export function createProgress(opts: ProgressOptions): Progress {
   }
   const bar = new cliProgress.SingleBar(
     {
-      format: `${opts.label} {bar} {value}/{total} {percentage}% | {eta_formatted} left | {status}`,
+      // one format for known and unknown totals (no "N/0 100%"), with the rate and the ETA
+      format: (_o, p, payload: { status?: string }) => {
+        const width = 24;
+        const fill = p.total > 0 ? Math.round(Math.min(1, p.value / p.total) * width) : 0;
+        const barText = p.total > 0 ? `${'█'.repeat(fill)}${'░'.repeat(width - fill)} ` : '';
+        return `${opts.label} ${barText}${progressText(p.value, p.total, (Date.now() - started) / 1000, payload.status ?? '')}`;
+      },
       stream: stream as NodeJS.WriteStream,
       hideCursor: true,
       clearOnComplete: false,

@@ -6,18 +6,20 @@
  */
 import { join } from 'node:path';
 import {
-  CancelledError,
   type CommandContext,
   defineCommand,
+  InputError,
   newRunId,
   onInterrupt,
   RunRecord,
+  resumeCommand,
   UsageError,
 } from '@faun/kit';
-import { formatIssue, parseJsonlLine, readLines, stableStringify, writeJsonlAtomic } from '@faun/schema';
+import { formatIssue, parseJsonlLine, readLines, toJsonlLine } from '@faun/schema';
 import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
 import { needsCodeBleu, PAIR_METRICS, PAIR_VARIANTS, type PairMetric, scorePair } from '../pairs.ts';
 import { requireReadableFile } from './input.ts';
+import { checkOutPath, checkResumedLine, countLines, finishedLines, LineAppender } from './pairs-output.ts';
 
 /** How many failed lines are quoted on stderr at the end. */
 const SHOWN_ERRORS = 5;
@@ -65,7 +67,20 @@ async function run(ctx: CommandContext): Promise<number> {
   if (langOpt !== undefined && !CODE_LANGS.includes(langOpt as CodeLang))
     throw new UsageError(`--lang ${langOpt} is not supported (choose one of ${CODE_LANGS.join(', ')})`);
   await requireReadableFile(input, 'input');
+  if (out) checkOutPath(out, input);
   const limit = ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit);
+  const total = await countLines(input, limit);
+  if (total === 0 && !ctx.opts.allowEmpty)
+    throw new InputError(`--input ${input}: no pairs (the file has no non-empty lines)`, {
+      hint: 'pass a JSONL file of {"hyp", "ref"} lines, or --allow-empty to accept an empty input',
+    });
+  // resume: the complete lines of an earlier run with the same --out are kept, the rest is appended
+  const done = out ? finishedLines(out) : [];
+  if (done.length > total)
+    throw new InputError(
+      `--out ${out} has ${done.length} lines but --input ${input} only ${total}; it holds the scores of another input`,
+      { hint: 'delete it or pass another --out to start over' },
+    );
   const runId = newRunId('score-pairs');
   const rec = await RunRecord.start({
     dir: join(ctx.logDir, runId),
@@ -75,43 +90,83 @@ async function run(ctx: CommandContext): Promise<number> {
     options: ctx.opts,
     inputs: [input],
   });
-  const intr = onInterrupt(() => null);
-  const progress = ctx.progress({ label: 'score-pairs' });
+  const again = out ? resumeCommand(ctx.argv) : null;
+  // SIGTERM keeps its default (stop at once, even inside one long item): finished lines are on disk up
+  // to the last flush and a re-run resumes; the first Ctrl+C stops after the current line.
+  const intr = onInterrupt(() => again, process.stderr, ['SIGINT']);
+  const progress = ctx.progress({ label: 'score-pairs', total });
   const loaded = new Set<CodeLang>();
   const sums: Record<string, { sum: number; n: number }> = {};
   let errors = 0;
   let lines = 0;
+  let resumed = 0;
   const firstErrors: string[] = [];
-  async function* rows(): AsyncGenerator<Row> {
+  const sink = out ? new LineAppender(out) : null;
+  const emit = (r: Row) => {
+    const text = toJsonlLine(r);
+    if (sink) sink.add(text);
+    else process.stdout.write(text);
+  };
+  const addSums = (fields: Record<string, unknown>) => {
+    for (const [k, v] of Object.entries(fields)) {
+      if (typeof v !== 'number') continue;
+      const s = (sums[k] ??= { sum: 0, n: 0 });
+      s.sum += v;
+      s.n++;
+    }
+  };
+  const noteError = (msg: string) => {
+    if (firstErrors.length < SHOWN_ERRORS) firstErrors.push(msg);
+    errors++;
+  };
+  try {
     for await (const { line, text } of readLines(input)) {
-      // Abort the atomic write: an interrupted run must not leave a partial file that looks complete.
-      if (intr.signal.aborted) throw new CancelledError(null);
+      if (intr.signal.aborted) break;
       if (text.trim() === '') continue;
       if (limit !== undefined && lines >= limit) break;
       lines++;
       const started = performance.now();
+      if (lines <= done.length) {
+        // a line finished by an earlier run: check it belongs to this input and count it
+        const parsed = text.length <= MAX_LINE_BYTES ? parseJsonlLine<unknown>(input, line, text) : null;
+        const row =
+          parsed?.ok &&
+          typeof parsed.value === 'object' &&
+          parsed.value !== null &&
+          !Array.isArray(parsed.value)
+            ? (parsed.value as Row)
+            : null;
+        const o = checkResumedLine(out ?? '', lines, done[lines - 1] ?? '', input, line, row);
+        if (typeof o.error === 'string') noteError(o.error);
+        else addSums(Object.fromEntries(Object.entries(o).filter(([k]) => !row || !(k in row))));
+        resumed++;
+        if (resumed === done.length) progress.tick(resumed, `resumed ${resumed}`);
+        continue;
+      }
       const fail = (field: string, problem: string, base: Row = {}): Row => {
         const msg = formatIssue({ file: input, line, field, problem });
-        if (firstErrors.length < SHOWN_ERRORS) firstErrors.push(msg);
-        errors++;
+        noteError(msg);
         void rec.sample({
           id: `line-${line}`,
           outcome: 'error',
           duration_ms: performance.now() - started,
           error: msg,
         });
+        progress.tick();
         return { ...base, error: msg };
       };
       if (text.length > MAX_LINE_BYTES || Buffer.byteLength(text) > MAX_LINE_BYTES) {
-        yield fail(
-          '',
-          `line is ${Buffer.byteLength(text)} bytes, over the ${MAX_LINE_BYTES / 1024 / 1024} MB limit; split or shorten it`,
+        emit(
+          fail(
+            '',
+            `line is ${Buffer.byteLength(text)} bytes, over the ${MAX_LINE_BYTES / 1024 / 1024} MB limit; split or shorten it`,
+          ),
         );
         continue;
       }
       const parsed = parseJsonlLine<unknown>(input, line, text);
       if (!parsed.ok) {
-        yield fail(parsed.issue.field, parsed.issue.problem);
+        emit(fail(parsed.issue.field, parsed.issue.problem));
         continue;
       }
       const problem = checkRow(parsed.value, langOpt, metric);
@@ -121,7 +176,7 @@ async function run(ctx: CommandContext): Promise<number> {
           : {}
       ) as Row;
       if (problem) {
-        yield fail(problem[0], problem[1], row);
+        emit(fail(problem[0], problem[1], row));
         continue;
       }
       const lang = (row.lang ?? langOpt) as CodeLang | undefined;
@@ -131,11 +186,7 @@ async function run(ctx: CommandContext): Promise<number> {
           loaded.add(lang);
         }
         const fields = scorePair(metric, row.hyp as string, row.ref as string, { variant, lang });
-        for (const [k, v] of Object.entries(fields)) {
-          const s = (sums[k] ??= { sum: 0, n: 0 });
-          s.sum += v;
-          s.n++;
-        }
+        addSums(fields);
         void rec.sample({
           id: `line-${line}`,
           outcome: 'pass',
@@ -143,35 +194,36 @@ async function run(ctx: CommandContext): Promise<number> {
           data: fields,
         });
         progress.tick();
-        yield { ...row, ...fields };
+        emit({ ...row, ...fields });
       } catch (e) {
-        yield fail(lang ? 'hyp/ref' : '', `could not be scored: ${(e as Error).message}`, row);
+        emit(fail(lang ? 'hyp/ref' : '', `could not be scored: ${(e as Error).message}`, row));
       }
     }
-  }
-  try {
-    if (out) await writeJsonlAtomic(out, rows());
-    else for await (const r of rows()) process.stdout.write(`${stableStringify(r)}\n`);
-  } catch (e) {
-    if (!(e instanceof CancelledError)) throw e;
   } finally {
+    sink?.close();
     intr.dispose();
   }
   const means = Object.fromEntries(Object.entries(sums).map(([k, s]) => [k, s.sum / s.n]));
   const cancelled = intr.signal.aborted;
+  const finished = lines;
   await rec.finish(cancelled ? 'cancelled' : 'success', {
     outputs: out ? { scores: out } : {},
-    metrics: { ...means, lines, errors },
+    metrics: { ...means, lines: finished, errors, resumed },
   });
-  progress.done(`${lines} lines, ${errors} errors`);
-  ctx.emitJson({ run_id: runId, lines, errors, means, out: out ?? null });
-  if (cancelled)
-    ctx.log(`interrupted after ${lines} lines; ${out ? `${out} was left unchanged` : 'output is partial'}`);
-  else if (out) {
-    ctx.log(`scored ${lines - errors}/${lines} lines → ${out} (run record ${rec.dir})`);
-    for (const [k, v] of Object.entries(means)) ctx.log(`  ${k.padEnd(28)} mean ${v.toFixed(6)}`);
+  progress.done(`${finished} lines, ${errors} errors${resumed ? `, ${resumed} resumed` : ''}`);
+  ctx.emitJson({ run_id: runId, lines: finished, errors, resumed, means, out: out ?? null, cancelled });
+  if (cancelled) {
+    ctx.result(
+      `interrupted after ${finished}/${total} lines; ${out ? `the finished ones are in ${out}; resume with: ${again}` : 'output is partial'}`,
+    );
+    return 130;
   }
-  if (cancelled) return 130;
+  if (out) {
+    ctx.result(
+      `scored ${lines - errors}/${lines} lines${resumed ? ` (${resumed} resumed)` : ''} → ${out} (run record ${rec.dir})`,
+    );
+    for (const [k, v] of Object.entries(means)) ctx.result(`  ${k.padEnd(28)} mean ${v.toFixed(6)}`);
+  } else if (ctx.quiet) ctx.result(`scored ${lines - errors}/${lines} lines`);
   if (errors) {
     const more = errors > firstErrors.length ? `\n  … and ${errors - firstErrors.length} more` : '';
     process.stderr.write(
@@ -194,7 +246,10 @@ export const scorePairs = defineCommand({
     '--metric all writes every field that applies (CodeBLEU only for lines with a language). Bad lines ' +
     'do not stop the run: every line is written, a bad one with an "error" field (file:line: field: ' +
     'problem); at the end the number of failed lines and the first few messages go to stderr and the ' +
-    'exit code is 1 (0 only when every line was scored). Without --out, lines go to stdout.',
+    'exit code is 1 (0 only when every line was scored). Without --out, lines go to stdout. With --out, ' +
+    'lines are appended as they finish: Ctrl+C keeps them and prints the command that resumes, and ' +
+    'running the same command again continues after the last finished line (the result is byte-identical ' +
+    'to an uninterrupted run). SIGTERM stops at once, even inside a long line; re-running resumes too.',
   examples: [
     'faun score-pairs --metric all --input pairs.jsonl --out scored.jsonl',
     'faun score-pairs --metric bleu --variant m4 --input pairs.jsonl',
@@ -214,7 +269,14 @@ export const scorePairs = defineCommand({
       short: 'o',
       type: 'string',
       arg: 'FILE',
-      description: 'output JSONL (written atomically)',
+      description:
+        'output JSONL, appended as lines finish; running the same command again resumes it (never the input)',
+    },
+    {
+      name: 'allow-empty',
+      type: 'boolean',
+      description: 'accept an input without pairs (otherwise an error)',
+      default: false,
     },
     {
       name: 'lang',
