@@ -13,6 +13,7 @@ import {
   type OptionSpec,
   UsageError,
 } from '@faun/kit';
+import { JsonlError } from '@faun/schema';
 import { Command, CommanderError, Option } from 'commander';
 import { camel, envName, loadConfig, resolveOptions } from './config.ts';
 import { REGISTRY } from './registry.ts';
@@ -236,6 +237,17 @@ function subcommandNames(argv: string[]): { all: Set<string>; parent: string; ch
   return { all, parent, children };
 }
 
+const IO_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  EISDIR: 'is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EEXIST: 'already exists',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'the file system is read-only',
+};
+
 export function handleError(e: unknown, argv: string[] = []): number {
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
@@ -254,6 +266,20 @@ export function handleError(e: unknown, argv: string[] = []): number {
   if (e instanceof FaunError) {
     process.stderr.write(`faun: ${e.message}\n${e.hint ? `  hint: ${e.hint}\n` : ''}`);
     return e.exitCode;
+  }
+  // a bad line of an input file: the message names file:line:field
+  if (e instanceof JsonlError) {
+    process.stderr.write(`faun: ${e.message}\n`);
+    return 1;
+  }
+  // a file that cannot be read or written (missing, a folder, no permission): name it, no stack trace
+  const io = e as NodeJS.ErrnoException;
+  if (io && typeof io.code === 'string' && IO_PROBLEMS[io.code]) {
+    const path = io.path ? `${io.path}: ` : '';
+    process.stderr.write(
+      `faun: ${path}${IO_PROBLEMS[io.code]}\n  hint: check the paths given on the command line (relative paths are resolved from ${process.cwd()})\n`,
+    );
+    return 1;
   }
   process.stderr.write(`faun: unexpected error: ${(e as Error)?.stack ?? String(e)}\n`);
   return 1;

@@ -8,6 +8,7 @@ import {
   InputError,
   onInterrupt,
   type RunRecord,
+  requireReadableFile,
   resumeCommand,
   UsageError,
   withRunRecord,
@@ -114,6 +115,7 @@ export async function runCurate(ctx: CommandContext, open = openStore): Promise<
 /** `faun build`; `open` is replaceable for tests. */
 export async function runBuild(ctx: CommandContext, open = openStore): Promise<number> {
   const o = ctx.opts;
+  if (typeof o.fromSwebench === 'string') await requireReadableFile(o.fromSwebench, 'from-swebench');
   const inputs = [o.fromSwebench, o.db].filter((x): x is string => typeof x === 'string');
   return withRunRecord(
     { logDir: ctx.logDir, label: 'build', command: 'build', argv: ctx.argv, options: ctx.opts, inputs },

@@ -5,6 +5,7 @@
  */
 export * from './command.ts';
 export * from './errors.ts';
+export * from './files.ts';
 export * from './hash.ts';
 export * from './interrupt.ts';
 export * from './invocation.ts';

@@ -7,6 +7,7 @@ import {
   newRunId,
   onInterrupt,
   RunRecord,
+  requireOutputFile,
   shellQuote,
   UsageError,
 } from '@faun/kit';
@@ -179,6 +180,7 @@ export const predict = defineCommand({
 
     if (resolve(String(o.out)) === resolve(String(o.dataset)))
       throw new UsageError('--out is the dataset file itself', { hint: 'write predictions to another file' });
+    requireOutputFile(String(o.out), 'out', [String(o.dataset)]);
     const items = await loadDataset(String(o.dataset), task);
     if (limit !== null && limit < items.length)
       ctx.log(

@@ -3,7 +3,7 @@
  * per-item scores (ItemScore JSONL) atomically, records the run, and prints the aggregate table.
  */
 import { join } from 'node:path';
-import { type CommandContext, defineCommand, newRunId, RunRecord } from '@faun/kit';
+import { type CommandContext, defineCommand, newRunId, RunRecord, requireOutputFile } from '@faun/kit';
 import { CeItem, FlItem, type Prediction, QaItem, type TaskName, writeJsonlAtomic } from '@faun/schema';
 import { METRICS } from '../registry.ts';
 import { scoreTask, type TaskScore } from '../score/task.ts';
@@ -106,6 +106,8 @@ async function run(ctx: CommandContext): Promise<number> {
   const seed = Number(ctx.opts.seed ?? 0);
   const iterations = Number(ctx.opts.bootstrap ?? 1000);
   const input = await loadInputs(ctx, task);
+  if (ctx.opts.out !== undefined)
+    requireOutputFile(String(ctx.opts.out), 'out', [input.dataset, input.predictions]);
   const { list, ids, byModel } = input;
   const runId = newRunId(`score-${task}`);
   const rec = await RunRecord.start({

@@ -4,9 +4,8 @@
  * recorded by name, never by path: the `model` the replayed predictions share, else
  * `replay:<file base name>` (see `replayModelName`).
  */
-import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { InputError, UsageError } from '@faun/kit';
+import { InputError, requireReadableFile, UsageError } from '@faun/kit';
 import { Prediction, readJsonlAll } from '@faun/schema';
 import type { GenerateResult, ModelProvider } from '../types.ts';
 
@@ -24,7 +23,7 @@ export function replayModelName(path: string, predictions: readonly Pick<Predict
 
 export async function createReplayProvider(path: string): Promise<ModelProvider> {
   if (!path) throw new UsageError('replay needs a file', { hint: 'use --model replay:preds.jsonl' });
-  if (!existsSync(path)) throw new UsageError(`replay: file not found: ${path}`);
+  await requireReadableFile(path, 'model', `--model replay:${path}`);
   const { values } = await readJsonlAll(path, { schema: Prediction });
   const byId = new Map<string, Prediction>();
   for (const p of values) byId.set(p.id, p);

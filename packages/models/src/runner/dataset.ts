@@ -1,6 +1,6 @@
 /** Loading a task dataset and an existing predictions file (for resume). */
 import { existsSync } from 'node:fs';
-import { InputError, UsageError } from '@faun/kit';
+import { InputError, requireReadableFile } from '@faun/kit';
 import {
   CeItem,
   FlItem,
@@ -18,7 +18,7 @@ const SCHEMAS = { qa: QaItem, fl: FlItem, ce: CeItem } as const;
 
 /** Reads every item of `task` from a JSONL dataset; names file:line:field on a bad row. */
 export async function loadDataset(path: string, task: TaskName): Promise<TaskItem[]> {
-  if (!existsSync(path)) throw new UsageError(`dataset not found: ${path}`, { hint: 'check --dataset' });
+  await requireReadableFile(path, 'dataset');
   const items: TaskItem[] = [];
   const seen = new Map<string, number>();
   try {

@@ -1,0 +1,135 @@
+/**
+ * Bad input through the `faun` command: a clear message naming the file (and line), the right exit code
+ * (1 for a missing or unreadable file or a bad line, 2 for a bad flag), never a stack trace.
+ */
+import { afterAll, expect, test } from 'bun:test';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '@faun/kit';
+
+const MAIN = join(REPO_ROOT, 'apps/cli/src/main.ts');
+const dir = mkdtempSync(join(tmpdir(), 'faun-bad-input-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+mkdirSync(join(dir, 'folder'));
+writeFileSync(join(dir, 'bad.jsonl'), '{"instance_id": "a__b-1",\n');
+const fl = {
+  v: 1,
+  id: 'o/r#1',
+  repo: 'o/r',
+  language: 'python',
+  issue_number: 1,
+  issue_title: 't',
+  issue_body: 'b',
+  task: 'fl',
+  base_commit: null,
+  tree: ['a.py'],
+  gold_path: 'a.py',
+};
+writeFileSync(join(dir, 'fl.jsonl'), `${JSON.stringify(fl)}\n`);
+writeFileSync(
+  join(dir, 'preds.jsonl'),
+  `${JSON.stringify({ v: 1, id: 'o/r#1', task: 'fl', model: 'm', output: 'a.py' })}\n`,
+);
+
+function faun(...args: string[]) {
+  const p = Bun.spawnSync(['bun', MAIN, ...args, '--log-dir', join(dir, 'logs')], {
+    cwd: dir,
+    env: { ...process.env, CI: '1' },
+  });
+  const stderr = p.stderr.toString();
+  expect(stderr).not.toContain('unexpected error');
+  expect(stderr).not.toMatch(/\n\s+at /);
+  return { code: p.exitCode, stderr };
+}
+
+test('a missing file exits 1 in every verb, naming the option and the path', () => {
+  const cases: [string[], string][] = [
+    [['score-pairs', '--metric', 'bleu', '--input', 'nope.jsonl'], '--input nope.jsonl: no such file'],
+    [
+      ['score', '--task', 'fl', '--dataset', 'nope.jsonl', '--predictions', 'preds.jsonl'],
+      '--dataset nope.jsonl: no such file',
+    ],
+    [
+      ['predict', '--task', 'fl', '--dataset', 'nope.jsonl', '--model', 'bm25', '--out', 'o.jsonl'],
+      '--dataset nope.jsonl: no such file',
+    ],
+    [['build', '--from-swebench', 'nope.jsonl', '--out', 'ds'], '--from-swebench nope.jsonl: no such file'],
+    [
+      [
+        'predict',
+        '--task',
+        'fl',
+        '--dataset',
+        'fl.jsonl',
+        '--model',
+        'replay:nope.jsonl',
+        '--out',
+        'o.jsonl',
+      ],
+      '--model replay:nope.jsonl: no such file',
+    ],
+  ];
+  for (const [args, message] of cases) {
+    const r = faun(...args);
+    expect(r.stderr).toContain(message);
+    expect(r.code).toBe(1);
+  }
+});
+
+test('build --from-swebench: a folder or a line that is not JSON is named, exit 1', () => {
+  const d = faun('build', '--from-swebench', 'folder', '--out', 'ds');
+  expect(d.code).toBe(1);
+  expect(d.stderr).toContain('--from-swebench folder: is a directory');
+  const b = faun('build', '--from-swebench', 'bad.jsonl', '--out', 'ds');
+  expect(b.code).toBe(1);
+  expect(b.stderr).toContain('bad.jsonl:1: (line): not valid JSON');
+});
+
+test('predict --model replay:<bad file> names the file and line, exit 1', () => {
+  const r = faun(
+    'predict',
+    '--task',
+    'fl',
+    '--dataset',
+    'fl.jsonl',
+    '--model',
+    'replay:bad.jsonl',
+    '--out',
+    'o.jsonl',
+  );
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('bad.jsonl:1');
+});
+
+test('--out pointing at a folder, or at an input, is a usage error (exit 2) for predict and score', () => {
+  const p = faun('predict', '--task', 'fl', '--dataset', 'fl.jsonl', '--model', 'bm25', '--out', 'folder');
+  expect(p.code).toBe(2);
+  expect(p.stderr).toContain('--out folder: is a directory');
+  const s = faun(
+    'score',
+    '--task',
+    'fl',
+    '--dataset',
+    'fl.jsonl',
+    '--predictions',
+    'preds.jsonl',
+    '--out',
+    'folder',
+  );
+  expect(s.code).toBe(2);
+  expect(s.stderr).toContain('--out folder: is a directory');
+  const same = faun(
+    'score',
+    '--task',
+    'fl',
+    '--dataset',
+    'fl.jsonl',
+    '--predictions',
+    'preds.jsonl',
+    '--out',
+    './preds.jsonl',
+  );
+  expect(same.code).toBe(2);
+  expect(same.stderr).toContain('is an input file');
+});
