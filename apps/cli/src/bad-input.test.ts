@@ -75,7 +75,7 @@ test('a missing file exits 1 in every verb, naming the option and the path', () 
     expect(r.stderr).toContain(message);
     expect(r.code).toBe(1);
   }
-});
+}, 60_000);
 
 test('build --from-swebench: a folder or a line that is not JSON is named, exit 1', () => {
   const d = faun('build', '--from-swebench', 'folder', '--out', 'ds');
@@ -84,7 +84,7 @@ test('build --from-swebench: a folder or a line that is not JSON is named, exit 
   const b = faun('build', '--from-swebench', 'bad.jsonl', '--out', 'ds');
   expect(b.code).toBe(1);
   expect(b.stderr).toContain('bad.jsonl:1: (line): not valid JSON');
-});
+}, 60_000);
 
 test('predict --model replay:<bad file> names the file and line, exit 1', () => {
   const r = faun(
@@ -100,7 +100,7 @@ test('predict --model replay:<bad file> names the file and line, exit 1', () => 
   );
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('bad.jsonl:1');
-});
+}, 60_000);
 
 test('--out pointing at a folder, or at an input, is a usage error (exit 2) for predict and score', () => {
   const p = faun('predict', '--task', 'fl', '--dataset', 'fl.jsonl', '--model', 'bm25', '--out', 'folder');
@@ -132,4 +132,85 @@ test('--out pointing at a folder, or at an input, is a usage error (exit 2) for 
   );
   expect(same.code).toBe(2);
   expect(same.stderr).toContain('is an input file');
-});
+}, 60_000);
+
+const inst = {
+  instance_id: 'acme__calc-1',
+  repo: 'acme/calc',
+  base_commit: 'abc123',
+  patch: 'diff --git a/calc.py b/calc.py\n',
+  test_patch: '',
+  problem_statement: 'add is wrong\nIt subtracts.',
+  FAIL_TO_PASS: '["tests/test_calc.py::test_add"]',
+  PASS_TO_PASS: '[]',
+};
+writeFileSync(join(dir, 'inst.jsonl'), `${JSON.stringify(inst)}\n`);
+writeFileSync(join(dir, 'empty.jsonl'), '');
+
+test('empty inputs are an error unless --allow-empty (score, build, verify)', () => {
+  const cases: [string[], string][] = [
+    [
+      ['score', '--task', 'fl', '--dataset', 'empty.jsonl', '--predictions', 'preds.jsonl'],
+      '--dataset empty.jsonl: no items',
+    ],
+    [
+      ['score', '--task', 'fl', '--dataset', 'fl.jsonl', '--predictions', 'empty.jsonl'],
+      '--predictions empty.jsonl: no predictions',
+    ],
+    [['build', '--from-swebench', 'empty.jsonl', '--out', 'ds-empty'], 'no items were built'],
+    [
+      ['verify', '--instances', 'empty.jsonl', '--predictions', 'gold', '--run-id', 'e1'],
+      '--instances empty.jsonl: no instances',
+    ],
+    [
+      ['verify', '--instances', 'inst.jsonl', '--predictions', 'empty.jsonl', '--run-id', 'e2'],
+      '--predictions empty.jsonl: no predictions',
+    ],
+  ];
+  for (const [args, message] of cases) {
+    const r = faun(...args);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).toContain('--allow-empty');
+    expect(r.code).toBe(1);
+  }
+  const ok = faun(
+    'score',
+    '--task',
+    'fl',
+    '--dataset',
+    'fl.jsonl',
+    '--predictions',
+    'empty.jsonl',
+    '--allow-empty',
+  );
+  expect(ok.code).toBe(0);
+}, 60_000);
+
+test('verify: a prediction for an unknown instance or without model_patch names its line', () => {
+  writeFileSync(
+    join(dir, 'unknown.jsonl'),
+    `${JSON.stringify({ instance_id: 'other__x-9', model_patch: '' })}\n`,
+  );
+  const u = faun('verify', '--instances', 'inst.jsonl', '--predictions', 'unknown.jsonl', '--run-id', 'u1');
+  expect(u.code).toBe(1);
+  expect(u.stderr).toContain("unknown.jsonl:1: instance_id: 'other__x-9' is not an instance of inst.jsonl");
+  writeFileSync(
+    join(dir, 'nopatch.jsonl'),
+    `${JSON.stringify({ instance_id: 'acme__calc-1', model_name_or_path: 'm' })}\n`,
+  );
+  const n = faun('verify', '--instances', 'inst.jsonl', '--predictions', 'nopatch.jsonl', '--run-id', 'n1');
+  expect(n.code).toBe(1);
+  expect(n.stderr).toContain('nopatch.jsonl:1: model_patch: missing');
+}, 60_000);
+
+test('build --from-swebench: a row without problem_statement names it; rows without files build nothing and fail', () => {
+  const { problem_statement: _, ...noStatement } = inst;
+  writeFileSync(join(dir, 'nostatement.jsonl'), `${JSON.stringify(noStatement)}\n`);
+  const m = faun('build', '--from-swebench', 'nostatement.jsonl', '--out', 'ds1');
+  expect(m.code).toBe(1);
+  expect(m.stderr).toContain('nostatement.jsonl:1: problem_statement: missing');
+  const plain = faun('build', '--from-swebench', 'inst.jsonl', '--out', 'ds2');
+  expect(plain.code).toBe(1);
+  expect(plain.stderr).toContain('--from-swebench inst.jsonl: no items were built');
+  expect(plain.stderr).toContain('--repo-dir');
+}, 60_000);

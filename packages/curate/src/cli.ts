@@ -193,6 +193,25 @@ async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: R
   } finally {
     irq.dispose();
   }
+  const built = Object.values(items).reduce((n, list) => n + (list?.length ?? 0), 0);
+  if (built === 0 && !o.allowEmpty) {
+    const reasons = new Map<string, number>();
+    for (const sk of skipped) reasons.set(sk.reason, (reasons.get(sk.reason) ?? 0) + 1);
+    const top = [...reasons]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([r, n]) => `${n}× ${r}`)
+      .join('; ');
+    const from = o.fromSwebench ? `--from-swebench ${String(o.fromSwebench)}` : `--db ${String(o.db)}`;
+    throw new InputError(
+      `${from}: no items were built${top ? ` (skipped: ${top})` : ' (the input has no rows)'}`,
+      {
+        hint: o.fromSwebench
+          ? 'benchmark rows carry no file contents: pass --repo-dir OWNER/REPO=PATH (or --api-url) so the files can be read; --allow-empty writes empty datasets'
+          : 'run faun curate first, or pass --allow-empty to write empty datasets',
+      },
+    );
+  }
   const card = await writeDataset(out, items, {
     name: typeof o.name === 'string' ? o.name : name,
     source: o.fromSwebench
@@ -276,6 +295,12 @@ export const commands = [
     options: [
       { name: 'db', type: 'string', arg: 'FILE', description: 'curated DuckDB store' },
       { name: 'out', type: 'string', arg: 'DIR', description: 'output folder', required: true },
+      {
+        name: 'allow-empty',
+        type: 'boolean',
+        default: false,
+        description: 'write the datasets even when no item could be built (otherwise an error)',
+      },
       {
         name: 'tasks',
         type: 'list',

@@ -71,6 +71,12 @@ export function normalizeRow(raw: Record<string, unknown>, where: string): Bench
   need(raw.repo, 'repo');
   need(raw.base_commit, 'base_commit');
   need(typeof raw.patch === 'string', 'patch');
+  // the issue text is the whole input of FL and CE: a row without it would import with an empty issue
+  if (typeof raw.problem_statement !== 'string' || raw.problem_statement.trim() === '')
+    throw new InputError(
+      `${where}: problem_statement: ${typeof raw.problem_statement === 'string' ? 'empty' : 'missing'} — the issue text is the task's input`,
+      { hint: 'use the full SWE-bench rows (they carry problem_statement)' },
+    );
   const statement = str(raw.problem_statement);
   const nl = statement.indexOf('\n');
   const id = str(raw.instance_id);

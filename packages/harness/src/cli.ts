@@ -139,6 +139,12 @@ export const commands = [
           'instead of running: remove faun/inst-* images no run under --log-dir refers to, and superseded faun/env-* images',
       },
       { name: 'dry-run', type: 'boolean', default: false, description: 'with --prune-images: only list' },
+      {
+        name: 'allow-empty',
+        type: 'boolean',
+        default: false,
+        description: 'accept an empty instances or predictions file (otherwise an error)',
+      },
     ],
     async run(ctx) {
       if (ctx.opts.pruneImages) return pruneCommand(ctx);
@@ -149,11 +155,23 @@ export const commands = [
           });
       const runId = String(ctx.opts.runId);
       const c = common(ctx, runId);
-      const instances = await loadInstances(String(ctx.opts.instances));
+      const instancesFile = String(ctx.opts.instances);
+      const instances = await loadInstances(instancesFile);
+      if (instances.length === 0 && !ctx.opts.allowEmpty)
+        throw new InputError(`--instances ${instancesFile}: no instances (the file has no records)`, {
+          hint: 'pass an instances file (faun build --from-swebench, faun validate), or --allow-empty',
+        });
       const limit = ctx.opts.limit as number | undefined;
       const scoped = limit ? instances.slice(0, limit) : instances;
       const predSpec = String(ctx.opts.predictions);
-      const predictions = await loadPredictions(predSpec, scoped);
+      const predictions = await loadPredictions(predSpec, scoped, {
+        ids: new Set(instances.map((i) => i.instance_id)),
+        file: instancesFile,
+      });
+      if (predictions.length === 0 && !ctx.opts.allowEmpty)
+        throw new InputError(`--predictions ${predSpec}: no predictions (the file has no records)`, {
+          hint: 'pass a predictions file with one {instance_id, model_patch} line per instance, or --allow-empty',
+        });
       const builtin = predSpec === 'gold' || predSpec === 'empty';
       const identity: RunIdentity = {
         model: predictions[0]?.model ?? (builtin ? predSpec : 'none'),

@@ -153,6 +153,8 @@ export function builtinPredictions(
 export async function loadPredictions(
   spec: string,
   instances: ExecutionInstance[],
+  /** Every instance id of the dataset: a prediction for another id is an error naming its line. */
+  known?: { ids: Set<string>; file: string },
 ): Promise<PatchPrediction[]> {
   if (spec === 'gold' || spec === 'empty') return builtinPredictions(spec, instances);
   const rows = await readRows(spec);
@@ -163,6 +165,14 @@ export async function loadPredictions(
     const id = isMsb ? `${row.org}/${row.repo}:pr-${row.number}` : str(row.instance_id);
     if (!id) throw new InputError(`${where}: prediction has no instance_id (or org/repo/number)`);
     if (seen.has(id)) throw new InputError(`${where}: duplicate prediction for ${id}`);
+    if (known && !known.ids.has(id))
+      throw new InputError(`${where}: instance_id: '${id}' is not an instance of ${known.file}`, {
+        hint: 'predictions must name instances of --instances (check the file pair)',
+      });
+    if (row.model_patch === undefined && row.fix_patch === undefined && row.patch === undefined)
+      throw new InputError(`${where}: model_patch: missing (each prediction needs the model's diff)`, {
+        hint: 'give every line a "model_patch" string ("" for no change)',
+      });
     seen.add(id);
     out.push({
       instance_id: id,

@@ -3,7 +3,14 @@
  * per-item scores (ItemScore JSONL) atomically, records the run, and prints the aggregate table.
  */
 import { join } from 'node:path';
-import { type CommandContext, defineCommand, newRunId, RunRecord, requireOutputFile } from '@faun/kit';
+import {
+  type CommandContext,
+  defineCommand,
+  InputError,
+  newRunId,
+  RunRecord,
+  requireOutputFile,
+} from '@faun/kit';
 import { CeItem, FlItem, type Prediction, QaItem, type TaskName, writeJsonlAtomic } from '@faun/schema';
 import { METRICS } from '../registry.ts';
 import { scoreTask, type TaskScore } from '../score/task.ts';
@@ -47,8 +54,17 @@ async function loadInputs(ctx: CommandContext, task: TaskName) {
   await requireReadableFile(dataset, 'dataset');
   await requireReadableFile(predictions, 'predictions');
   const items = await readDataset(dataset, task, SCHEMAS[task] as typeof QaItem);
+  const allowEmpty = Boolean(ctx.opts.allowEmpty);
+  if (items.length === 0 && !allowEmpty)
+    throw new InputError(`--dataset ${dataset}: no items (the file has no records)`, {
+      hint: 'pass a built dataset (faun build), or --allow-empty to accept an empty one',
+    });
   const dedupe = (ctx.opts.dedupe === undefined ? 'error' : String(ctx.opts.dedupe)) as DedupeMode;
   const predRows = await readPredictions(predictions);
+  if (predRows.length === 0 && !allowEmpty)
+    throw new InputError(`--predictions ${predictions}: no predictions (the file has no records)`, {
+      hint: 'pass the output of faun predict, or --allow-empty to score an empty file (every item missing)',
+    });
   checkPredictionTask(predictions, predRows, task);
   const deduped = dedupePredictions(predictions, predRows, dedupe);
   failOnIssues(
@@ -59,12 +75,16 @@ async function loadInputs(ctx: CommandContext, task: TaskName) {
   const limit = ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit);
   const list = limit === undefined ? items : items.slice(0, limit);
   const kept = deduped.kept.map((r) => r.value);
-  const ids = matchIds(
-    { predictions, dataset },
-    kept,
-    items.map((i) => i.id),
-    new Set(list.map((i) => i.id)),
-  );
+  // --allow-empty: no predictions score every item as missing
+  const ids =
+    allowEmpty && kept.length === 0
+      ? { used: [], unknown: [], outsideLimit: 0 }
+      : matchIds(
+          { predictions, dataset },
+          kept,
+          items.map((i) => i.id),
+          new Set(list.map((i) => i.id)),
+        );
   if (ids.unknown.length)
     process.stderr.write(
       `warning: predictions for ids not in ${dataset} (ignored): ${idList(ids.unknown)}\n`,
@@ -224,6 +244,12 @@ export const score = defineCommand({
       description: 'keep the first or last of repeated predictions for one id and model (default: error)',
     },
     { name: 'seed', type: 'number', arg: 'N', default: 0, description: 'bootstrap seed' },
+    {
+      name: 'allow-empty',
+      type: 'boolean',
+      default: false,
+      description: 'accept an empty dataset or predictions file (otherwise an error)',
+    },
     {
       name: 'bootstrap',
       type: 'number',
