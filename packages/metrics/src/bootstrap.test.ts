@@ -1,5 +1,12 @@
 import { expect, test } from 'bun:test';
-import { bootstrapCi, bootstrapCiMany, mulberry32, quantileSorted, quantilesInPlace } from './bootstrap.ts';
+import {
+  bootstrapCi,
+  bootstrapCiMany,
+  mulberry32,
+  pairedBootstrapP,
+  quantileSorted,
+  quantilesInPlace,
+} from './bootstrap.ts';
 
 test('mulberry32 is deterministic per seed', () => {
   const a = mulberry32(42);
@@ -49,4 +56,16 @@ test('quantilesInPlace equals quantileSorted of the sorted values', () => {
     const qs = [0, 0.025, 0.5, 0.975, 1];
     expect(quantilesInPlace(Float64Array.from(values), qs)).toEqual(qs.map((q) => quantileSorted(sorted, q)));
   }
+});
+
+test('paired bootstrap: a clear difference is significant, identical runs give p = 1', () => {
+  const a = Array.from({ length: 60 }, (_, i) => (i < 50 ? 1 : 0));
+  const b = Array.from({ length: 60 }, (_, i) => (i < 20 ? 1 : 0));
+  const t = pairedBootstrapP(a, b, 3);
+  expect(t.diff).toBeCloseTo(0.5, 10);
+  expect(t.p).toBeLessThan(0.01);
+  expect(pairedBootstrapP(a, b, 3)).toEqual(t);
+  expect(pairedBootstrapP(a, a, 3)).toEqual({ diff: 0, p: 1 });
+  expect(pairedBootstrapP([1, 0, 1, 0], [0, 1, 0, 1], 3).p).toBeGreaterThan(0.05);
+  expect(() => pairedBootstrapP([1], [1, 2], 3)).toThrow('equal lengths');
 });
