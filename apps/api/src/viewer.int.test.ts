@@ -142,6 +142,8 @@ describe.if(hasPytest)('viewer on the demo', () => {
     const runId = run['fl:bm25']!;
     const page = await open(itemUrl(runId, firstItem.fl!));
     expect(await page.locator('#tree').count()).toBe(1);
+    // the fixing PR comes from the store's pairs
+    expect(await page.locator('p.sub a', { hasText: 'PR #' }).count()).toBe(1);
     const gold = (await page.locator('#reference').textContent())!;
     expect(await page.locator('#tree').textContent()).toContain(gold.trim());
     expect((await page.locator('#model-output').textContent())!.length).toBeGreaterThan(0);

@@ -24,7 +24,7 @@ export async function datasetPage(s: Services, name: string): Promise<string> {
     .where(eq(runs.dataset, name))
     .orderBy(desc(runs.createdAt))
     .limit(10);
-  const body = h`<h1>Dataset ${name}</h1><p class="sub">${st.task} · ${st.items} items · <a href="/leaderboard?dataset=${encodeURIComponent(name)}">leaderboard</a></p>
+  const body = h`<h1>Dataset ${name}</h1><p class="sub">${st.task} · ${st.items} items · <a href="/datasets/${encodeURIComponent(name)}/items">browse the items</a> · <a href="/leaderboard?dataset=${encodeURIComponent(name)}">leaderboard</a> · <a href="/compare?dataset=${encodeURIComponent(name)}">compare runs</a></p>
 ${funnel}
 <div class="card" style="display:flex;gap:24px;flex-wrap:wrap">
 <div style="flex:1;min-width:420px"><h2 style="margin-top:0">Items per repository</h2>${barChart(

@@ -11,7 +11,7 @@ export function textBlock(text: string, id: string): Safe {
 }
 
 /** Links to the item's issue (and, for CE, its PR) on GitHub. */
-export function issueLinks(it: DatasetItem): Safe {
+export function issueLinks(it: DatasetItem, prs: Map<string, number> | null = null): Safe {
   if ('instance_id' in it) {
     const m = /-(\d+)$/.exec(it.instance_id) ?? /:pr-(\d+)$/.exec(it.instance_id);
     return h`${it.repo}${m ? h` · <a href="https://github.com/${it.repo}/pull/${m[1]}">PR #${m[1]}</a>` : ''}`;
@@ -19,10 +19,15 @@ export function issueLinks(it: DatasetItem): Safe {
   const issue = it.issue_number
     ? h` · <a href="https://github.com/${it.repo}/issues/${it.issue_number}">issue #${it.issue_number}</a>`
     : '';
-  const pr =
+  const prNumber =
     it.task === 'ce' && it.pr_number
-      ? h` · <a href="https://github.com/${it.repo}/pull/${it.pr_number}">PR #${it.pr_number}</a>`
-      : '';
+      ? it.pr_number
+      : it.issue_number
+        ? (prs?.get(`${it.repo}#${it.issue_number}`) ?? null)
+        : null;
+  const pr = prNumber
+    ? h` · <a href="https://github.com/${it.repo}/pull/${prNumber}">PR #${prNumber}</a>`
+    : '';
   return h`${it.repo} · ${it.language}${issue}${pr}`;
 }
 

@@ -62,7 +62,11 @@ export async function itemPage(
   const run = await loadRun(s, runId);
   const r = await loadResult(s, run, itemId);
   const q = parseItemQuery(raw);
-  const [{ rows, items }, pred] = await Promise.all([runRows(s, run), loadPrediction(s, run.id, itemId)]);
+  const [{ rows, items }, pred, prs] = await Promise.all([
+    runRows(s, run),
+    loadPrediction(s, run.id, itemId),
+    s.stats.fixingPrs().catch(() => null),
+  ]);
   const it = items.get(itemId);
   // neighbours in the run page's order, under its filters (the item itself may be outside them)
   const order = sortItems(filterItems(rows, q), q);
@@ -90,7 +94,7 @@ ${next ? h`<a href="${href(next.id)}" accesskey="n" rel="next">next → <span cl
         : h``;
   const body = h`<p class="crumbs"><a href="/runs/${run.id}">Run <code>${run.id}</code></a> · ${run.model} · ${run.task}</p>
 <h1>Item <code>${itemId}</code> <span class="badge b-${r.outcome}">${r.outcome}</span></h1>
-<p class="sub">${it ? issueLinks(it) : ''} · <a href="${`/runs/${run.id}/items/${encodeURIComponent(itemId)}`}">permalink</a> · <a href="/v1/runs/${run.id}/samples">JSON</a></p>
+<p class="sub">${it ? issueLinks(it, prs) : ''} · <a href="${`/runs/${run.id}/items/${encodeURIComponent(itemId)}`}">permalink</a> · <a href="/v1/runs/${run.id}/samples">JSON</a></p>
 ${nav}
 ${r.error ? h`<div class="card error"><b>Error:</b> ${r.error}</div>` : ''}
 <div class="grid">

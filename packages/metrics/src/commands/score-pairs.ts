@@ -223,7 +223,7 @@ async function run(ctx: CommandContext): Promise<number> {
       `scored ${lines - errors}/${lines} lines${resumed ? ` (${resumed} resumed)` : ''} → ${out} (run record ${rec.dir})`,
     );
     for (const [k, v] of Object.entries(means)) ctx.result(`  ${k.padEnd(28)} mean ${v.toFixed(6)}`);
-  } else if (ctx.quiet) ctx.result(`scored ${lines - errors}/${lines} lines`);
+  } else if (!ctx.json) process.stderr.write(`scored ${lines - errors}/${lines} lines\n`); // stdout holds the lines
   if (errors) {
     const more = errors > firstErrors.length ? `\n  … and ${errors - firstErrors.length} more` : '';
     process.stderr.write(
