@@ -145,3 +145,38 @@ export function parseMsbMochaJson(log: string): TestMap {
   for (const t of r.skipped) r.passed.delete(t);
   return fromSets(r);
 }
+
+const MARK_PASS = [/PASS:?\s+([^(]+)/s, /\s*[✔✓]\s+(.*?)(?:\s*\(\d+(?:\.\d+)?\s*(?:ms|s)\))?\s*$/su];
+const MARK_FAIL = [
+  /FAIL:?\s+([^(]+)/s,
+  /\s*[×✗]\s+(.*?)(?:\s*\(\d+(?:\.\d+)?\s*(?:ms|s)\))?\s*$/su,
+  /\s*\d+\)\s+(.*?)(?:\s*\(\d+(?:\.\d+)?\s*(?:ms|s)\))?\s*$/s,
+];
+const MARK_SKIP = [/SKIP:?\s+([^(]+)/s];
+
+/**
+ * grommet, blueprint, lighthouse, prettier: `PASS x` / `FAIL x` / `SKIP x` anywhere in a line (up to a
+ * `(`), `✓ title` / `× title` / `1) title` (ANSI colours removed); a failure is never overridden by a pass.
+ */
+export function parseMsbJsMarks(log: string): TestMap {
+  const r = sets();
+  for (const raw of pySplitlines(log)) {
+    const line = raw.replace(/\x1b\[[0-9;]*m/g, '');
+    for (const re of MARK_PASS) {
+      const m = re.exec(line);
+      if (m && !r.failed.has(m[1]!)) r.passed.add(m[1]!);
+    }
+    for (const re of MARK_FAIL) {
+      const m = re.exec(line);
+      if (m) {
+        r.failed.add(m[1]!);
+        r.passed.delete(m[1]!);
+      }
+    }
+    for (const re of MARK_SKIP) {
+      const m = re.exec(line);
+      if (m) r.skipped.add(m[1]!);
+    }
+  }
+  return fromSets(r);
+}

@@ -217,7 +217,10 @@ export const parseMsbZstdDecoder = keywordOnce(
   "make[1]: Leaving directory '/home/zstd/doc/educational_decoder'",
 );
 
-/** RxJava, vert.x, pmd, keycloak, docusaurus, scala-native, scala-js: the reference reads no tests. */
+/**
+ * RxJava, vert.x, pmd, keycloak, docusaurus, scala-native, scala-js: the reference reads no tests (and
+ * fastify, vuex: their parser always raises).
+ */
 export function parseMsbNone(_log: string): TestMap {
   return {};
 }

@@ -1,6 +1,6 @@
 /** faun names of the reference ports for non-Python logs: `swebench-*` (SWE-bench) and `msb-*` (Multi-SWE-bench). */
 import type { LogParser } from './common.ts';
-import { parseMsbJestSuite, parseMsbMochaJson, parseMsbMochaSpec } from './msb-native.ts';
+import { parseMsbJestSuite, parseMsbJsMarks, parseMsbMochaJson, parseMsbMochaSpec } from './msb-native.ts';
 import {
   parseMsbAutomake,
   parseMsbCargo,
@@ -64,6 +64,7 @@ export const NATIVE_PARSERS = {
   'msb-jest-suite': parseMsbJestSuite,
   'msb-mocha-spec': parseMsbMochaSpec,
   'msb-mocha-json': parseMsbMochaJson,
+  'msb-js-marks': parseMsbJsMarks,
   'msb-maven-class': parseMsbMavenClass,
   'msb-gson': parseMsbGson,
   'msb-gradle': parseMsbGradle,

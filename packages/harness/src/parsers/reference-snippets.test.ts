@@ -187,4 +187,28 @@ describe('Multi-SWE-bench parsers', () => {
     });
     expect(parseLog('msb-zstd-pool', LOGS.automake)).toEqual({ 'all tests': 'FAILED' });
   });
+
+  test('grommet group: marks anywhere in a line, "PASS x (" keeps the space, failures never overridden', () => {
+    const log =
+      'PASS src/a.test.js (3 s)\n  \x1b[32m✓\x1b[0m renders (12 ms)\n  × breaks (1 ms)\nFAIL src/b.test.js\n  1) mocha thing\n  ✓ breaks\nSKIP: x\n';
+    expect(parseLog('msb-js-marks', log)).toEqual({
+      renders: 'PASSED',
+      'src/a.test.js ': 'PASSED',
+      breaks: 'FAILED',
+      'mocha thing': 'FAILED',
+      'src/b.test.js': 'FAILED',
+      x: 'SKIPPED',
+    });
+  });
+  test('express mocha JSON: fullTitle ids; any other JSON object in the log gives nothing (the reference raises)', () => {
+    const report = (extra: string) =>
+      `${extra}{"stats":{"suites":1,"tests":2,"passes":1,"pending":0,"failures":1,"start":"x","end":"y","duration":3},` +
+      '"tests":[],"pending":[],"failures":[{"title":"b","fullTitle":"S b","currentRetry":0,"err":{}}],' +
+      '"passes":[{"title":"a","fullTitle":"S a","currentRetry":0,"err":{}},{"title":"b","fullTitle":"S b","currentRetry":0,"err":{}}]}\n';
+    expect(parseLog('msb-mocha-json', report('=====\nWriting x\n'))).toEqual({
+      'S a': 'PASSED',
+      'S b': 'FAILED',
+    });
+    expect(parseLog('msb-mocha-json', report('{"a": 1}\n'))).toEqual({});
+  });
 });

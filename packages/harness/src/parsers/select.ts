@@ -120,6 +120,13 @@ export const MSB_PARSERS: Record<string, ParserName> = {
   'keycloak/keycloak': 'msb-none',
   'pmd/pmd': 'msb-none',
   'ReactiveX/RxJava': 'msb-none',
+  'palantir/blueprint': 'msb-js-marks',
+  'grommet/grommet': 'msb-js-marks',
+  'GoogleChrome/lighthouse': 'msb-js-marks',
+  'prettier/prettier': 'msb-js-marks',
+  // Their parse_log hands lists to TestResult, which raises: no log ever yields results.
+  'fastify/fastify': 'msb-none',
+  'vuejs/vuex': 'msb-none',
   'scala-js/scala-js': 'msb-none',
   'scala-native/scala-native': 'msb-none',
 };

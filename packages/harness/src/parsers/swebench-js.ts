@@ -175,8 +175,8 @@ export function parseSwebenchHighlightjs(log: string): TestMap {
     } else if (/^\d+\)/.test(t)) {
       const name = untime(line.slice(line.indexOf(')') + 1));
       setLast(out, [...suite, name].join('.'), 'FAILED');
-    } else if (line && line.startsWith('  ')) suite = [pyStrip(line)];
-    else if (line && !line.startsWith('  ') && line.startsWith('    ')) suite.push(pyStrip(line));
+    } else if (line.startsWith('  ')) suite = [pyStrip(line)];
+    else if (!line.startsWith('  ') && line.startsWith('    ')) suite.push(pyStrip(line));
   }
   return out;
 }
