@@ -5,7 +5,7 @@
  * passed / failed / skipped sets (see `fromSets`); a log on which the reference raises gives no results.
  */
 import type { TestMap } from './common.ts';
-import { fromSets, pySplitlines, pyStrip, sets } from './py.ts';
+import { fromSets, pyRe, pySplitlines, pyStrip, sets } from './py.ts';
 
 /** Stripped, non-empty lines (`for line in log.splitlines(): line = line.strip(); if not line: continue`). */
 function stripped(log: string): string[] {
@@ -14,10 +14,10 @@ function stripped(log: string): string[] {
     .filter((l) => l.length > 0);
 }
 
-const JEST_PASS_SUITE = /^PASS (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$/s;
-const JEST_FAIL_SUITE = /^FAIL (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$/s;
-const JEST_PASS = /^✓ (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$/su;
-const JEST_FAIL = /^✕ (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$/su;
+const JEST_PASS_SUITE = pyRe(String.raw`^PASS (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$`, 's');
+const JEST_FAIL_SUITE = pyRe(String.raw`^FAIL (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$`, 's');
+const JEST_PASS = pyRe(String.raw`^✓ (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$`, 's');
+const JEST_FAIL = pyRe(String.raw`^✕ (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$`, 's');
 
 /**
  * dayjs, github-readme-stats: jest's `PASS file` / `FAIL file` (the file itself is a test) and
@@ -46,8 +46,8 @@ export function parseMsbJestSuite(log: string): TestMap {
   return fromSets(r);
 }
 
-const MOCHA_PASS = /^✔ (.+?)(?:\s\(\d*\.?\d*\s*\w+\))?$/su;
-const MOCHA_FAIL = /^\d+\) (.+?)(?:\s\(\d*\.?\d*\s*\w+\))?$/s;
+const MOCHA_PASS = pyRe(String.raw`^✔ (.+?)(?:\s\(\d*\.?\d*\s*\w+\))?$`, 's');
+const MOCHA_FAIL = pyRe(String.raw`^\d+\) (.+?)(?:\s\(\d*\.?\d*\s*\w+\))?$`, 's');
 
 /**
  * axios (and express for a few PRs): mocha's spec reporter, the id being the bare title (`✔ title`,
@@ -126,10 +126,10 @@ function mochaReport(obj: unknown): Record<(typeof LISTS)[number], Rec[]> | null
 export function parseMsbMochaJson(log: string): TestMap {
   const text = log
     .split('\n')
-    .map((seg) => (/^(=+|Writing .*)$/s.test(seg) ? '' : seg))
+    .map((seg) => (pyRe(String.raw`^(=+|Writing .*)$`, 's').test(seg) ? '' : seg))
     .join('\n')
-    .replace(/\r\n/g, '')
-    .replace(/\n/g, '');
+    .replace(pyRe(String.raw`\r\n`, 'g'), '')
+    .replace(pyRe(String.raw`\n`, 'g'), '');
   const r = sets();
   for (const obj of rawDecodeAll(text)) {
     const rep = mochaReport(obj);
@@ -146,13 +146,16 @@ export function parseMsbMochaJson(log: string): TestMap {
   return fromSets(r);
 }
 
-const MARK_PASS = [/PASS:?\s+([^(]+)/s, /\s*[✔✓]\s+(.*?)(?:\s*\(\d+(?:\.\d+)?\s*(?:ms|s)\))?\s*$/su];
+const MARK_PASS = [
+  pyRe(String.raw`PASS:?\s+([^(]+)`, 's'),
+  pyRe(String.raw`\s*[✔✓]\s+(.*?)(?:\s*\(\d+(?:\.\d+)?\s*(?:ms|s)\))?\s*$`, 's'),
+];
 const MARK_FAIL = [
   /FAIL:?\s+([^(]+)/s,
   /\s*[×✗]\s+(.*?)(?:\s*\(\d+(?:\.\d+)?\s*(?:ms|s)\))?\s*$/su,
   /\s*\d+\)\s+(.*?)(?:\s*\(\d+(?:\.\d+)?\s*(?:ms|s)\))?\s*$/s,
 ];
-const MARK_SKIP = [/SKIP:?\s+([^(]+)/s];
+const MARK_SKIP = [pyRe(String.raw`SKIP:?\s+([^(]+)`, 's')];
 
 /**
  * grommet, blueprint, lighthouse, prettier: `PASS x` / `FAIL x` / `SKIP x` anywhere in a line (up to a
@@ -161,7 +164,7 @@ const MARK_SKIP = [/SKIP:?\s+([^(]+)/s];
 export function parseMsbJsMarks(log: string): TestMap {
   const r = sets();
   for (const raw of pySplitlines(log)) {
-    const line = raw.replace(/\x1b\[[0-9;]*m/g, '');
+    const line = raw.replace(pyRe(String.raw`\x1b\[[0-9;]*m`, 'g'), '');
     for (const re of MARK_PASS) {
       const m = re.exec(line);
       if (m && !r.failed.has(m[1]!)) r.passed.add(m[1]!);

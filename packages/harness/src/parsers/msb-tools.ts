@@ -3,10 +3,10 @@
  * line for line from its per-repository instance classes (see `msb-native.ts`).
  */
 import type { TestMap } from './common.ts';
-import { fromSets, pySplitlines, pyStrip, type SetResult, sets } from './py.ts';
+import { fromSets, pyRe, pySplitlines, pyStrip, type SetResult, sets } from './py.ts';
 
 // `re.compile(r"\x1B\[[0-?9;]*[mK]")`
-const MSB_ANSI = /\x1B\[[0-?9;]*[mK]/g;
+const MSB_ANSI = pyRe(String.raw`\x1B\[[0-?9;]*[mK]`, 'g');
 const SUREFIRE =
   /Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+), Time elapsed: [\d.]+ .+? in (.+)/s;
 
@@ -69,8 +69,12 @@ const TASK_PASS = [
   /^> Task :(\S+) FROM-CACHE$/s,
   /^(.+ > .+) PASSED$/s,
 ];
-const TASK_FAIL = [/^> Task :(\S+) FAILED$/s, /^(.+ > .+) FAILED$/s];
-const TASK_SKIP = [/^> Task :(\S+) SKIPPED$/s, /^> Task :(\S+) NO-SOURCE$/s, /^(.+ > .+) SKIPPED$/s];
+const TASK_FAIL = [pyRe(String.raw`^> Task :(\S+) FAILED$`, 's'), pyRe(String.raw`^(.+ > .+) FAILED$`, 's')];
+const TASK_SKIP = [
+  pyRe(String.raw`^> Task :(\S+) SKIPPED$`, 's'),
+  pyRe(String.raw`^> Task :(\S+) NO-SOURCE$`, 's'),
+  pyRe(String.raw`^(.+ > .+) SKIPPED$`, 's'),
+];
 
 /**
  * kotlinx.coroutines, ktlint, junit5, spotbugs, micronaut-core, …: Gradle tasks (`> Task :x`, with
@@ -98,9 +102,9 @@ export function parseMsbGradle(log: string): TestMap {
   return fromSets(r);
 }
 
-const GO_PASS = /^--- PASS: (\S+)/s;
-const GO_FAIL = [/^--- FAIL: (\S+)/s, /^FAIL:?\s?(.+?)\s/s];
-const GO_SKIP = /^--- SKIP: (\S+)/s;
+const GO_PASS = pyRe(String.raw`^--- PASS: (\S+)`, 's');
+const GO_FAIL = [pyRe(String.raw`^--- FAIL: (\S+)`, 's'), pyRe(String.raw`^FAIL:?\s?(.+?)\s`, 's')];
+const GO_SKIP = pyRe(String.raw`^--- SKIP: (\S+)`, 's');
 
 function goParser(base: (name: string) => string): (log: string) => TestMap {
   return (log) => {
@@ -139,9 +143,9 @@ export const parseMsbGoParent = goParser((name) => {
   return i < 0 ? name : name.slice(0, i);
 });
 
-const CARGO_PASS = /^test (\S+) ... ok/s;
-const CARGO_FAIL = /^test (\S+) ... FAILED/s;
-const CARGO_SKIP = /^test (\S+) ... ignored/s;
+const CARGO_PASS = pyRe(String.raw`^test (\S+) ... ok`, 's');
+const CARGO_FAIL = pyRe(String.raw`^test (\S+) ... FAILED`, 's');
+const CARGO_SKIP = pyRe(String.raw`^test (\S+) ... ignored`, 's');
 
 /** ripgrep, tokio, clap, serde, nushell, bat, fd, … : `test x ... ok|FAILED|ignored` (prefix match). */
 export function parseMsbCargo(log: string): TestMap {
@@ -158,9 +162,9 @@ export function parseMsbCargo(log: string): TestMap {
   return fromSets(r);
 }
 
-const CTEST_PASS = /^\d+\/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s*Passed/s;
-const CTEST_FAIL = /^\d+\/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s*\*+Failed$/s;
-const CTEST_FAIL_OPEN = /^\d+\/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s*\*+Failed/s;
+const CTEST_PASS = pyRe(String.raw`^\d+\/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s*Passed`, 's');
+const CTEST_FAIL = pyRe(String.raw`^\d+\/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s*\*+Failed$`, 's');
+const CTEST_FAIL_OPEN = pyRe(String.raw`^\d+\/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s*\*+Failed`, 's');
 
 function ctestParser(fail: RegExp): (log: string) => TestMap {
   return (log) => {
@@ -186,7 +190,11 @@ export const parseMsbCtest = ctestParser(CTEST_FAIL);
 /** OpenBLAS, libgit2, fluent-bit, SDL, cgal, root: as `parseMsbCtest`, `***Failed  0.1 sec` read too. */
 export const parseMsbCtestOpen = ctestParser(CTEST_FAIL_OPEN);
 
-const AM = { PASS: /^PASS: (\S+)$/s, FAIL: /^FAIL: (\S+)$/s, SKIP: /^SKIP: (\S+)$/s };
+const AM = {
+  PASS: pyRe(String.raw`^PASS: (\S+)$`, 's'),
+  FAIL: pyRe(String.raw`^FAIL: (\S+)$`, 's'),
+  SKIP: pyRe(String.raw`^SKIP: (\S+)$`, 's'),
+};
 
 /** jq (and zstd outside its keyword ranges): automake's `PASS: t` / `FAIL: t` / `SKIP: t`. */
 export function parseMsbAutomake(log: string): TestMap {

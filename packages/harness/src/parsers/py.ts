@@ -62,3 +62,36 @@ export function fromSets(r: SetResult): TestMap {
   }
   return out;
 }
+
+const PY_SPACE_CHARS = PY_SPACE;
+const PY_DIGIT = '\\p{Nd}';
+const PY_WORD = '\\p{L}\\p{N}_';
+
+/**
+ * Compiles a Python `re` pattern with Python's meaning of `\s`, `\S`, `\d` and `\w` (Unicode whitespace as
+ * `str.isspace()`, Unicode digits and alphanumerics), which differ from JavaScript's at the edges
+ * (U+FEFF, U+001C–U+001F, U+0085, non-ASCII digits and letters). Always compiled with the `u` flag.
+ */
+export function pyRe(pattern: string, flags = ''): RegExp {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      const n = pattern[i + 1] ?? '';
+      i++;
+      if (n === 's') out += inClass ? PY_SPACE_CHARS : `[${PY_SPACE_CHARS}]`;
+      else if (n === 'S' && !inClass) out += `[^${PY_SPACE_CHARS}]`;
+      else if (n === 'd') out += PY_DIGIT;
+      else if (n === 'w') out += inClass ? PY_WORD : `[${PY_WORD}]`;
+      else if ((n === 'S' || n === 'D' || n === 'W') && inClass)
+        throw new Error(`pyRe: \\${n} inside a character class is not supported: ${pattern}`);
+      else out += `\\${n}`;
+      continue;
+    }
+    if (c === '[' && !inClass) inClass = true;
+    else if (c === ']' && inClass) inClass = false;
+    out += c;
+  }
+  return new RegExp(out, flags.includes('u') ? flags : `${flags}u`);
+}

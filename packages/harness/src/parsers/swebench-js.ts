@@ -6,9 +6,9 @@
  */
 import type { TestStatus } from '@faun/schema';
 import type { TestMap } from './common.ts';
-import { pyStrip, setLast } from './py.ts';
+import { pyRe, pyStrip, setLast } from './py.ts';
 
-const JEST = /^\s*(✓|✕|○)\s(.+?)(?:\s\((\d+\s*m?s)\))?$/su;
+const JEST = pyRe(String.raw`^\s*(✓|✕|○)\s(.+?)(?:\s\((\d+\s*m?s)\))?$`, 's');
 const JEST_SYMBOL: Record<string, TestStatus> = { '✓': 'PASSED', '✕': 'FAILED', '○': 'SKIPPED' };
 
 /** `parse_log_jest` (`--verbose`): the id is the test's own title, without its describe blocks. */
@@ -21,7 +21,7 @@ export function parseSwebenchJest(log: string): TestMap {
   return out;
 }
 
-const JEST_JSON = /^\[(PASSED|FAILED)\]\s(.+)$/s;
+const JEST_JSON = pyRe(String.raw`^\[(PASSED|FAILED)\]\s(.+)$`, 's');
 
 /**
  * `parse_log_jest_json`: lines `[PASSED] Suite A > adds numbers` printed by SWE-bench's jq transform of
@@ -36,7 +36,7 @@ export function parseSwebenchJestJson(log: string): TestMap {
   return out;
 }
 
-const VITEST = /^\s*(✓|×|↓)\s(.+?)(?:\s(\d+\s*m?s?|\[skipped\]))?$/su;
+const VITEST = pyRe(String.raw`^\s*(✓|×|↓)\s(.+?)(?:\s(\d+\s*m?s?|\[skipped\]))?$`, 's');
 const VITEST_SYMBOL: Record<string, TestStatus> = { '✓': 'PASSED', '×': 'FAILED', '↓': 'SKIPPED' };
 
 /** `parse_log_vitest` (`--reporter=verbose`). */
@@ -49,7 +49,7 @@ export function parseSwebenchVitest(log: string): TestMap {
   return out;
 }
 
-const KARMA = /^(\s*)?([✔✖])?\s(.*)$/su;
+const KARMA = pyRe(String.raw`^(\s*)?([✔✖])?\s(.*)$`, 's');
 
 /** `parse_log_karma`: suites by indentation after `Starting browser`, up to `SUMMARY:`. */
 export function parseSwebenchKarma(log: string): TestMap {
@@ -83,7 +83,7 @@ export function parseSwebenchKarma(log: string): TestMap {
   return out;
 }
 
-const TAP = /^(ok|not ok) (\d+) (.+)$/s;
+const TAP = pyRe(String.raw`^(ok|not ok) (\d+) (.+)$`, 's');
 
 /** `parse_log_tap`: `ok 1 name` / `not ok 2 name` (the id keeps a leading `- ` and any directive). */
 export function parseSwebenchTap(log: string): TestMap {
@@ -96,14 +96,14 @@ export function parseSwebenchTap(log: string): TestMap {
 }
 
 const CARBON: Array<[RegExp, TestStatus]> = [
-  [/^PASS\s(.*)\s\([\d.]+ms\)/s, 'PASSED'],
-  [/^PASS\s(.*)\s\([\d.]+\ss\)/s, 'PASSED'],
-  [/^PASS\s(.*)\s\([\d.]+s\)/s, 'PASSED'],
-  [/^PASS\s(.*)/s, 'PASSED'],
-  [/^FAIL\s(.*)\s\([\d.]+ms\)/s, 'FAILED'],
-  [/^FAIL\s(.*)\s\([\d.]+\ss\)/s, 'FAILED'],
-  [/^FAIL\s(.*)\s\([\d.]+s\)/s, 'FAILED'],
-  [/^FAIL\s(.*)/s, 'FAILED'],
+  [pyRe(String.raw`^PASS\s(.*)\s\([\d.]+ms\)`, 's'), 'PASSED'],
+  [pyRe(String.raw`^PASS\s(.*)\s\([\d.]+\ss\)`, 's'), 'PASSED'],
+  [pyRe(String.raw`^PASS\s(.*)\s\([\d.]+s\)`, 's'), 'PASSED'],
+  [pyRe(String.raw`^PASS\s(.*)`, 's'), 'PASSED'],
+  [pyRe(String.raw`^FAIL\s(.*)\s\([\d.]+ms\)`, 's'), 'FAILED'],
+  [pyRe(String.raw`^FAIL\s(.*)\s\([\d.]+\ss\)`, 's'), 'FAILED'],
+  [pyRe(String.raw`^FAIL\s(.*)\s\([\d.]+s\)`, 's'), 'FAILED'],
+  [pyRe(String.raw`^FAIL\s(.*)`, 's'), 'FAILED'],
 ];
 
 /**
@@ -125,15 +125,16 @@ export function parseSwebenchCarbon(log: string): TestMap {
 }
 
 // Python's `^FAIL\s(.*)` under re.MULTILINE: `^` only after `\n`, `.` anything but `\n`.
-const LINE_FAIL = /(?<![^\n])FAIL\s([^\n]*)/g;
-const LINE_PASS = /(?<![^\n])PASS\s([^\n]*)/g;
+const LINE_FAIL = pyRe(String.raw`(?<![^\n])FAIL\s([^\n]*)`, 'g');
+const LINE_PASS = pyRe(String.raw`(?<![^\n])PASS\s([^\n]*)`, 'g');
+
+const GROMMET_TIME = pyRe(String.raw`\s\([\d.]+\s?(?:ms|s)\)$`, 's');
 
 /** `parse_log_grommet`: `PASS path` / `FAIL path` at line start, a trailing `(1.2 s)` removed. */
 export function parseSwebenchGrommet(log: string): TestMap {
   const out: TestMap = {};
-  const timing = /\s\([\d.]+\s?(?:ms|s)\)$/s;
-  for (const m of log.matchAll(LINE_FAIL)) setLast(out, pyStrip(m[1]!).replace(timing, ''), 'FAILED');
-  for (const m of log.matchAll(LINE_PASS)) setLast(out, pyStrip(m[1]!).replace(timing, ''), 'PASSED');
+  for (const m of log.matchAll(LINE_FAIL)) setLast(out, pyStrip(m[1]!).replace(GROMMET_TIME, ''), 'FAILED');
+  for (const m of log.matchAll(LINE_PASS)) setLast(out, pyStrip(m[1]!).replace(GROMMET_TIME, ''), 'PASSED');
   return out;
 }
 
@@ -145,15 +146,22 @@ export function parseSwebenchEmotion(log: string): TestMap {
   return out;
 }
 
+const MARKED = pyRe(String.raw`^\d+\)\s(.*)`, 's');
+
 /** `parse_log_marked`: only failures, `1) title` at line start. */
 export function parseSwebenchMarked(log: string): TestMap {
   const out: TestMap = {};
   for (const line of log.split('\n')) {
-    const m = /^\d+\)\s(.*)/s.exec(line);
+    const m = MARKED.exec(line);
     if (m) setLast(out, pyStrip(m[1]!), 'FAILED');
   }
   return out;
 }
+
+const HL_SUMMARY = pyRe(String.raw`\n[ \t]*\d+ passing`);
+const HL_TIME = pyRe(String.raw`\(\d+ms\)`);
+const HL_TIMES = pyRe(String.raw`\(\d+ms\)`, 'g');
+const HL_FAIL = pyRe(String.raw`^\d+\)`);
 
 /**
  * `parse_log_highlightjs` (mocha spec reporter): everything after the first `N passing` is dropped;
@@ -161,18 +169,17 @@ export function parseSwebenchMarked(log: string): TestMap {
  * joined with the title by `.`.
  */
 export function parseSwebenchHighlightjs(log: string): TestMap {
-  const head = log.split(/\n[ \t]*\d+ passing/)[0]!;
+  const head = log.split(HL_SUMMARY)[0]!;
   const out: TestMap = {};
   let suite: string[] = [];
-  const untime = (name: string) =>
-    /\(\d+ms\)/.test(name) ? pyStrip(name.replace(/\(\d+ms\)/g, '')) : pyStrip(name);
+  const untime = (name: string) => (HL_TIME.test(name) ? pyStrip(name.replace(HL_TIMES, '')) : pyStrip(name));
   for (const line of head.split('\n')) {
     const t = pyStrip(line);
     if (t.startsWith('✓') || t.startsWith('✔')) {
       const check = t.startsWith('✓') ? '✓' : '✔';
       const name = untime(line.slice(line.indexOf(check) + check.length));
       setLast(out, [...suite, name].join('.'), 'PASSED');
-    } else if (/^\d+\)/.test(t)) {
+    } else if (HL_FAIL.test(t)) {
       const name = untime(line.slice(line.indexOf(')') + 1));
       setLast(out, [...suite, name].join('.'), 'FAILED');
     } else if (line.startsWith('  ')) suite = [pyStrip(line)];
@@ -181,14 +188,15 @@ export function parseSwebenchHighlightjs(log: string): TestMap {
   return out;
 }
 
-const ANSI = /\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g;
+const ANSI = pyRe(String.raw`\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])`, 'g');
+
+// Python's `[^\S\r\n]`: whitespace other than CR and LF.
+const H = String.raw`[\t\x0b\x0c\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]`;
+const CHART_FAILED = pyRe(String.raw`Chrome\s[\d.]+${H}\([^\n]+?\)${H}([^\n]*)FAILED(?![^\n])`, 'g');
 
 /** `parse_log_chart_js`: karma's `Chrome 1.2 (Linux) name FAILED` lines, ANSI removed first. */
 export function parseSwebenchChartJs(log: string): TestMap {
   const out: TestMap = {};
-  for (const m of log
-    .replace(ANSI, '')
-    .matchAll(/Chrome\s[\d.]+[^\S\r\n]\([^\n]+?\)[^\S\r\n]([^\n]*)FAILED(?![^\n])/g))
-    setLast(out, m[1]!, 'FAILED');
+  for (const m of log.replace(ANSI, '').matchAll(CHART_FAILED)) setLast(out, m[1]!, 'FAILED');
   return out;
 }

@@ -5,13 +5,13 @@
  */
 import type { TestStatus } from '@faun/schema';
 import type { TestMap } from './common.ts';
-import { pyStrip, setLast } from './py.ts';
+import { pyRe, pyStrip, setLast } from './py.ts';
 
 function eachLine(log: string, fn: (line: string) => void): void {
   for (const line of log.split('\n')) fn(pyStrip(line));
 }
 
-const GO = /^--- (PASS|FAIL|SKIP): (.+) \((.+)\)$/s;
+const GO = pyRe(String.raw`^--- (PASS|FAIL|SKIP): (.+) \((.+)\)$`, 's');
 const GO_STATUS: Record<string, TestStatus> = { PASS: 'PASSED', FAIL: 'FAILED', SKIP: 'SKIPPED' };
 
 /** `parse_log_gotest`: `--- PASS: TestX (0.00s)`, subtests keep their full `Parent/sub` id. */
@@ -24,7 +24,7 @@ export function parseSwebenchGotest(log: string): TestMap {
   return out;
 }
 
-const CARGO = /^test\s+(\S+)\s+\.\.\.\s+(\w+)$/s;
+const CARGO = pyRe(String.raw`^test\s+(\S+)\s+\.\.\.\s+(\w+)$`, 's');
 
 /** `parse_log_cargo`: `test x ... ok|FAILED`; `ignored` (and anything else) is not recorded. */
 export function parseSwebenchCargo(log: string): TestMap {
@@ -38,8 +38,8 @@ export function parseSwebenchCargo(log: string): TestMap {
   return out;
 }
 
-const MVN_TEST = /^.*-Dtest=(\S+).*$/s;
-const MVN_RESULT = /^.*BUILD (SUCCESS|FAILURE)$/s;
+const MVN_TEST = pyRe(String.raw`^.*-Dtest=(\S+).*$`, 's');
+const MVN_RESULT = pyRe(String.raw`^.*BUILD (SUCCESS|FAILURE)$`, 's');
 
 /**
  * `parse_log_maven`: one test per `mvn … -Dtest=X` invocation (from the `set -x` trace), matched in order
@@ -64,7 +64,7 @@ export function parseSwebenchMaven(log: string): TestMap {
   return out;
 }
 
-const ANT = /^\s*\[junit\]\s+\[(PASS|FAIL|ERR)\]\s+(.*)$/s;
+const ANT = pyRe(String.raw`^\s*\[junit\]\s+\[(PASS|FAIL|ERR)\]\s+(.*)$`, 's');
 
 /** `parse_log_ant`: `[junit] [PASS] name`; FAIL and ERR are failures. */
 export function parseSwebenchAnt(log: string): TestMap {
@@ -76,9 +76,9 @@ export function parseSwebenchAnt(log: string): TestMap {
   return out;
 }
 
-const GRADLE_FULL = /^([^>].+)\s+(PASSED|FAILED)$/s;
-const GRADLE_NAME = /^([^>]\S*\s+>\s+\S+)$/s;
-const GRADLE_STATUS = /^(PASSED|FAILED)$/s;
+const GRADLE_FULL = pyRe(String.raw`^([^>].+)\s+(PASSED|FAILED)$`, 's');
+const GRADLE_NAME = pyRe(String.raw`^([^>]\S*\s+>\s+\S+)$`, 's');
+const GRADLE_STATUS = pyRe(String.raw`^(PASSED|FAILED)$`, 's');
 
 /**
  * `parse_log_gradle_custom`: `Class > method PASSED|FAILED` (the id is everything before the status,
@@ -110,7 +110,7 @@ export function parseSwebenchGradle(log: string): TestMap {
   return out;
 }
 
-const GTEST = /^.*\[\s*(OK|FAILED)\s*\]\s(.*)\s\(.*\)$/s;
+const GTEST = pyRe(String.raw`^.*\[\s*(OK|FAILED)\s*\]\s(.*)\s\(.*\)$`, 's');
 
 /** `parse_log_googletest`: `[       OK ] Suite.Test (0 ms)`; a parameter description stays in the id. */
 export function parseSwebenchGoogletest(log: string): TestMap {
@@ -122,7 +122,7 @@ export function parseSwebenchGoogletest(log: string): TestMap {
   return out;
 }
 
-const JQ = /^\s*(PASS|FAIL):\s(.+)$/s;
+const JQ = pyRe(String.raw`^\s*(PASS|FAIL):\s(.+)$`, 's');
 
 /** `parse_log_jq`: automake's `PASS: name` / `FAIL: name`. */
 export function parseSwebenchJq(log: string): TestMap {
@@ -134,7 +134,9 @@ export function parseSwebenchJq(log: string): TestMap {
   return out;
 }
 
-const REDIS = /^\[(ok|err|skip|ignore)\]:\s(.+?)(?:\s\((\d+\s*m?s)\))?$/s;
+const REDIS = pyRe(String.raw`^\[(ok|err|skip|ignore)\]:\s(.+?)(?:\s\((\d+\s*m?s)\))?$`, 's');
+
+const REDIS_IN = pyRe(String.raw`\s+in\s+\S+$`, 's');
 
 /** `parse_log_redis`: `[ok]: name (3 ms)`; a failure's trailing `in file` is dropped. */
 export function parseSwebenchRedis(log: string): TestMap {
@@ -144,13 +146,13 @@ export function parseSwebenchRedis(log: string): TestMap {
     if (!m) return;
     const name = m[2]!;
     if (m[1] === 'ok') setLast(out, name, 'PASSED');
-    else if (m[1] === 'err') setLast(out, name.replace(/\s+in\s+\S+$/s, ''), 'FAILED');
+    else if (m[1] === 'err') setLast(out, name.replace(REDIS_IN, ''), 'FAILED');
     else setLast(out, name, 'SKIPPED');
   });
   return out;
 }
 
-const MICROPY = /^(pass|FAIL|skip)\s+(.+)$/s;
+const MICROPY = pyRe(String.raw`^(pass|FAIL|skip)\s+(.+)$`, 's');
 
 /** `parse_log_micropython_test`: `pass name`, `FAIL name`, `skip name`. */
 export function parseSwebenchMicropython(log: string): TestMap {
