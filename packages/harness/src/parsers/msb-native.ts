@@ -151,9 +151,9 @@ const MARK_PASS = [
   pyRe(String.raw`\s*[✔✓]\s+(.*?)(?:\s*\(\d+(?:\.\d+)?\s*(?:ms|s)\))?\s*$`, 's'),
 ];
 const MARK_FAIL = [
-  /FAIL:?\s+([^(]+)/s,
-  /\s*[×✗]\s+(.*?)(?:\s*\(\d+(?:\.\d+)?\s*(?:ms|s)\))?\s*$/su,
-  /\s*\d+\)\s+(.*?)(?:\s*\(\d+(?:\.\d+)?\s*(?:ms|s)\))?\s*$/s,
+  pyRe(String.raw`FAIL:?\s+([^(]+)`, 's'),
+  pyRe(String.raw`\s*[×✗]\s+(.*?)(?:\s*\(\d+(?:\.\d+)?\s*(?:ms|s)\))?\s*$`, 's'),
+  pyRe(String.raw`\s*\d+\)\s+(.*?)(?:\s*\(\d+(?:\.\d+)?\s*(?:ms|s)\))?\s*$`, 's'),
 ];
 const MARK_SKIP = [pyRe(String.raw`SKIP:?\s+([^(]+)`, 's')];
 

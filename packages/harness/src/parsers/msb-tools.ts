@@ -7,8 +7,10 @@ import { fromSets, pyRe, pySplitlines, pyStrip, type SetResult, sets } from './p
 
 // `re.compile(r"\x1B\[[0-?9;]*[mK]")`
 const MSB_ANSI = pyRe(String.raw`\x1B\[[0-?9;]*[mK]`, 'g');
-const SUREFIRE =
-  /Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+), Time elapsed: [\d.]+ .+? in (.+)/s;
+const SUREFIRE = pyRe(
+  String.raw`Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+), Time elapsed: [\d.]+ .+? in (.+)`,
+  's',
+);
 
 function classify(
   r: SetResult,
@@ -38,10 +40,14 @@ export function parseMsbMavenClass(log: string): TestMap {
 }
 
 // Python's `.` is `[^\n]`; these patterns run over the whole log.
-const GSON_PASS =
-  /Running\s+([^\n]+?)\s*\n(?:(?!Tests run:)[^\n]*\n)*Tests run:\s*(\d+),\s*Failures:\s*(\d+),\s*Errors:\s*(\d+),\s*Skipped:\s*(\d+),\s*Time elapsed:\s*[\d.]+\s*sec/g;
-const GSON_FAIL =
-  /Running ([^\n]+?)\nTests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+), Time elapsed: [\d.]+ sec +<<< FAILURE!/g;
+const GSON_PASS = pyRe(
+  String.raw`Running\s+([^\n]+?)\s*\n(?:(?!Tests run:)[^\n]*\n)*Tests run:\s*(\d+),\s*Failures:\s*(\d+),\s*Errors:\s*(\d+),\s*Skipped:\s*(\d+),\s*Time elapsed:\s*[\d.]+\s*sec`,
+  'g',
+);
+const GSON_FAIL = pyRe(
+  String.raw`Running ([^\n]+?)\nTests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+), Time elapsed: [\d.]+ sec +<<< FAILURE!`,
+  'g',
+);
 
 /** Python's `pattern.findall(text, 8)` (the reference passes `re.MULTILINE`, i.e. 8, as the start). */
 function* findFrom(re: RegExp, text: string, pos: number): Generator<RegExpExecArray> {
@@ -64,9 +70,9 @@ export function parseMsbGson(log: string): TestMap {
 }
 
 const TASK_PASS = [
-  /^> Task :(\S+)$/s,
-  /^> Task :(\S+) UP-TO-DATE$/s,
-  /^> Task :(\S+) FROM-CACHE$/s,
+  pyRe(String.raw`^> Task :(\S+)$`, 's'),
+  pyRe(String.raw`^> Task :(\S+) UP-TO-DATE$`, 's'),
+  pyRe(String.raw`^> Task :(\S+) FROM-CACHE$`, 's'),
   /^(.+ > .+) PASSED$/s,
 ];
 const TASK_FAIL = [pyRe(String.raw`^> Task :(\S+) FAILED$`, 's'), pyRe(String.raw`^(.+ > .+) FAILED$`, 's')];

@@ -1,5 +1,6 @@
 /** faun names of the reference ports for non-Python logs: `swebench-*` (SWE-bench) and `msb-*` (Multi-SWE-bench). */
 import type { LogParser } from './common.ts';
+import { parseMsbJestFiles, parseMsbMarksFirst, parseMsbMarksStripped } from './msb-js.ts';
 import { parseMsbJestSuite, parseMsbJsMarks, parseMsbMochaJson, parseMsbMochaSpec } from './msb-native.ts';
 import {
   parseMsbAutomake,
@@ -65,6 +66,9 @@ export const NATIVE_PARSERS = {
   'msb-mocha-spec': parseMsbMochaSpec,
   'msb-mocha-json': parseMsbMochaJson,
   'msb-js-marks': parseMsbJsMarks,
+  'msb-jest-files': parseMsbJestFiles,
+  'msb-marks-stripped': parseMsbMarksStripped,
+  'msb-marks-first': parseMsbMarksFirst,
   'msb-maven-class': parseMsbMavenClass,
   'msb-gson': parseMsbGson,
   'msb-gradle': parseMsbGradle,
