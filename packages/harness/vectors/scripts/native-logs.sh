@@ -44,6 +44,11 @@ run() {
   docker run --rm -v "$out:/out" "$@" "$image" bash /out/run.sh
 }
 
+# A TLS-intercepting proxy between the containers and the registry needs its CA: CA_BUNDLE (default
+# $NODE_EXTRA_CA_CERTS) is mounted and handed to node.
+CA_BUNDLE=${CA_BUNDLE:-${NODE_EXTRA_CA_CERTS:-}}
+ca_args() { if [ -n "$CA_BUNDLE" ]; then echo "-e NODE_EXTRA_CA_CERTS=/ca.crt -v $CA_BUNDLE:/ca.crt:ro"; fi; }
+
 npm_cli() {
   [ -d "$WORK/npm" ] || { mkdir -p "$WORK/npm" && curl -sSfL "$NPM_TARBALL_URL" | tar xz -C "$WORK/npm"; }
   echo "$WORK/npm/package"
@@ -132,7 +137,7 @@ export TZ=Europe/London
 ./node_modules/.bin/jest --json --coverage=false > /out/jest-json.log 2>/out/jest-json.stderr || true
 # SWE-bench JEST_JSON_JQ_TRANSFORM (constants/javascript.py)
 jq -r '"'"'.testResults[].assertionResults[] | "[" + (.status | ascii_upcase) + "] " + ((.ancestorTitles | join(" > ")) + (if .ancestorTitles | length > 0 then " > " else "" end) + .title)'"'"' < /out/jest-json.log > /out/jest-json-jq.log' \
-    -v "$WORK/dayjs:/src:ro" -v "$npm:/npm:ro"
+    -v "$WORK/dayjs:/src:ro" -v "$npm:/npm:ro" $(ca_args)
 }
 
 express() {
@@ -147,7 +152,7 @@ M="./node_modules/.bin/mocha --require test/support/env --check-leaks test/ test
 $M --reporter spec > /out/mocha-spec.log 2>&1 || true
 $M --reporter json > /out/mocha-json.log 2>&1 || true
 $M --reporter tap > /out/mocha-tap.log 2>&1 || true' \
-    -v "$WORK/express:/src:ro" -v "$npm:/npm:ro"
+    -v "$WORK/express:/src:ro" -v "$npm:/npm:ro" $(ca_args)
 }
 
 fmt() {
