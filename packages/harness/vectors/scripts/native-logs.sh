@@ -143,6 +143,7 @@ jq -r '"'"'.testResults[].assertionResults[] | "[" + (.status | ascii_upcase) + 
 express() {
   local o="$OUT/express" npm
   npm=$(npm_cli)
+  mkdir -p "$o" && cp "$HERE/native/express-planted.js.txt" "$o/planted.js"
   checkout expressjs/express a3714473feb3d2908add734d340e7755fd85e0a3 "$WORK/express"
   run "$(tag node)" "$o" '
 set -e
@@ -151,7 +152,11 @@ node /npm/bin/npm-cli.js install --no-audit --no-fund > /out/npm-install.log 2>&
 M="./node_modules/.bin/mocha --require test/support/env --check-leaks test/ test/acceptance/"
 $M --reporter spec > /out/mocha-spec.log 2>&1 || true
 $M --reporter json > /out/mocha-json.log 2>&1 || true
-$M --reporter tap > /out/mocha-tap.log 2>&1 || true' \
+$M --reporter tap > /out/mocha-tap.log 2>&1 || true
+cp /out/planted.js test/zz-planted.js
+$M --reporter spec > /out/mocha-spec-planted.log 2>&1 || true
+$M --reporter json > /out/mocha-json-planted.log 2>&1 || true
+$M --reporter tap > /out/mocha-tap-planted.log 2>&1 || true' \
     -v "$WORK/express:/src:ro" -v "$npm:/npm:ro" $(ca_args)
 }
 
