@@ -6,16 +6,16 @@
 #   packages/harness/vectors/scripts/native-logs.sh OUT_DIR [project…]
 #
 # Sources: bare mirrors under $MIRRORS (default /work/.mirror/<owner>+<repo>/repo) for gson, dayjs, express
-# and fmt; Debian packages for go-cmp and regex-syntax. Containers use the network only for Debian's apt
+# and fmt; Debian packages for go-cmp, gorilla/mux and regex-syntax. Containers use the network only for Debian's apt
 # and the npm registry (npm itself comes from the registry as a tarball: $NPM_TARBALL_URL).
-# Projects: go-cmp regex-syntax gson-maven gson-gradle dayjs express fmt (default: all).
+# Projects: go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt (default: all).
 # The status maps in the vectors come from running the reference parsers on these logs; they are not
 # produced by this script.
 set -euo pipefail
 
 OUT=${1:?usage: native-logs.sh OUT_DIR [project…]}
 shift
-PROJECTS=${*:-go-cmp regex-syntax gson-maven gson-gradle dayjs express fmt}
+PROJECTS=${*:-go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt}
 MIRRORS=${MIRRORS:-/work/.mirror}
 NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -67,6 +67,16 @@ go test -v -count=1 ./... > /out/go-test-v.log 2>&1 || true
 go test -json -count=1 ./... > /out/go-test-json.log 2>&1 || true
 cp /out/planted_test.go cmp/zz_planted_test.go
 go test -v -count=1 ./... > /out/go-test-v-planted.log 2>&1 || true'
+}
+
+gorilla_mux() {
+  run "$(tag go)" "$OUT/gorilla-mux" '
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends golang-github-gorilla-mux-dev >/dev/null
+dpkg-query -W golang-github-gorilla-mux-dev > /out/version.txt
+export CGO_ENABLED=0 GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE=/tmp/gocache
+cp -r /usr/share/gocode/src/github.com/gorilla/mux /tmp/mux && cd /tmp/mux
+go test -v -count=1 ./... > /out/go-test-v.log 2>&1 || true'
 }
 
 regex_syntax() {
@@ -177,13 +187,14 @@ ctest -V > /out/ctest-v.log 2>&1 || true' \
 for p in $PROJECTS; do
   case $p in
   go-cmp) go_cmp ;;
+  gorilla-mux) gorilla_mux ;;
   regex-syntax) regex_syntax ;;
   gson-maven) gson_maven ;;
   gson-gradle) gson_gradle ;;
   dayjs) dayjs ;;
   express) express ;;
   fmt) fmt ;;
-  *) echo "unknown project $p (known: go-cmp regex-syntax gson-maven gson-gradle dayjs express fmt)" >&2 && exit 2 ;;
+  *) echo "unknown project $p (known: go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt)" >&2 && exit 2 ;;
   esac
 done
 echo "logs in $OUT" >&2
