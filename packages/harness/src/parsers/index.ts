@@ -5,6 +5,7 @@ import { parseCtest, parseCtestGtest, parseGtest } from './ctest.ts';
 import { parseGo, parseGoJson, parseGoVerbose } from './go.ts';
 import { parseJest, parseJestJson, parseMocha, parseVitest } from './js.ts';
 import { parseGradleText, parseJunit, parseJunitXml } from './junit.ts';
+import { NATIVE_PARSERS } from './native-registry.ts';
 import { parseNodeSpec, parseNodeTest, parseTap } from './node.ts';
 import { parsePytest } from './pytest.ts';
 import { parseSympy } from './sympy.ts';
@@ -37,6 +38,7 @@ export const PARSERS = {
   ctest: parseCtest,
   gtest: parseGtest,
   'ctest-gtest': parseCtestGtest,
+  ...NATIVE_PARSERS,
 } satisfies Record<string, LogParser>;
 
 export type ParserName = keyof typeof PARSERS;

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# Rebuilds the real test logs of vectors/real-logs for Go, Rust, Java (Maven, Gradle), JavaScript (jest,
+# mocha) and C++ (ctest + GoogleTest) by running each project's own test suite in faun's toolchain images.
+#
+#   bun run setup java go node rust cpp            # the toolchain images
+#   packages/harness/vectors/scripts/native-logs.sh OUT_DIR [project…]
+#
+# Sources: bare mirrors under $MIRRORS (default /work/.mirror/<owner>+<repo>/repo) for gson, dayjs, express
+# and fmt; Debian packages for go-cmp, gorilla/mux and regex-syntax. Containers use the network only for Debian's apt
+# and the npm registry (npm itself comes from the registry as a tarball: $NPM_TARBALL_URL).
+# Projects: go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt (default: all).
+# The status maps in the vectors come from running the reference parsers on these logs; they are not
+# produced by this script.
+set -euo pipefail
+
+OUT=${1:?usage: native-logs.sh OUT_DIR [project…]}
+shift
+PROJECTS=${*:-go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt}
+MIRRORS=${MIRRORS:-/work/.mirror}
+NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../../../.." && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+
+tag() { (cd "$ROOT" && bun -e "import { toolchainImageTag } from '@faun/services'; console.log(toolchainImageTag('$1'))"); }
+
+# checkout REPO COMMIT DIR: a work tree of REPO at COMMIT from its mirror.
+checkout() {
+  local git="$MIRRORS/${1/\//+}/repo"
+  [ -d "$git" ] || { echo "missing mirror $git (fetch github:$1 first)" >&2; exit 1; }
+  git clone -q "$git" "$3" && git -C "$3" checkout -q "$2"
+}
+
+# run IMAGE OUTDIR SCRIPT [docker args…]: runs SCRIPT (bash) in IMAGE with OUTDIR at /out.
+run() {
+  local image=$1 out=$2 script=$3
+  shift 3
+  mkdir -p "$out"
+  printf '%s\n' "$script" >"$out/run.sh"
+  echo "== $(basename "$out") ($image)" >&2
+  docker run --rm -v "$out:/out" "$@" "$image" bash /out/run.sh
+}
+
+# A TLS-intercepting proxy between the containers and the registry needs its CA: CA_BUNDLE (default
+# $NODE_EXTRA_CA_CERTS) is mounted and handed to node.
+CA_BUNDLE=${CA_BUNDLE:-${NODE_EXTRA_CA_CERTS:-}}
+ca_args() { if [ -n "$CA_BUNDLE" ]; then echo "-e NODE_EXTRA_CA_CERTS=/ca.crt -v $CA_BUNDLE:/ca.crt:ro"; fi; }
+
+npm_cli() {
+  [ -d "$WORK/npm" ] || { mkdir -p "$WORK/npm" && curl -sSfL "$NPM_TARBALL_URL" | tar xz -C "$WORK/npm"; }
+  echo "$WORK/npm/package"
+}
+
+go_cmp() {
+  local o="$OUT/go-cmp"
+  mkdir -p "$o" && cp "$HERE/native/go-cmp-planted_test.go.txt" "$o/planted_test.go"
+  run "$(tag go)" "$o" '
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends golang-github-google-go-cmp-dev >/dev/null
+dpkg-query -W golang-github-google-go-cmp-dev > /out/version.txt
+export CGO_ENABLED=0 GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE=/tmp/gocache
+cp -r /usr/share/gocode/src/github.com/google/go-cmp /tmp/cmp && cd /tmp/cmp
+go test -v -count=1 ./... > /out/go-test-v.log 2>&1 || true
+go test -json -count=1 ./... > /out/go-test-json.log 2>&1 || true
+cp /out/planted_test.go cmp/zz_planted_test.go
+go test -v -count=1 ./... > /out/go-test-v-planted.log 2>&1 || true'
+}
+
+gorilla_mux() {
+  run "$(tag go)" "$OUT/gorilla-mux" '
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends golang-github-gorilla-mux-dev >/dev/null
+dpkg-query -W golang-github-gorilla-mux-dev > /out/version.txt
+export CGO_ENABLED=0 GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE=/tmp/gocache
+cp -r /usr/share/gocode/src/github.com/gorilla/mux /tmp/mux && cd /tmp/mux
+go test -v -count=1 ./... > /out/go-test-v.log 2>&1 || true'
+}
+
+regex_syntax() {
+  local o="$OUT/regex-syntax"
+  mkdir -p "$o" && cp "$HERE/native/regex-syntax-planted.rs.txt" "$o/planted.rs"
+  run "$(tag rust)" "$o" '
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends librust-regex-syntax-dev >/dev/null
+dpkg-query -W librust-regex-syntax-dev > /out/version.txt
+export CARGO_HOME=/tmp/cargo CARGO_TERM_COLOR=never
+cp -r /usr/share/cargo/registry/regex-syntax-0.6.* /tmp/rs && cd /tmp/rs && rm -f .cargo-checksum.json
+cargo test --offline --no-fail-fast > /out/cargo-test.log 2>&1 || true
+cat /out/planted.rs >> src/lib.rs
+cargo test --offline --no-fail-fast --lib > /out/cargo-test-planted.log 2>&1 || true
+cargo test --offline --no-fail-fast --lib -- --nocapture --test-threads=1 > /out/cargo-test-planted-nocapture.log 2>&1 || true'
+}
+
+gson_prepare() {
+  [ -d "$WORK/gson" ] || checkout google/gson gson-parent-2.10.1 "$WORK/gson"
+  echo "$WORK/gson/gson"
+}
+
+# Sources generated from gson's java-templates, as its own build does.
+GSON_TEMPLATES='for f in $(cd src/main/java-templates && find . -name "*.java"); do mkdir -p src/main/java/$(dirname $f); sed "s/\${project.version}/2.10.1/g" src/main/java-templates/$f > src/main/java/$f; done'
+
+gson_maven() {
+  local src o="$OUT/gson-maven"
+  src=$(gson_prepare)
+  mkdir -p "$o" && cp "$HERE/native/gson-pom.xml" "$o/pom.xml"
+  run "$(tag java)" "$o" "
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends libmaven-resources-plugin-java >/dev/null
+cp -r /src /tmp/gson && cd /tmp/gson && cp /out/pom.xml pom.xml && rm -f src/main/java/module-info.java
+$GSON_TEMPLATES
+M='mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo'
+\$M test -Dsurefire.useFile=false -DfailIfNoTests=false > /out/mvn-test.log 2>&1 || true
+( set -x
+  for t in com.google.gson.JsonArrayTest com.google.gson.GsonTest#testOverridesDefaultExcluder com.google.gson.functional.EnumTest com.google.gson.JsonPrimitiveTest#testNulls com.google.gson.DoesNotExistTest com.google.gson.functional.PrimitiveTest#testNumberDeserialization; do
+    \$M test -Dsurefire.useFile=false -Dtest=\$t -DfailIfNoTests=false
+  done ) > /out/mvn-per-test.log 2>&1 || true" -v "$src:/src:ro"
+}
+
+gson_gradle() {
+  local src o="$OUT/gson-gradle"
+  src=$(gson_prepare)
+  mkdir -p "$o" && cp "$HERE/native/gson-build.gradle" "$o/build.gradle"
+  run "$(tag java)" "$o" "
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends gradle >/dev/null
+dpkg-query -W gradle > /out/version.txt
+cp -r /src /tmp/gson && cd /tmp/gson && rm -f pom.xml && cp /out/build.gradle build.gradle
+$GSON_TEMPLATES
+echo \"rootProject.name = 'gson'\" > settings.gradle
+gradle --offline --no-daemon test --console=plain > /out/gradle-test-plain.log 2>&1 || true" -v "$src:/src:ro"
+}
+
+dayjs() {
+  local o="$OUT/dayjs" npm
+  npm=$(npm_cli)
+  checkout iamkun/dayjs 0f6c19e3b63bcc3ff74917cb3a60125020c75648 "$WORK/dayjs"
+  run "$(tag node)" "$o" '
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends jq >/dev/null
+cp -r /src /tmp/dayjs && cd /tmp/dayjs
+node /npm/bin/npm-cli.js install --legacy-peer-deps --ignore-scripts --no-audit --no-fund > /out/npm-install.log 2>&1
+export TZ=Europe/London
+./node_modules/.bin/jest --verbose --coverage=false > /out/jest-verbose.log 2>&1 || true
+./node_modules/.bin/jest --json --coverage=false > /out/jest-json.log 2>/out/jest-json.stderr || true
+# SWE-bench JEST_JSON_JQ_TRANSFORM (constants/javascript.py)
+jq -r '"'"'.testResults[].assertionResults[] | "[" + (.status | ascii_upcase) + "] " + ((.ancestorTitles | join(" > ")) + (if .ancestorTitles | length > 0 then " > " else "" end) + .title)'"'"' < /out/jest-json.log > /out/jest-json-jq.log' \
+    -v "$WORK/dayjs:/src:ro" -v "$npm:/npm:ro" $(ca_args)
+}
+
+express() {
+  local o="$OUT/express" npm
+  npm=$(npm_cli)
+  mkdir -p "$o" && cp "$HERE/native/express-planted.js.txt" "$o/planted.js"
+  checkout expressjs/express a3714473feb3d2908add734d340e7755fd85e0a3 "$WORK/express"
+  run "$(tag node)" "$o" '
+set -e
+cp -r /src /tmp/express && cd /tmp/express
+node /npm/bin/npm-cli.js install --no-audit --no-fund > /out/npm-install.log 2>&1
+M="./node_modules/.bin/mocha --require test/support/env --check-leaks test/ test/acceptance/"
+$M --reporter spec > /out/mocha-spec.log 2>&1 || true
+$M --reporter json > /out/mocha-json.log 2>&1 || true
+$M --reporter tap > /out/mocha-tap.log 2>&1 || true
+cp /out/planted.js test/zz-planted.js
+$M --reporter spec > /out/mocha-spec-planted.log 2>&1 || true
+$M --reporter json > /out/mocha-json-planted.log 2>&1 || true
+$M --reporter tap > /out/mocha-tap-planted.log 2>&1 || true' \
+    -v "$WORK/express:/src:ro" -v "$npm:/npm:ro" $(ca_args)
+}
+
+fmt() {
+  local o="$OUT/fmt"
+  checkout fmtlib/fmt 0c9fce2ffefecfdce794e1859584e25877b7b592 "$WORK/fmt"
+  run "$(tag cpp)" "$o" '
+set -e
+cp -r /src /tmp/fmt && cd /tmp/fmt
+cmake -S . -B /tmp/build -DCMAKE_BUILD_TYPE=Release -DFMT_TEST=ON -DFMT_DOC=OFF > /out/cmake.log 2>&1
+cmake --build /tmp/build -j 2 >> /out/cmake.log 2>&1 || true
+cd /tmp/build
+ctest > /out/ctest.log 2>&1 || true
+ctest -V > /out/ctest-v.log 2>&1 || true' \
+    -v "$WORK/fmt:/src:ro"
+}
+
+for p in $PROJECTS; do
+  case $p in
+  go-cmp) go_cmp ;;
+  gorilla-mux) gorilla_mux ;;
+  regex-syntax) regex_syntax ;;
+  gson-maven) gson_maven ;;
+  gson-gradle) gson_gradle ;;
+  dayjs) dayjs ;;
+  express) express ;;
+  fmt) fmt ;;
+  *) echo "unknown project $p (known: go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt)" >&2 && exit 2 ;;
+  esac
+done
+echo "logs in $OUT" >&2
