@@ -62,7 +62,7 @@ export default async function crawlBench(args: string[]): Promise<Record<string,
     checkpoint: (r, s) => store.checkpoint(r, s),
     entries: (f) => store.entries(f),
   };
-  const client = createClient({ baseUrl: fake.url, tokens, clock, maxConcurrent: 64 });
+  const client = createClient({ baseUrl: fake.url, tokens, clock });
   const started = performance.now();
   let pages = 0;
   try {

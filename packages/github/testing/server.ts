@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { type Clock, realClock } from '../src/clock.ts';
 import { Corpus } from './corpus.ts';
 import type { CorpusOptions, FakeRepo } from './corpus-types.ts';
-import { type FaultOptions, FaultPlan } from './faults.ts';
+import { type FaultAnswer, type FaultOptions, FaultPlan } from './faults.ts';
 import { graphql } from './graphql.ts';
 import { type FakeApp, Identities, type Identity, INSTALLATION_LIMIT, type Owner } from './identity.ts';
 import { Lists } from './lists.ts';
@@ -84,6 +84,8 @@ export interface LoggedRequest {
   detail?: string;
   /** The identity behind the token (`user:<login>`, `installation:<id>`, `anonymous`). */
   identity: string;
+  /** GraphQL: the answer carried partial data beside errors (a client may ask again). */
+  partial?: boolean;
 }
 
 /** Per identity: what a crawl cost it (for benchmarks). */
@@ -251,6 +253,13 @@ export class FakeGitHub {
           remaining: bucket?.remaining ?? 0,
           identity: id.key,
           ...(detail ? { detail } : {}),
+          ...(status === 200 &&
+          body !== null &&
+          typeof body === 'object' &&
+          'errors' in body &&
+          (body as { data?: unknown }).data
+            ? { partial: true }
+            : {}),
         });
       const text =
         body === null
@@ -319,7 +328,7 @@ export class FakeGitHub {
     const arrival = load ? this.load.arrive(id.key, at) : null;
     if (arrival && !arrival.ok) return secondary(arrival.retryAfter);
     try {
-      return await this.serve(req, url, id, token, at, isGraphql, fault?.kind ?? null, finish, (d) => {
+      return await this.serve(req, url, id, token, at, isGraphql, fault, finish, (d) => {
         detail = d;
       });
     } finally {
@@ -334,7 +343,7 @@ export class FakeGitHub {
     token: string | null,
     at: number,
     isGraphql: boolean,
-    fault: string | null,
+    fault: FaultAnswer | null,
     finish: (
       s: number,
       b: unknown,
@@ -366,7 +375,7 @@ export class FakeGitHub {
         { 'retry-after': String(v.retryAfter) },
       );
     };
-    if (fault === 'primary') this.bucketOf(id, resource).remaining = 0;
+    if (fault?.kind === 'primary') this.bucketOf(id, resource).remaining = 0;
     const bucket = this.bucketOf(id, resource);
     const rateLimited = () => {
       const type =
@@ -392,12 +401,12 @@ export class FakeGitHub {
     if (bucket.remaining <= 0) {
       if (isGraphql) return rateLimited();
       return finish(
-        fault === 'primary' ? 403 : (this.options.primaryStatus ?? 403),
+        fault?.kind === 'primary' ? fault.status : (this.options.primaryStatus ?? 403),
         { message: `API rate limit exceeded for user ID ${id.userId ?? 1}.`, documentation_url: DOCS_LIMITS },
         false,
       );
     }
-    if (fault === 'graphql-error')
+    if (fault?.kind === 'graphql-error')
       return finish(
         200,
         {
@@ -432,7 +441,7 @@ export class FakeGitHub {
       if (disabled && rd?.repository)
         rd.repository.issues = { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] };
       setDetail(
-        `${r.connection ?? 'other'} ${String(v.owner)}/${String(v.name)}${v.number === undefined ? '' : `#${String(v.number)}`} after ${String(v.cursor ?? v.after ?? null)}`,
+        `${r.connection ?? 'other'} ${String(v.owner)}/${String(v.name)}${v.number === undefined ? '' : `#${String(v.number)}`} after ${String(v.cursor ?? v.after ?? null)}${v.first === undefined ? '' : ` first ${String(v.first)}`}`,
       );
       // GitHub checks the query's cost before running it: too few points left → a rate-limit answer.
       if (r.cost > bucket.remaining) return rateLimited();
