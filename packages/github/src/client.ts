@@ -153,6 +153,10 @@ export function createClient(opts: ClientOptions): GitHubClient {
             pool.succeeded(slot.identity);
             return { status: 200, url, headers: { ...(h ?? {}), ...cached.headers }, data: cached.data };
           }
+          if (err.status === 401 && !slot.token && resource === 'graphql')
+            throw new FaunError("GitHub's GraphQL API needs a token (401 without one)", {
+              hint: 'set GITHUB_TOKEN (or GITHUB_TOKENS, --token, or a GitHub App) — pairing runs through GraphQL',
+            });
           if (err.status === 401)
             throw new FaunError(`GitHub rejected ${slot.label} (401 Bad credentials)`, {
               hint: 'check the token in --token / GITHUB_TOKEN / GITHUB_TOKENS (it may be expired or revoked)',

@@ -9,7 +9,7 @@
  *
  * Other transient answers (500/503, "Something went wrong while executing your query") are retried at
  * the same size with (n+1)² s back-off, three times, then treated as a timeout. Partial answers with
- * `null` nodes (GitHub's partial data beside `errors`) are re-asked once; nodes still `null` are
+ * `null` nodes (GitHub's partial data beside `errors`) are re-asked twice; nodes still `null` are
  * reported as gaps by the caller.
  */
 import { FaunError } from '@faun/kit';
@@ -21,6 +21,8 @@ type Json = any;
 
 export const GROW_AFTER = 8;
 const TRANSIENT_TRIES = 3;
+/** Partial answers with `null` nodes are asked again this many times before the nodes count as gaps. */
+const NULL_RETRIES = 2;
 
 /** A stream's position: GraphQL cursor, current page size, gaps seen so far. */
 export interface PageState {
@@ -130,7 +132,7 @@ export async function adaptivePage(
   connection: (data: Json) => Json,
   log: (line: string) => void,
 ): Promise<{ conn: Json; errors: Json[] | null }> {
-  let retriedNulls = false;
+  let nullRetries = 0;
   let atOne = 0;
   for (;;) {
     let res: { data: Json; errors: Json[] | null };
@@ -162,8 +164,8 @@ export async function adaptivePage(
       );
     }
     const hasNull = (conn.nodes ?? []).some((n: Json) => n === null);
-    if (hasNull && !retriedNulls) {
-      retriedNulls = true;
+    if (hasNull && nullRetries < NULL_RETRIES) {
+      nullRetries++;
       continue;
     }
     if (++state.ok >= GROW_AFTER && state.first < max) {
