@@ -4,8 +4,8 @@
  * installation (up to 12,500/h), so budgets, pauses and the concurrency governor are kept per
  * identity, not per token (spec §1.4; docs "Rate limits for the REST API").
  *
- * {@link TokenPool.acquire} hands out a token of the identity with the most budget left whose lane is
- * free, and, when every identity is spent or paused, waits (on the injected clock) until the earliest
+ * {@link TokenPool.acquire} hands out a token of an identity whose lane is free, whose budget covers
+ * the request, and which has used the least of its hourly limit so far, and, when every identity is spent or paused, waits (on the injected clock) until the earliest
  * reset or pause end — it never sends a request while all are waiting.
  *
  * The governor (docs "Best practices for using the REST API": "make requests serially instead of
@@ -70,6 +70,8 @@ interface IdentityState {
   pausedUntil: number;
   /** Consecutive secondary limits (reset by a success). */
   strikes: number;
+  /** Requests (core) and points (graphql) sent over the crawl. */
+  used: Record<Resource, number>;
   /** Clock-time samples of the last minute: sends (core count / graphql points) and response times. */
   recent: { at: number; resource: Resource; points: number; responseMs: number }[];
 }
@@ -154,6 +156,7 @@ export class TokenPool {
         lanes: this.perIdentity,
         pausedUntil: 0,
         strikes: 0,
+        used: { core: 0, graphql: 0 },
         recent: [],
       };
       this.byKey.set(key, s);
@@ -253,7 +256,7 @@ export class TokenPool {
       if (signal?.aborted) throw new FaunError('interrupted', { exitCode: 130 });
       const now = this.clock.now();
       let best: TokenState | null = null;
-      let bestAvail = 0;
+      let bestShare = Number.POSITIVE_INFINITY;
       let earliest = Number.POSITIVE_INFINITY;
       let why = 'primary rate limit reset';
       let laneBusy = false;
@@ -289,9 +292,12 @@ export class TokenPool {
           continue;
         }
         const avail = b.remaining === null ? Number.MAX_SAFE_INTEGER - b.reserved : b.remaining - b.reserved;
-        if (avail >= cost && avail > bestAvail && !counted.has(s)) {
+        // Among identities that can pay, the one that has used the least of its hourly limit so far
+        // (so work spreads over identities in proportion to their budgets).
+        const share = s.used[resource] / (b.limit ?? 5000);
+        if (avail >= cost && share < bestShare && !counted.has(s)) {
           best = t;
-          bestAvail = avail;
+          bestShare = share;
         }
         counted.add(s);
         if (avail < cost && b.reset > 0 && b.reset < earliest) {
@@ -315,6 +321,7 @@ export class TokenPool {
     const s = t.identity;
     const b = s.budgets[resource];
     s.inflight++;
+    s.used[resource] += cost;
     b.reserved += cost;
     this.sent[resource]++;
     const started = this.clock.now();

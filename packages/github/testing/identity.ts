@@ -42,7 +42,7 @@ export class Identities {
     if (token === null) return true;
     if (this.tokens.includes(token)) return true;
     const m = this.minted.get(token);
-    return m !== undefined && m.expires > now;
+    return m !== undefined && m.expires > Date.now() && now >= 0;
   }
 
   of(token: string | null): Identity {
@@ -74,11 +74,14 @@ export class Identities {
     }
   }
 
-  /** Mints an installation token valid for one hour of `now`'s clock. */
-  mint(installation: number, now: number): { token: string; expires_at: string } | null {
+  /**
+   * Mints an installation token valid for one hour of wall-clock time: the App client
+   * (`@octokit/auth-app`) refreshes by the real clock, whatever clock the fake's budgets run on.
+   */
+  mint(installation: number, _now: number): { token: string; expires_at: string } | null {
     if (!this.app?.installations.includes(installation)) return null;
     const token = `ghs_fake${installation}x${++this.seq}`;
-    const expires = now + 3600_000;
+    const expires = Date.now() + 3600_000;
     this.minted.set(token, { installation, expires });
     return { token, expires_at: new Date(expires).toISOString().replace(/\.\d{3}Z$/, 'Z') };
   }
