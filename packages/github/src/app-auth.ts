@@ -6,7 +6,6 @@
  * and ids come from the environment only.
  */
 import { UsageError } from '@faun/kit';
-import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/core';
 import type { TokenProvider, TokenSource } from './tokens.ts';
 
@@ -18,16 +17,19 @@ export interface AppAuthOptions {
 }
 
 export function appTokens(o: AppAuthOptions): TokenProvider {
-  const request = new Octokit({ baseUrl: o.baseUrl ?? 'https://api.github.com' }).request;
-  const auth = createAppAuth({ appId: o.appId, privateKey: o.privateKey, request });
   return {
-    sources: (): TokenSource[] =>
-      o.installationIds.map((id) => ({
+    sources: async (): Promise<TokenSource[]> => {
+      // Loaded only when an App is configured (it pulls in JWT signing).
+      const { createAppAuth } = await import('@octokit/auth-app');
+      const request = new Octokit({ baseUrl: o.baseUrl ?? 'https://api.github.com' }).request;
+      const auth = createAppAuth({ appId: o.appId, privateKey: o.privateKey, request });
+      return o.installationIds.map((id) => ({
         label: `App installation ${id}`,
         identity: `installation:${id}`,
         token: async () =>
           ((await auth({ type: 'installation', installationId: id })) as { token: string }).token,
-      })),
+      }));
+    },
   };
 }
 

@@ -13,6 +13,7 @@ import { appFromEnv } from './app-auth.ts';
 import { createClient } from './client.ts';
 import { parseClock, SimClock } from './clock.ts';
 import { crawl, type StreamProgress } from './crawler.ts';
+import type { EtagCache } from './etag.ts';
 import { identitySummary } from './identity.ts';
 import { parseRepos, resolveRepos } from './repos.ts';
 import { storeSink } from './store-sink.ts';
@@ -50,9 +51,17 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
   const apiUrl = o.apiUrl ? String(o.apiUrl) : undefined;
   const app = await appFromEnv(process.env, apiUrl);
   const sources = app ? await app.sources() : [];
-  // The ETag cache lives in the store file (keyed by identity and URL, one row per GET answer).
-  const store = await Store.open(db);
-  const etags = store.etags();
+  // The ETag cache lives in the store file (keyed by identity and URL, one row per GET answer). The
+  // store is opened only once the repositories resolve, so a bad name or token writes no file.
+  let store: Store | null = null;
+  const etags: EtagCache = {
+    get: (i, u) => store?.etags().get(i, u),
+    set: (i, u, v) => store?.etags().set(i, u, v),
+    flush: async () => {
+      await store?.etags().flush();
+    },
+    stats: { hits: 0, stores: 0 },
+  };
   const saver = setInterval(() => void etags.flush().catch(() => {}), 60_000);
   saver.unref();
   const client = createClient({
@@ -78,6 +87,7 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
           }
           const metas = await resolveRepos(client, repos);
           for (const m of metas) if (m.renamed) ctx.log(`${m.requested} was renamed to ${m.full}`);
+          store = await Store.open(db);
           const progress = ctx.progress({ label: 'crawl', total: 0 });
           const perRepo = new Map<string, StreamProgress>();
           const pages = new Map<string, number>();
@@ -172,7 +182,7 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
   } finally {
     clearInterval(saver);
     interrupt.dispose();
-    await store.close();
+    await (store as Store | null)?.close();
   }
 }
 
