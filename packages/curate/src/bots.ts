@@ -40,8 +40,9 @@ export function loginOf(actor: Actor | null | undefined): string {
 }
 
 /**
- * Distinct human logins over the issue author and the commenters, bots removed. Ghosts count as one
- * human ("ghost").
+ * Distinct human logins over the issue author and the commenters, bots and deleted accounts removed:
+ * a deleted account (`null`, GitHub's `ghost`) is no identifiable participant, and counting every one
+ * as the same human "ghost" would make strangers one person.
  */
 export function humanParticipants(
   author: Actor | null,
@@ -49,7 +50,7 @@ export function humanParticipants(
   cfg: BotConfig = DEFAULT_BOT_CONFIG,
 ): string[] {
   const set = new Set<string>();
-  for (const a of [author, ...commenters]) if (!isBot(a, cfg)) set.add(loginOf(a));
+  for (const a of [author, ...commenters]) if (a && !isBot(a, cfg)) set.add(loginOf(a));
   return [...set].sort();
 }
 

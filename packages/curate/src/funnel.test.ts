@@ -106,7 +106,7 @@ describe('filters', () => {
     expect(isBot({ login: 'robo-bot', type: 'User' }, cfg)).toBe(false);
     expect(isBot({ login: 'BuildMaster', type: 'User' }, cfg)).toBe(true);
   });
-  test('participants: bots removed, ghosts counted once', () => {
+  test('participants: bots and deleted accounts (null) removed', () => {
     expect(
       humanParticipants({ login: 'Ann', type: 'User' }, [
         { login: 'ann', type: 'User' },
@@ -114,7 +114,7 @@ describe('filters', () => {
         null,
         null,
       ]),
-    ).toEqual(['ann', 'ghost']);
+    ).toEqual(['ann']);
   });
   test('links: GitHub hosts pass, anything else is external; code is ignored', () => {
     const e = (body: string) => hasExternalLink(issue(1, { body }), DEFAULT_FILTERS);

@@ -9,10 +9,12 @@ import {
   withRunRecord,
 } from '@faun/kit';
 import { Store } from '@faun/store';
+import { appFromEnv } from './app-auth.ts';
 import { createClient } from './client.ts';
 import { parseClock, SimClock } from './clock.ts';
 import { crawl, type StreamProgress } from './crawler.ts';
-import { FileEtagCache } from './etag.ts';
+import type { EtagCache } from './etag.ts';
+import { identitySummary } from './identity.ts';
 import { parseRepos, resolveRepos } from './repos.ts';
 import { storeSink } from './store-sink.ts';
 import { tokensFromEnv } from './tokens.ts';
@@ -46,12 +48,26 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
   const survivors = (o.survivors as 'strict' | 'linked' | undefined) ?? 'strict';
   const interrupt = onInterrupt(() => resumeCommand(ctx.argv));
   const waits: string[] = [];
-  const etags = new FileEtagCache(`${db}.etags.json`, 5000);
+  const apiUrl = o.apiUrl ? String(o.apiUrl) : undefined;
+  const app = await appFromEnv(process.env, apiUrl);
+  const sources = app ? await app.sources() : [];
+  // The ETag cache lives in the store file (keyed by identity and URL, one row per GET answer). The
+  // store is opened only once the repositories resolve, so a bad name or token writes no file.
+  let store: Store | null = null;
+  const etags: EtagCache = {
+    get: (i, u) => store?.etags().get(i, u),
+    set: (i, u, v) => store?.etags().set(i, u, v),
+    flush: async () => {
+      await store?.etags().flush();
+    },
+    stats: { hits: 0, stores: 0 },
+  };
   const saver = setInterval(() => void etags.flush().catch(() => {}), 60_000);
   saver.unref();
   const client = createClient({
-    baseUrl: o.apiUrl ? String(o.apiUrl) : undefined,
+    baseUrl: apiUrl,
     tokens,
+    sources,
     clock,
     etags,
     signal: interrupt.signal,
@@ -63,17 +79,22 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
       { logDir: ctx.logDir, label: 'crawl', command: 'crawl', argv: ctx.argv, options: ctx.opts },
       async (rec) => {
         try {
-          if (!tokens.length)
+          if (!tokens.length && !sources.length)
             ctx.log('no token (GITHUB_TOKEN, GITHUB_TOKENS or --token): unauthenticated, 60 requests/hour');
+          else {
+            await client.identify();
+            ctx.log(identitySummary(client.pool.size, client.pool.identities()));
+          }
           const metas = await resolveRepos(client, repos);
           for (const m of metas) if (m.renamed) ctx.log(`${m.requested} was renamed to ${m.full}`);
-          const store = await Store.open(db);
+          store = await Store.open(db);
           const progress = ctx.progress({ label: 'crawl', total: 0 });
           const perRepo = new Map<string, StreamProgress>();
           const pages = new Map<string, number>();
           const planned = new Map<string, number>();
           const detailsDone = new Map<string, number>();
           let estimated = 0;
+          let gaps = 0;
           const started = Date.now();
           const status = () => {
             const active = [...perRepo.values()]
@@ -99,7 +120,15 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
               concurrency: Number(o.concurrency ?? 2),
               survivors,
               signal: interrupt.signal,
+              onGap: (g) => {
+                gaps++;
+                ctx.log(
+                  `${g.repo} ${g.stream}: GitHub answered a node as null (${g.message}); recorded as a gap`,
+                );
+              },
               onProgress: (p) => {
+                if (p.issuesDisabled)
+                  ctx.log(`${p.repo}: issues are disabled (410); recorded, PRs still paired`);
                 perRepo.set(p.repo, p);
                 if (p.stream.startsWith('issues') && p.estimatedPages && !pages.has(p.repo)) {
                   pages.set(p.repo, p.estimatedPages);
@@ -122,12 +151,13 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
             progress.done(`done in ${fmtDuration(Date.now() - started)}`);
           } finally {
             await etags.flush();
-            await store.close();
           }
           const summary = {
             db,
             repos: metas.map((m) => m.full),
             requests: client.sent(),
+            identities: client.pool.identities().length,
+            gaps,
             not_modified: client.counters.notModified,
             primary_limited: client.counters.primaryLimited,
             secondary_limited: client.counters.secondaryLimited,
@@ -152,6 +182,7 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
   } finally {
     clearInterval(saver);
     interrupt.dispose();
+    await (store as Store | null)?.close();
   }
 }
 

@@ -63,7 +63,7 @@ const token = '0000000000000000000000000000000000000001';
 describe('client against @octokit/fixtures recordings', () => {
   test('paginate-issues: follows link rel="next" to the last page, maps every issue', async () => {
     seen.length = 0;
-    const client = createClient({ baseUrl: base, tokens: [token] });
+    const client = createClient({ baseUrl: base, tokens: [token], identify: false });
     const numbers: number[] = [];
     for await (const res of client.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
       owner: 'octokit-fixture-org',
@@ -84,7 +84,7 @@ describe('client against @octokit/fixtures recordings', () => {
   });
 
   test('rename-repository: a 301 is followed and reported as a rename', async () => {
-    const client = createClient({ baseUrl: base, tokens: [token] });
+    const client = createClient({ baseUrl: base, tokens: [token], identify: false });
     const [meta] = await resolveRepos(client, ['octokit-fixture-org/rename-repository']);
     expect(meta?.renamed).toBe(true);
     expect(meta?.full).not.toBe('octokit-fixture-org/rename-repository');
@@ -92,7 +92,7 @@ describe('client against @octokit/fixtures recordings', () => {
   });
 
   test('get-repository: default branch read from the recorded answer', async () => {
-    const client = createClient({ baseUrl: base, tokens: [token] });
+    const client = createClient({ baseUrl: base, tokens: [token], identify: false });
     const [meta] = await resolveRepos(client, ['octokit-fixture-org/hello-world']);
     expect(meta).toEqual({
       requested: 'octokit-fixture-org/hello-world',
@@ -104,7 +104,7 @@ describe('client against @octokit/fixtures recordings', () => {
 
   test('errors: a recorded 422 is thrown once, not retried', async () => {
     seen.length = 0;
-    const client = createClient({ baseUrl: base, tokens: [token] });
+    const client = createClient({ baseUrl: base, tokens: [token], identify: false });
     const err = await client.octokit
       .request('POST /repos/{owner}/{repo}/labels', {
         owner: 'octokit-fixture-org',
@@ -121,7 +121,7 @@ describe('client against @octokit/fixtures recordings', () => {
   });
 
   test('unknown repository: resolveRepos fails with a 404 message naming it', async () => {
-    const client = createClient({ baseUrl: base, tokens: [token] });
+    const client = createClient({ baseUrl: base, tokens: [token], identify: false });
     await expect(resolveRepos(client, ['octokit-fixture-org/nope'])).rejects.toThrow(
       'repository octokit-fixture-org/nope not found (404)',
     );

@@ -1,13 +1,16 @@
 /**
  * The octokit client configured for long crawls (spec §1.5): core + paginate-rest + retry + throttling,
- * `X-GitHub-Api-Version: 2022-11-28`, several tokens behind a {@link TokenPool}, an ETag cache as the
- * outermost `request` hook, and every wait on an injectable {@link Clock}.
+ * `X-GitHub-Api-Version: 2022-11-28`, tokens behind a {@link TokenPool} grouped by identity, an ETag
+ * cache keyed by (identity, URL), and every wait on an injectable {@link Clock}.
  *
- * - Primary limit: always retried; the pool waits until the token's (or the earliest) reset.
- * - Secondary limit: retried at most `maxSecondaryRetries` times; the whole pool pauses for
- *   `retry-after` (or 60 s) × 2^attempt.
- * - 429 is in plugin-retry's `doNotRetry`, so only throttling handles it (no double retry).
- * - 5xx and GraphQL "Something went wrong" are retried by plugin-retry with (n+1)² s back-off.
+ * Limits are handled in the auth hook, per attempt, where the token and its identity are known:
+ * - primary limit (REST 403/429 with remaining 0, GraphQL `RATE_LIMITED` or `RATE_LIMIT` in a 200 —
+ *   plugin-throttling 11 matches only the former, plugin-throttling.js#824): the identity is marked
+ *   spent until its reset and the request goes to another identity or waits;
+ * - secondary limit: only that identity pauses (`retry-after`, or 60 s × 2^n), and the request is
+ *   retried — never abandoned while budget remains;
+ * - 429 is in plugin-retry's `doNotRetry`; 5xx are retried by plugin-retry with (n+1)² s back-off,
+ *   except GraphQL requests sent with `request.retries: 0` (the crawler adapts their page size).
  */
 import { FaunError } from '@faun/kit';
 import { Octokit } from '@octokit/core';
@@ -17,7 +20,8 @@ import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck';
 import { type Clock, realClock } from './clock.ts';
 import { type EtagCache, MemoryEtagCache } from './etag.ts';
-import { type Resource, TokenPool } from './tokens.ts';
+import { type FetchLike, identifyTokens } from './identity.ts';
+import { type Resource, TokenPool, type TokenSource } from './tokens.ts';
 
 export const API_VERSION = '2022-11-28';
 
@@ -29,14 +33,18 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Tokens (never logged); empty = unauthenticated. */
   tokens: string[];
+  /** Further credentials, e.g. App installations ({@link appTokens}). */
+  sources?: TokenSource[];
   clock?: Clock;
   etags?: EtagCache;
-  /** Secondary-limit retries per request (default 6). */
-  maxSecondaryRetries?: number;
   /** 5xx retries per request (default 5). */
   retries?: number;
-  /** Concurrent requests per client (default 10). */
-  maxConcurrent?: number;
+  /** Requests in flight per identity (default 1: serial, as GitHub asks). */
+  perIdentity?: number;
+  /** Look up who is behind each token (`GET /user`, once per token) before the first request (default true). */
+  identify?: boolean;
+  /** For identity lookups (tests). */
+  fetch?: FetchLike;
   /** Called when the client waits (reason, clock ms). */
   onWait?: (why: string, ms: number) => void;
   /** Called for retries and limit hits (never with a token). */
@@ -49,6 +57,8 @@ export interface ClientCounters {
   notModified: number;
   primaryLimited: number;
   secondaryLimited: number;
+  /** Requests abandoned because of rate limits (always 0: limits are waited out). */
+  aborted: number;
 }
 
 export interface GitHubClient {
@@ -59,6 +69,8 @@ export interface GitHubClient {
   counters: ClientCounters;
   /** Requests sent (all attempts), per resource. */
   sent(): Record<Resource, number>;
+  /** Resolves identities now (otherwise done before the first request). */
+  identify(): Promise<void>;
 }
 
 let clientSeq = 0;
@@ -69,48 +81,132 @@ interface ReqErr {
   response?: { headers?: Hdrs; data?: unknown };
 }
 
+/** `errors[].type` of a GraphQL primary-limit answer (both spellings GitHub uses). */
+function graphqlLimited(data: unknown): boolean {
+  const errors = (data as { errors?: { type?: string }[] } | null)?.errors;
+  return Array.isArray(errors) && errors.some((e) => e?.type === 'RATE_LIMITED' || e?.type === 'RATE_LIMIT');
+}
+
+function resetMs(h: Hdrs | undefined, clock: Clock): number {
+  const r = Number(h?.['x-ratelimit-reset']);
+  return Number.isFinite(r) && r > 0 ? r * 1000 : clock.now() + 60_000;
+}
+
 /** Builds a crawl client. */
 export function createClient(opts: ClientOptions): GitHubClient {
   const clock = opts.clock ?? realClock;
   const log = opts.log ?? (() => {});
-  const pool = new TokenPool(opts.tokens, clock, opts.onWait);
+  const pool = new TokenPool([...opts.tokens, ...(opts.sources ?? [])], clock, {
+    onWait: opts.onWait,
+    perIdentity: opts.perIdentity,
+  });
   const etags = opts.etags ?? new MemoryEtagCache();
-  const counters: ClientCounters = { notModified: 0, primaryLimited: 0, secondaryLimited: 0 };
+  const counters: ClientCounters = { notModified: 0, primaryLimited: 0, secondaryLimited: 0, aborted: 0 };
   const id = `faun-${process.pid}-${++clientSeq}`;
-  const maxSecondary = opts.maxSecondaryRetries ?? 6;
+  const baseUrl = opts.baseUrl ?? 'https://api.github.com';
+  let identified: Promise<void> | null = opts.identify === false ? Promise.resolve() : null;
+  const identify = () => {
+    identified ??= identifyTokens(pool, baseUrl, API_VERSION, opts.fetch, opts.signal);
+    return identified;
+  };
 
   const authStrategy = () => {
     const hook = async (
-      request: ((o: unknown) => Promise<{ headers: Hdrs }>) & {
-        endpoint: { merge: (r: unknown, p?: unknown) => { url: string; headers: Record<string, string> } };
+      request: ((o: unknown) => Promise<{ status: number; headers: Hdrs; data: unknown }>) & {
+        endpoint: {
+          merge: (
+            r: unknown,
+            p?: unknown,
+          ) => {
+            method: string;
+            url: string;
+            headers: Record<string, string>;
+            request?: { faunCost?: number };
+          };
+          parse: (o: unknown) => { url: string };
+        };
       },
       route: unknown,
       parameters?: unknown,
     ) => {
+      await identify();
       const endpoint = request.endpoint.merge(route, parameters);
       const resource: Resource = /\/graphql$/.test(endpoint.url) ? 'graphql' : 'core';
-      const slot = await pool.acquire(resource, opts.signal);
-      if (slot.token) endpoint.headers.authorization = `token ${slot.token}`;
-      endpoint.headers['x-github-api-version'] = API_VERSION;
-      try {
-        const res = await request(endpoint);
+      const cost = resource === 'graphql' ? Math.max(1, Number(endpoint.request?.faunCost ?? 1)) : 1;
+      const url = endpoint.method === 'GET' ? request.endpoint.parse(endpoint).url : null;
+      for (;;) {
+        const slot = await pool.acquire(resource, opts.signal, cost);
+        const headers: Record<string, string> = { ...endpoint.headers, 'x-github-api-version': API_VERSION };
+        if (slot.token) headers.authorization = `token ${slot.token}`;
+        const cached = url ? await etags.get(slot.identity, url) : undefined;
+        if (cached) headers['if-none-match'] = cached.etag;
+        let res: { status: number; headers: Hdrs; data: unknown };
+        try {
+          res = await request({ ...endpoint, headers });
+        } catch (e) {
+          const err = e as ReqErr & { message?: string };
+          const h = err.response?.headers;
+          slot.release(h ?? null);
+          if (err.status === 304 && cached) {
+            counters.notModified++;
+            etags.stats.hits++;
+            pool.succeeded(slot.identity);
+            return { status: 200, url, headers: { ...(h ?? {}), ...cached.headers }, data: cached.data };
+          }
+          if (err.status === 401 && !slot.token && resource === 'graphql')
+            throw new FaunError("GitHub's GraphQL API needs a token (401 without one)", {
+              hint: 'set GITHUB_TOKEN (or GITHUB_TOKENS, --token, or a GitHub App) — pairing runs through GraphQL',
+            });
+          if (err.status === 401)
+            throw new FaunError(`GitHub rejected ${slot.label} (401 Bad credentials)`, {
+              hint: 'check the token in --token / GITHUB_TOKEN / GITHUB_TOKENS (it may be expired or revoked)',
+            });
+          const message = String(
+            (err.response?.data as { message?: string } | undefined)?.message ?? err.message ?? '',
+          );
+          if ((err.status === 403 || err.status === 429) && /\bsecondary rate\b/i.test(message)) {
+            counters.secondaryLimited++;
+            const after = Number(h?.['retry-after']);
+            const ms = pool.secondary(slot.identity, Number.isFinite(after) && after > 0 ? after : null);
+            log(
+              `secondary rate limit on ${endpoint.method} ${endpoint.url}; ${slot.identity} pauses ${Math.round(ms / 1000)} s`,
+            );
+            continue;
+          }
+          if ((err.status === 403 || err.status === 429) && String(h?.['x-ratelimit-remaining']) === '0') {
+            counters.primaryLimited++;
+            pool.exhausted(slot.identity, resource, resetMs(h, clock));
+            log(`primary rate limit on ${endpoint.method} ${endpoint.url}; waiting for the reset`);
+            continue;
+          }
+          throw e;
+        }
         slot.release(res.headers);
+        if (resource === 'graphql' && graphqlLimited(res.data)) {
+          counters.primaryLimited++;
+          pool.exhausted(slot.identity, 'graphql', resetMs(res.headers, clock));
+          log(`GraphQL rate limit on ${endpoint.url}; waiting for the reset`);
+          continue;
+        }
+        pool.succeeded(slot.identity);
+        const rl = (res.data as { data?: { rateLimit?: { remaining?: number; resetAt?: string } } } | null)
+          ?.data?.rateLimit;
+        if (resource === 'graphql' && rl?.resetAt)
+          pool.graphqlObserved(slot.identity, Number(rl.remaining), rl.resetAt);
+        const etag = res.headers.etag;
+        if (url && res.status === 200 && typeof etag === 'string') {
+          const keep: Record<string, string> = {};
+          if (typeof res.headers.link === 'string') keep.link = res.headers.link;
+          await etags.set(slot.identity, url, { etag, data: res.data, headers: keep });
+        }
         return res;
-      } catch (e) {
-        const err = e as ReqErr;
-        slot.release(err.response?.headers ?? null);
-        if (err.status === 401)
-          throw new FaunError(`GitHub rejected ${slot.label} (401 Bad credentials)`, {
-            hint: 'check the token in --token / GITHUB_TOKEN / GITHUB_TOKENS (it may be expired or revoked)',
-          });
-        throw e;
       }
     };
     return Object.assign(async () => ({ type: 'pool' }), { hook });
   };
 
   const octokit = new CrawlOctokit({
-    baseUrl: opts.baseUrl ?? 'https://api.github.com',
+    baseUrl,
     authStrategy,
     userAgent: 'faun-crawler',
     request: opts.signal ? { signal: opts.signal } : {},
@@ -124,63 +220,21 @@ export function createClient(opts: ClientOptions): GitHubClient {
       id,
       retryAfterBaseValue: 0,
       fallbackSecondaryRateRetryAfter: 60,
-      global: new Bottleneck.Group({ maxConcurrent: opts.maxConcurrent ?? 10 }),
+      // The pool governs concurrency per identity; Bottleneck only spaces GraphQL POSTs (1 s).
+      global: new Bottleneck.Group({ maxConcurrent: 100 }),
       write: new Bottleneck.Group({ maxConcurrent: 1, minTime: Math.ceil(1000 / clock.scale) }),
-      onRateLimit: (_after: number, options: { method: string; url: string }) => {
-        counters.primaryLimited++;
-        log(`primary rate limit on ${options.method} ${options.url}; waiting for the reset`);
-        return true;
-      },
-      onSecondaryRateLimit: (
-        after: number,
-        options: { method: string; url: string },
-        _o: unknown,
-        retryCount: number,
-      ) => {
-        counters.secondaryLimited++;
-        if (retryCount >= maxSecondary) {
-          log(
-            `secondary rate limit on ${options.method} ${options.url}: giving up after ${retryCount} retries`,
-          );
-          return false;
-        }
-        const ms = after * 1000 * 2 ** retryCount;
-        log(`secondary rate limit on ${options.method} ${options.url}; pausing ${Math.round(ms / 1000)} s`);
-        pool.pause(clock.now() + ms);
-        return true;
-      },
+      onRateLimit: () => true,
+      onSecondaryRateLimit: () => true,
     } as never,
   });
 
-  octokit.hook.wrap('request', async (request, options) => {
-    if (options.method !== 'GET') return request(options);
-    const key = octokit.request.endpoint.parse(options as never).url;
-    const cached = etags.get(key);
-    if (cached) options.headers = { ...options.headers, 'if-none-match': cached.etag };
-    try {
-      const res = await request(options);
-      const etag = res.headers.etag;
-      if (res.status === 200 && typeof etag === 'string') {
-        const headers: Record<string, string> = {};
-        if (typeof res.headers.link === 'string') headers.link = res.headers.link;
-        etags.set(key, { etag, data: res.data, headers });
-      }
-      return res;
-    } catch (e) {
-      const err = e as ReqErr;
-      if (err.status === 304 && cached) {
-        counters.notModified++;
-        etags.stats.hits++;
-        return {
-          status: 200,
-          url: key,
-          headers: { ...(err.response?.headers ?? {}), ...cached.headers },
-          data: cached.data,
-        } as never;
-      }
-      throw e;
-    }
-  });
-
-  return { octokit, pool, etags, clock, counters, sent: () => ({ ...pool.sent }) };
+  return {
+    octokit,
+    pool,
+    etags,
+    clock,
+    counters,
+    sent: () => ({ ...pool.sent }),
+    identify,
+  };
 }

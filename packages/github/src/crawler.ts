@@ -1,21 +1,35 @@
 /**
- * The crawl planner. Per repository, four streams run in order, each checkpointed after every page
+ * The crawl planner. Per repository, five streams run in order, each checkpointed after every page
  * (rows + next cursor in one sink transaction):
  *
- * 1. `gql-prs`    GraphQL merged PRs (base branch, changed files, first files, closingIssuesReferences),
- *                 held in memory and merged into the PR entries of step 2 (so each entry is written once).
- * 2. `issues`     REST issues+PRs list, created asc, 100 per page, following `link` only.
- * 3. `gql-issues` GraphQL closed issues: CrossReferencedEvent (willCloseTarget) and ConnectedEvent.
- * 4. `details`    per-entity REST calls only for survivors of the cheap filters (see {@link survivorTasks}):
+ * 1. `meta`       repository metadata.
+ * 2. `issues`     REST issues+PRs list, created asc, 100 per page, following `link` only. A repository
+ *                 with issues disabled (410) is recorded as such and the stream ends.
+ * 3. `gql-prs`    GraphQL merged PRs (base branch, changed files, first files, closingIssuesReferences),
+ *                 merged into the PR entries stored by step 2; checkpointed per page, so a resume never
+ *                 asks for a merged-PR page twice.
+ * 4. `gql-issues` GraphQL closed issues: CrossReferencedEvent (willCloseTarget) and ConnectedEvent.
+ * 5. `details`    per-entity REST calls only for survivors of the cheap filters (see {@link survivorTasks}):
  *                 issue comments and events, PR files with patches.
  *
- * With `since`, the streams are separate (`issues@<since>` …) so an incremental run never mixes with a
- * finished full crawl, and a re-run of the same command resumes.
+ * GraphQL pages adapt their size (gql-pages.ts); nested connections that came back short are asked
+ * again per node (nested.ts); `null` nodes are reported as gaps. With `since`, every stream is
+ * incremental (`since` on the REST list, `filterBy:{since}` on issues, PRs by `updatedAt` descending
+ * down to `since`) and separate (`issues@<since>` …), so an incremental run never mixes with a finished
+ * full crawl, and a re-run of the same command resumes.
  */
 import { FaunError } from '@faun/kit';
-import type { CrossRef, PullInfo } from '@faun/schema';
+import type { CrossRef, RawEntry } from '@faun/schema';
 import type { GitHubClient } from './client.ts';
-import { ISSUES_QUERY, PULLS_QUERY } from './queries.ts';
+import { adaptivePage, decodeState, encodeState, type PageState } from './gql-pages.ts';
+import { completeIssue, completePull, issueNeedsRefetch, pullNeedsRefetch } from './nested.ts';
+import {
+  CLOSING_FIRST,
+  ISSUES_QUERY,
+  ISSUES_SINCE_QUERY,
+  PULLS_QUERY,
+  PULLS_UPDATED_QUERY,
+} from './queries.ts';
 import {
   commentFromRest,
   crossrefsFromGraphql,
@@ -50,6 +64,17 @@ export interface CrawlOptions {
   minBody?: number;
   signal?: AbortSignal;
   onProgress?: (p: StreamProgress) => void;
+  /** A node GitHub answered `null` (partial data) twice; the crawl goes on without it. */
+  onGap?: (g: Gap) => void;
+  /** Adaptive paging and limit notes. */
+  log?: (line: string) => void;
+}
+
+export interface Gap {
+  repo: string;
+  stream: string;
+  /** GraphQL error messages beside the `null` node. */
+  message: string;
 }
 
 export interface StreamProgress {
@@ -64,6 +89,11 @@ export interface StreamProgress {
   estimatedPages?: number;
   /** For `details`: the number of per-entity calls planned. */
   tasks?: number;
+  /** GraphQL streams: the current page size, and `null` nodes recorded as gaps. */
+  pageSize?: number;
+  gaps?: number;
+  /** `issues`: the repository has issues disabled (410). */
+  issuesDisabled?: boolean;
 }
 
 export interface CrawlSummary {
@@ -82,81 +112,94 @@ function aborted(o: CrawlOptions): void {
   if (o.signal?.aborted) throw new FaunError('interrupted', { exitCode: 130 });
 }
 
-/** GitHub's view of every merged PR (GraphQL, 100 per page): number → PullInfo. */
-async function prefetchPulls(o: CrawlOptions, meta: RepoMeta): Promise<Map<number, PullInfo>> {
-  const [owner, name] = meta.full.split('/') as [string, string];
-  const out = new Map<number, PullInfo>();
-  let cursor: string | null = null;
-  let pages = 0;
-  for (;;) {
-    const data: Json = await graphqlPage(o, meta, PULLS_QUERY, { owner, name, cursor });
-    const conn = data?.repository?.pullRequests;
-    if (!conn) throw new FaunError(`GraphQL answer for ${meta.full} has no pullRequests`);
-    for (const n of conn.nodes ?? []) out.set(Number(n.number), pullFromGraphql(n, meta.full));
-    pages++;
-    o.onProgress?.({
-      repo: meta.requested,
-      stream: 'gql-prs',
-      items: out.size,
-      requests: pages,
-      done: !conn.pageInfo?.hasNextPage,
-    });
-    aborted(o);
-    if (!conn.pageInfo?.hasNextPage) return out;
-    cursor = String(conn.pageInfo.endCursor);
-  }
-}
+const PAGE_MAX = 100;
+const GQL_PAGES_PER_BATCH = 10;
 
-async function graphqlPage(
-  o: CrawlOptions,
-  meta: RepoMeta,
-  query: string,
-  vars: Record<string, unknown>,
-): Promise<Json> {
-  try {
-    return await o.client.octokit.graphql(query, vars);
-  } catch (e) {
-    const { errors, data } = e as { errors?: Json[]; data?: Json };
-    if (!errors) throw e;
-    // Partial data (e.g. one deleted node answered NOT_FOUND) is used; a missing repository is not.
-    if (data?.repository) return data;
-    if (errors.some((x) => x.type === 'NOT_FOUND'))
-      throw new FaunError(`repository ${meta.full} not found through GraphQL`);
-    throw new FaunError(`GraphQL error for ${meta.full}: ${errors.map((x) => x.message).join('; ')}`, {
-      cause: e,
-    });
-  }
-}
-
-async function issuesStream(
-  o: CrawlOptions,
-  meta: RepoMeta,
-  run: StreamRun,
-  pulls: Map<number, PullInfo>,
-): Promise<void> {
+async function issuesStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): Promise<void> {
   const [owner, repo] = meta.full.split('/') as [string, string];
+  const disabled = () => run.save({}, 'issues-disabled', true, 0, { issuesDisabled: true });
+  if (meta.hasIssues === false) return disabled();
   const first = `GET /repos/${owner}/${repo}/issues?state=all&sort=created&direction=asc&per_page=100${o.since ? `&since=${encodeURIComponent(o.since)}` : ''}`;
   const start = run.cp?.cursor ? `GET ${run.cp.cursor}` : first;
-  for await (const res of o.client.octokit.paginate.iterator(start as 'GET /repos/{owner}/{repo}/issues')) {
-    run.requests++;
-    const link = String(res.headers.link ?? '');
-    const next = NEXT.exec(link)?.[1] ?? null;
-    const last = LAST.exec(link)?.[1];
-    const entries = (res.data as Json[]).map((it) => {
-      const e = entryFromRest(it, meta.full, meta.defaultBranch);
-      const pr = e.kind === 'pr' ? pulls.get(e.number) : undefined;
-      return pr ? { ...e, pr } : e;
-    });
-    await run.save(
-      { entries },
-      next,
-      next === null,
-      entries.length,
-      last ? { estimatedPages: Number(last) } : {},
-    );
-    aborted(o);
+  try {
+    for await (const res of o.client.octokit.paginate.iterator(start as 'GET /repos/{owner}/{repo}/issues')) {
+      run.requests++;
+      const link = String(res.headers.link ?? '');
+      const next = NEXT.exec(link)?.[1] ?? null;
+      const last = LAST.exec(link)?.[1];
+      const entries = (res.data as Json[]).map((it) => entryFromRest(it, meta.full, meta.defaultBranch));
+      await run.save(
+        { entries },
+        next,
+        next === null,
+        entries.length,
+        last ? { estimatedPages: Number(last) } : {},
+      );
+      aborted(o);
+    }
+  } catch (e) {
+    // "Issues are disabled for this repo": recorded, not a failure (PRs are still paired from GraphQL).
+    if ((e as { status?: number }).status === 410 && run.requests === (run.cp?.requests ?? 0))
+      return disabled();
+    throw e;
   }
   if (run.requests === (run.cp?.requests ?? 0)) await run.save({}, null, true, 0);
+}
+
+const gapMessage = (errors: Json[] | null) => (errors ?? []).map((x) => String(x?.message ?? '')).join('; ');
+
+/** Merged PRs through GraphQL, merged into the stored PR entries page by page. */
+async function pullsStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): Promise<void> {
+  const [owner, name] = meta.full.split('/') as [string, string];
+  const prs = new Map<number, RawEntry>();
+  for await (const e of o.sink.entries({ repo: meta.full })) if (e.kind === 'pr') prs.set(e.number, e);
+  const state: PageState = decodeState(run.cp?.cursor, PAGE_MAX);
+  const query = o.since ? PULLS_UPDATED_QUERY : PULLS_QUERY;
+  const log = o.log ?? (() => {});
+  for (;;) {
+    // The previous page is stored before the next is asked for: a kill never loses a charged page.
+    await run.drain();
+    aborted(o);
+    run.requests++;
+    const { conn, errors } = await adaptivePage(
+      o,
+      meta,
+      query,
+      { owner, name, closing: CLOSING_FIRST },
+      state,
+      PAGE_MAX,
+      2,
+      (d) => d?.repository?.pullRequests,
+      log,
+    );
+    const entries: RawEntry[] = [];
+    let older = false;
+    for (let n of conn.nodes ?? []) {
+      if (n === null) {
+        state.gaps++;
+        o.onGap?.({ repo: meta.requested, stream: run.stream, message: gapMessage(errors) });
+        continue;
+      }
+      if (o.since && n.updatedAt && Date.parse(n.updatedAt) < Date.parse(o.since)) {
+        older = true;
+        break;
+      }
+      if (pullNeedsRefetch(n)) {
+        run.requests++;
+        n = await completePull(o, meta, n);
+      }
+      const e = prs.get(Number(n.number));
+      if (e) entries.push({ ...e, pr: pullFromGraphql(n, meta.full) });
+    }
+    const more = Boolean(conn.pageInfo?.hasNextPage) && !older;
+    if (more) state.after = String(conn.pageInfo.endCursor);
+    await run.save({ entries }, encodeState(state), !more, entries.length, {
+      pageSize: state.first,
+      gaps: state.gaps,
+    });
+    aborted(o);
+    if (!more) return;
+  }
 }
 
 /**
@@ -165,29 +208,50 @@ async function issuesStream(
  */
 async function crossrefStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): Promise<void> {
   const [owner, name] = meta.full.split('/') as [string, string];
-  let cursor = run.cp?.cursor ?? null;
+  const state: PageState = decodeState(run.cp?.cursor, PAGE_MAX);
+  let saved = encodeState(state);
+  const query = o.since ? ISSUES_SINCE_QUERY : ISSUES_QUERY;
+  const log = o.log ?? (() => {});
   let rows: CrossRef[] = [];
   let pages = 0;
   for (;;) {
     run.requests++;
-    const data: Json = await graphqlPage(o, meta, ISSUES_QUERY, { owner, name, cursor });
-    const conn = data?.repository?.issues;
-    if (!conn) throw new FaunError(`GraphQL answer for ${meta.full} has no issues`);
-    rows.push(...(conn.nodes ?? []).flatMap((n: Json) => crossrefsFromGraphql(n, meta.full)));
+    const { conn, errors } = await adaptivePage(
+      o,
+      meta,
+      query,
+      { owner, name, ...(o.since ? { since: o.since } : {}) },
+      state,
+      PAGE_MAX,
+      1,
+      (d) => d?.repository?.issues,
+      log,
+    );
+    for (const n of conn.nodes ?? []) {
+      if (n === null) {
+        state.gaps++;
+        o.onGap?.({ repo: meta.requested, stream: run.stream, message: gapMessage(errors) });
+        continue;
+      }
+      if (issueNeedsRefetch(n)) run.requests += await completeIssue(o, meta, n);
+      rows.push(...crossrefsFromGraphql(n, meta.full));
+    }
     pages++;
-    const next = conn.pageInfo?.hasNextPage ? String(conn.pageInfo.endCursor) : null;
-    if (next === null || pages >= GQL_PAGES_PER_BATCH || rows.length >= 500) {
-      await run.save({ crossrefs: rows }, next ?? cursor, next === null, rows.length);
+    const more = Boolean(conn.pageInfo?.hasNextPage);
+    if (more) state.after = String(conn.pageInfo.endCursor);
+    if (!more || pages >= GQL_PAGES_PER_BATCH || rows.length >= 500) {
+      saved = encodeState(state);
+      await run.save({ crossrefs: rows }, saved, !more, rows.length, {
+        pageSize: state.first,
+        gaps: state.gaps,
+      });
       rows = [];
       pages = 0;
     }
     aborted(o);
-    if (next === null) return;
-    cursor = next;
+    if (!more) return;
   }
 }
-
-const GQL_PAGES_PER_BATCH = 10;
 
 async function detailsStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): Promise<void> {
   const [owner, repo] = meta.full.split('/') as [string, string];
@@ -239,6 +303,7 @@ async function detailsStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): P
 
 async function crawlRepo(o: CrawlOptions, meta: RepoMeta): Promise<void> {
   const gen = o.since ? `@${o.since}` : '';
+
   const step = async (name: string, fn: (run: StreamRun) => Promise<void>) => {
     const stream = `${name}${gen}`;
     const cp = await o.sink.checkpoint(meta.requested, stream);
@@ -275,14 +340,8 @@ async function crawlRepo(o: CrawlOptions, meta: RepoMeta): Promise<void> {
       1,
     ),
   );
-  // PR details come first and are merged into the entries as the issue pages arrive, so each entry is
-  // written once. The prefetch is not checkpointed: it reruns (≈2 points per 100 merged PRs) whenever
-  // the issues stream is unfinished.
-  const issuesCp = await o.sink.checkpoint(meta.requested, `issues${gen}`);
-  if (!issuesCp?.done) {
-    const pulls = await prefetchPulls(o, meta);
-    await step('issues', (run) => issuesStream(o, meta, run, pulls));
-  }
+  await step('issues', (run) => issuesStream(o, meta, run));
+  await step('gql-prs', (run) => pullsStream(o, meta, run));
   await step('gql-issues', (run) => crossrefStream(o, meta, run));
   await step('details', (run) => detailsStream(o, meta, run));
 }

@@ -1,10 +1,10 @@
 /**
  * Conditional-request cache: the `etag` and body of each GET answer, so a repeated request can send
- * `if-none-match` and turn GitHub's free 304 back into the cached 200 (spec §1.3). Bounded (LRU, small
- * bodies only) and optionally persisted to a JSON file so a resumed or incremental crawl benefits.
+ * `if-none-match` and turn GitHub's free 304 back into the cached 200 (spec §1.3). Keyed by
+ * (identity, URL): GitHub's ETags are specific to the credentials (eclipse-csi/otterdog#201), so an
+ * answer cached under one account is never offered for another. {@link MemoryEtagCache} is an LRU for
+ * tests and short runs; `@faun/store`'s `EtagStore` keeps a whole crawl's answers in the DuckDB file.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { writeFileAtomic } from '@faun/schema';
 
 export interface CachedAnswer {
   etag: string;
@@ -13,9 +13,9 @@ export interface CachedAnswer {
 }
 
 export interface EtagCache {
-  get(key: string): CachedAnswer | undefined;
-  set(key: string, value: CachedAnswer): void;
-  /** Persists (if file-backed). */
+  get(identity: string, url: string): Promise<CachedAnswer | undefined> | CachedAnswer | undefined;
+  set(identity: string, url: string, value: CachedAnswer): Promise<void> | void;
+  /** Persists what is pending (if backed by a file). */
   flush(): Promise<void>;
   readonly stats: { hits: number; stores: number };
 }
@@ -25,10 +25,14 @@ export class MemoryEtagCache implements EtagCache {
   protected readonly map = new Map<string, CachedAnswer>();
   readonly stats = { hits: 0, stores: 0 };
   constructor(
-    private readonly maxEntries = 2_000,
-    private readonly maxBytes = 64 * 1024,
+    private readonly maxEntries = 200_000,
+    private readonly maxBytes = 256 * 1024,
   ) {}
-  get(key: string): CachedAnswer | undefined {
+  get size(): number {
+    return this.map.size;
+  }
+  get(identity: string, url: string): CachedAnswer | undefined {
+    const key = `${identity}\n${url}`;
     const v = this.map.get(key);
     if (v) {
       this.map.delete(key);
@@ -36,8 +40,9 @@ export class MemoryEtagCache implements EtagCache {
     }
     return v;
   }
-  set(key: string, value: CachedAnswer): void {
+  set(identity: string, url: string, value: CachedAnswer): void {
     if (JSON.stringify(value.data).length > this.maxBytes) return;
+    const key = `${identity}\n${url}`;
     this.map.delete(key);
     this.map.set(key, value);
     this.stats.stores++;
@@ -48,32 +53,4 @@ export class MemoryEtagCache implements EtagCache {
     }
   }
   async flush(): Promise<void> {}
-}
-
-/** A {@link MemoryEtagCache} loaded from and saved to `file` (atomically). */
-export class FileEtagCache extends MemoryEtagCache {
-  private dirty = false;
-  constructor(
-    private readonly file: string,
-    maxEntries?: number,
-  ) {
-    super(maxEntries);
-    if (existsSync(file)) {
-      try {
-        const rows = JSON.parse(readFileSync(file, 'utf8')) as [string, CachedAnswer][];
-        for (const [k, v] of rows) this.map.set(k, v);
-      } catch {
-        // A damaged cache is only a lost optimisation: start empty.
-      }
-    }
-  }
-  override set(key: string, value: CachedAnswer): void {
-    super.set(key, value);
-    this.dirty = true;
-  }
-  override async flush(): Promise<void> {
-    if (!this.dirty) return;
-    this.dirty = false;
-    await writeFileAtomic(this.file, JSON.stringify([...this.map.entries()]));
-  }
 }

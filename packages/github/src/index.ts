@@ -3,15 +3,24 @@
  * checkpoints, and the records it produces. The fake GitHub server is in `@faun/github/testing`.
  * @module
  */
-export { API_VERSION, type ClientOptions, createClient, type GitHubClient } from './client.ts';
+export { type AppAuthOptions, appFromEnv, appTokens } from './app-auth.ts';
+export {
+  API_VERSION,
+  type ClientCounters,
+  type ClientOptions,
+  createClient,
+  type GitHubClient,
+} from './client.ts';
 export { type Clock, parseClock, realClock, SimClock } from './clock.ts';
 export {
   type CrawlOptions,
   type CrawlSummary,
   crawl,
+  type Gap,
   type StreamProgress,
 } from './crawler.ts';
-export { type CachedAnswer, type EtagCache, FileEtagCache, MemoryEtagCache } from './etag.ts';
+export { type CachedAnswer, type EtagCache, MemoryEtagCache } from './etag.ts';
+export { identifyTokens, identitySummary } from './identity.ts';
 export { fetchIssue, type IssueLookup } from './issue.ts';
 export * from './records.ts';
 export { parseRepos, type RepoMeta, resolveRepos } from './repos.ts';
@@ -37,5 +46,6 @@ export {
   staticTokens,
   TokenPool,
   type TokenProvider,
+  type TokenSource,
   tokensFromEnv,
 } from './tokens.ts';

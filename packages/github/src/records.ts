@@ -4,9 +4,31 @@ import type { Actor, Comment, CrossRef, IssueEvent, PrFile, PullInfo, RawEntry }
 // biome-ignore lint/suspicious/noExplicitAny: GitHub JSON is read field by field.
 type Json = any;
 
-/** REST `user` → Actor; `null` (a deleted "ghost" account) stays null. */
+/**
+ * GitHub's stand-in for deleted accounts: REST answers the `ghost` user (id 10137) where GraphQL answers
+ * `null`. Both become `null`, the one deleted-user marker, so every deleted account is not merged into
+ * one human named "ghost" (curation leaves `null` out of participant counts).
+ */
+export const GHOST_LOGIN = 'ghost';
+export const GHOST_ID = 10137;
+
+export function isGhost(u: Json): boolean {
+  return u != null && u.login === GHOST_LOGIN && (u.id === undefined || Number(u.id) === GHOST_ID);
+}
+
+/** REST `user` → Actor; `null` and the `ghost` user (a deleted account) become null. */
 export function actorFromRest(u: Json): Actor | null {
-  return u && typeof u.login === 'string' ? { login: u.login, type: String(u.type ?? 'User') } : null;
+  if (!u || typeof u.login !== 'string' || isGhost(u)) return null;
+  return { login: u.login, type: String(u.type ?? 'User') };
+}
+
+/**
+ * One vocabulary for file status, REST's (`added`, `removed`, `modified`, `renamed`, `copied`,
+ * `changed`, `unchanged`): GraphQL's `PatchStatus` says `DELETED` where REST says `removed`.
+ */
+export function fileStatus(s: unknown): string {
+  const v = String(s ?? 'modified').toLowerCase();
+  return v === 'deleted' ? 'removed' : v;
 }
 
 /**
@@ -68,7 +90,7 @@ export function pullFromGraphql(node: Json, repo: string): PullInfo {
     files: (node.files?.nodes ?? []).map(
       (f: Json): PrFile => ({
         filename: String(f.path),
-        status: String(f.changeType ?? 'MODIFIED').toLowerCase(),
+        status: fileStatus(f.changeType),
         additions: Number(f.additions ?? 0),
         deletions: Number(f.deletions ?? 0),
       }),
@@ -139,7 +161,7 @@ export function eventFromRest(ev: Json, repo: string, number: number): IssueEven
 export function fileFromRest(f: Json): PrFile {
   return {
     filename: String(f.filename),
-    status: String(f.status),
+    status: fileStatus(f.status),
     additions: Number(f.additions ?? 0),
     deletions: Number(f.deletions ?? 0),
     patch: f.patch ?? null,

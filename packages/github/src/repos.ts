@@ -46,6 +46,8 @@ export interface RepoMeta {
   language?: string | null;
   stars?: number | null;
   githubId?: number | null;
+  /** `has_issues` (false: the issue endpoints answer 410). */
+  hasIssues?: boolean;
 }
 
 /** `GET /repos/{o}/{r}` for each repository; a 404 or 401 fails with a clear error before any write. */
@@ -55,12 +57,13 @@ export async function resolveRepos(client: GitHubClient, repos: string[]): Promi
     const [owner, repo] = requested.split('/') as [string, string];
     try {
       const res = await client.octokit.request('GET /repos/{owner}/{repo}', { owner, repo });
-      const data = res.data as { full_name: string; default_branch: string };
+      const data = res.data as { full_name: string; default_branch: string; has_issues?: boolean };
       out.push({
         requested,
         full: data.full_name,
         defaultBranch: data.default_branch,
         renamed: data.full_name.toLowerCase() !== requested.toLowerCase(),
+        ...(data.has_issues === false ? { hasIssues: false } : {}),
       });
     } catch (e) {
       const status = (e as { status?: number }).status;

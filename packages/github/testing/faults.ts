@@ -13,7 +13,21 @@ export interface ScriptedFault {
 }
 
 export interface FaultOptions {
-  /** Every Nth counted request answers a secondary limit (403 and 429 alternate; every other one has no `retry-after`). */
+  /**
+   * Load-driven behaviour (see load.ts): secondary limits from each identity's concurrency, CPU time
+   * and points per minute; GraphQL pages time out (502) or exceed resource limits when they ask for
+   * too many nodes on a heavy repository; nested connections come back empty while the identity has
+   * other GraphQL requests in flight.
+   */
+  load?: boolean;
+  /** Every Nth GraphQL page has one `null` node with a partial error (the retried page is whole). */
+  nullNodeEvery?: number;
+  /** Every Nth GraphQL page has its nested connections' nodes empty (with their true totalCount). */
+  truncateNestedEvery?: number;
+  /**
+   * Every Nth counted request answers a secondary limit regardless of load (403 and 429 alternate;
+   * every other one has no `retry-after`). Not in {@link ALL_FAULTS}: GitHub's secondary limits follow load.
+   */
   secondaryEvery?: number;
   /** Every Nth counted request starts a burst of `serverErrorBurst` 5xx answers (500/502/503/504 rotate). */
   serverErrorEvery?: number;
@@ -26,10 +40,12 @@ export interface FaultOptions {
 
 /** Every fault on, at rates that keep a small crawl short. */
 export const ALL_FAULTS: FaultOptions = {
-  secondaryEvery: 23,
+  load: true,
   serverErrorEvery: 17,
   serverErrorBurst: 2,
   graphqlErrorEvery: 7,
+  nullNodeEvery: 11,
+  truncateNestedEvery: 13,
 };
 
 export type FaultAnswer =
@@ -49,6 +65,22 @@ export class FaultPlan {
 
   constructor(private readonly opts: FaultOptions = {}) {
     this.script = (opts.script ?? []).map((s) => ({ ...s, left: s.times }));
+  }
+
+  private gqlPages = 0;
+
+  /** Page-level GraphQL faults for the next GraphQL page answered with data. */
+  graphqlPage(): { nullNode?: number; truncateNested?: boolean } {
+    const n = ++this.gqlPages;
+    const o = this.opts;
+    return {
+      ...(o.nullNodeEvery && n % o.nullNodeEvery === 0 ? { nullNode: n } : {}),
+      ...(o.truncateNestedEvery && n % o.truncateNestedEvery === 0 ? { truncateNested: true } : {}),
+    };
+  }
+
+  get load(): boolean {
+    return this.opts.load === true;
   }
 
   /** Adds one-off faults at run time. */

@@ -13,6 +13,22 @@ export interface GraphqlResult {
   body: Record<string, unknown>;
   /** Points charged on success. */
   cost: number;
+  /** Nodes the query asks for (GitHub's node count: `first` × nested `first`s), for service time. */
+  nodes: number;
+  /** The paginated connection answered (`pullRequests`, `issues`, `pullRequest`, `issue`), if any. */
+  connection?: string;
+}
+
+/**
+ * Faults applied to one answer. `nullNode`: the node at that index of the page comes back `null` with
+ * a partial error beside the data (GitHub answers partial data this way, e.g. a node it failed to
+ * resolve; octokit's GraphqlResponseError carries both). `truncateNested`: nested connections of every
+ * node come back with `nodes: []` but their true `totalCount` (nested connections answered empty under
+ * load).
+ */
+export interface GraphqlFaults {
+  nullNode?: number;
+  truncateNested?: boolean;
 }
 
 function actor(u: FakeUser | null): Record<string, unknown> | null {
@@ -22,9 +38,20 @@ function actor(u: FakeUser | null): Record<string, unknown> | null {
     : { __typename: 'User', login: u.login };
 }
 
-function firstOf(query: string, field: string, dflt: number): number {
-  const m = new RegExp(`${field}\\([^)]*first:\\s*(\\d+)`).exec(query);
-  return m?.[1] ? Math.min(100, Number(m[1])) : dflt;
+/** `first:` of a connection, as a literal or a `$variable`; GitHub allows 1–100. */
+function firstOf(query: string, field: string, dflt: number, vars: Record<string, unknown> = {}): number {
+  const m = new RegExp(`${field}\\([^)]*first:\\s*(\\$\\w+|\\d+)`).exec(query);
+  const raw = m?.[1];
+  if (!raw) return dflt;
+  const n = raw.startsWith('$') ? Number(vars[raw.slice(1)]) : Number(raw);
+  return Number.isInteger(n) ? Math.max(1, Math.min(100, n)) : dflt;
+}
+
+/** `after:` of a nested connection given as a `$variable`. */
+function afterOf(query: string, field: string, vars: Record<string, unknown>): string | null {
+  const m = new RegExp(`${field}\\([^)]*after:\\s*\\$(\\w+)`).exec(query);
+  const v = m?.[1] ? vars[m[1]] : null;
+  return typeof v === 'string' ? v : null;
 }
 
 function pageOver(
@@ -47,7 +74,43 @@ function pageOver(
   return { nodes, hasNextPage: false, endCursor: nodes.length ? encodeCursor(last) : (cursor ?? null) };
 }
 
-function prNode(repo: FakeRepo, e: FakeEntry, filesFirst: number): Record<string, unknown> {
+const UPDATED_ORDER = new WeakMap<FakeRepo, number[]>();
+
+/** Pages nodes by `updatedAt` descending (cursor = position in that order). */
+function pageByUpdated(
+  corpus: Corpus,
+  repo: FakeRepo,
+  cursor: string | null,
+  first: number,
+  keep: (e: FakeEntry) => boolean,
+): { nodes: FakeEntry[]; hasNextPage: boolean; endCursor: string | null } {
+  let order = UPDATED_ORDER.get(repo);
+  if (!order) {
+    const rows: [number, number][] = [];
+    for (let n = 1; n <= repo.size; n++) {
+      const e = corpus.entry(repo, n);
+      if (e && !e.gap && keep(e)) rows.push([e.updatedAt, n]);
+    }
+    rows.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
+    order = rows.map((r) => r[1]);
+    UPDATED_ORDER.set(repo, order);
+  }
+  const from = cursor ? (decodeCursor(cursor) ?? 0) : 0;
+  const nums = order.slice(from, from + first);
+  const nodes = nums.map((n) => corpus.entry(repo, n)).filter((e): e is FakeEntry => e !== null);
+  const end = from + nums.length;
+  return { nodes, hasNextPage: end < order.length, endCursor: nums.length ? encodeCursor(end) : cursor };
+}
+
+interface PrFirsts {
+  closing: number;
+  files: number;
+}
+
+/** File change types of GraphQL's `PatchStatus` (ADDED, CHANGED, COPIED, DELETED, MODIFIED, RENAMED). */
+const CHANGE_TYPES = ['MODIFIED', 'MODIFIED', 'MODIFIED', 'ADDED', 'DELETED', 'RENAMED'] as const;
+
+function prNode(repo: FakeRepo, e: FakeEntry, f: PrFirsts): Record<string, unknown> {
   const p = e.pull;
   const files = p?.edits ?? [];
   const closing = p?.closing ?? [];
@@ -56,6 +119,7 @@ function prNode(repo: FakeRepo, e: FakeEntry, filesFirst: number): Record<string
     state: p?.merged ? 'MERGED' : e.state === 'open' ? 'OPEN' : 'CLOSED',
     merged: p?.merged ?? false,
     mergedAt: p?.mergedAt ? iso(p.mergedAt) : null,
+    updatedAt: iso(e.updatedAt),
     baseRefName: p?.base ?? repo.defaultBranch,
     baseRefOid: repo.baseSha,
     headRefOid: p?.headSha ?? null,
@@ -66,23 +130,25 @@ function prNode(repo: FakeRepo, e: FakeEntry, filesFirst: number): Record<string
     authorAssociation: e.association,
     closingIssuesReferences: {
       totalCount: closing.length,
-      nodes: closing.slice(0, 10).map((c) => ({ number: c.number, repository: { nameWithOwner: c.repo } })),
+      nodes: closing
+        .slice(0, f.closing)
+        .map((c) => ({ number: c.number, repository: { nameWithOwner: c.repo } })),
     },
     files: {
       totalCount: files.length,
-      nodes: files
-        .slice(0, filesFirst)
-        .map((f) => ({ path: f.path, changeType: 'MODIFIED', additions: 1, deletions: 1 })),
+      nodes: files.slice(0, f.files).map((x) => ({
+        path: x.path,
+        // Multi-file PRs carry the other change types; single-file PRs (the planted pairs) are edits.
+        changeType:
+          files.length > 1 ? (CHANGE_TYPES[(e.number + x.path.length) % 6] ?? 'MODIFIED') : 'MODIFIED',
+        additions: 1,
+        deletions: 1,
+      })),
     },
   };
 }
 
-function issueNode(
-  corpus: Corpus,
-  repo: FakeRepo,
-  e: FakeEntry,
-  timelineFirst: number,
-): Record<string, unknown> {
+function timelineOf(corpus: Corpus, repo: FakeRepo, e: FakeEntry): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   for (const x of e.crossrefs) {
     const src = corpus.entry(repo, x.sourceNumber);
@@ -119,21 +185,74 @@ function issueNode(
         : null,
     });
   }
+  return items;
+}
+
+function issueNode(
+  corpus: Corpus,
+  repo: FakeRepo,
+  e: FakeEntry,
+  timelineFirst: number,
+  after: string | null = null,
+): Record<string, unknown> {
+  const items = timelineOf(corpus, repo, e);
+  const from = after ? (decodeCursor(after) ?? 0) : 0;
+  const slice = items.slice(from, from + timelineFirst);
+  const end = from + slice.length;
   return {
     number: e.number,
+    updatedAt: iso(e.updatedAt),
     timelineItems: {
       totalCount: items.length,
-      pageInfo: {
-        hasNextPage: items.length > timelineFirst,
-        endCursor: items.length ? encodeCursor(items.length) : null,
-      },
-      nodes: items.slice(0, timelineFirst),
+      pageInfo: { hasNextPage: end < items.length, endCursor: slice.length ? encodeCursor(end) : after },
+      nodes: slice,
     },
   };
 }
 
+/** GitHub's point cost: (1 + requests for nested connections) / 100, rounded, at least 1. */
+function costOf(first: number, nestedPerNode: number): number {
+  return Math.max(1, Math.round((1 + first * nestedPerNode) / 100));
+}
+
+/** Applies {@link GraphqlFaults} to a page of nodes under `path`. */
+function applyFaults(
+  nodes: Record<string, unknown>[],
+  nested: string[],
+  faults: GraphqlFaults,
+  path: string[],
+): { nodes: (Record<string, unknown> | null)[]; errors: Record<string, unknown>[] } {
+  const out: (Record<string, unknown> | null)[] = nodes.map((n) => {
+    if (!faults.truncateNested) return n;
+    const copy = { ...n };
+    for (const k of nested) {
+      const c = copy[k] as { totalCount?: number; nodes?: unknown[] } | undefined;
+      if (c && (c.nodes?.length ?? 0) > 0) copy[k] = { ...c, nodes: [] };
+    }
+    return copy;
+  });
+  const errors: Record<string, unknown>[] = [];
+  const i = faults.nullNode;
+  if (i !== undefined && out.length > 0) {
+    const at = i % out.length;
+    out[at] = null;
+    errors.push({
+      type: 'SERVICE_UNAVAILABLE',
+      path: [...path, 'nodes', at],
+      locations: [{ line: 1, column: 1 }],
+      message: 'Something went wrong while resolving this field; try again later.',
+    });
+  }
+  return { nodes: out, errors };
+}
+
 /** Answers one GraphQL request (rate-limit and fault handling happen in the server). */
-export function graphql(corpus: Corpus, query: string, variables: Record<string, unknown>): GraphqlResult {
+export function graphql(
+  corpus: Corpus,
+  query: string,
+  variables: Record<string, unknown>,
+  faults: GraphqlFaults = {},
+): GraphqlResult {
   const owner = String(variables.owner ?? '');
   const name = String(variables.name ?? '');
   const cursor = typeof variables.cursor === 'string' ? variables.cursor : null;
@@ -151,68 +270,123 @@ export function graphql(corpus: Corpus, query: string, variables: Record<string,
       ],
     },
     cost: 1,
+    nodes: 1,
   });
+  const since = typeof variables.since === 'string' ? Date.parse(variables.since) / 1000 : null;
+  const wrap = (
+    repo: FakeRepo,
+    key: string,
+    inner: unknown,
+    errors: Record<string, unknown>[],
+  ): Record<string, unknown> => ({
+    data: { rateLimit: null, repository: { defaultBranchRef: { name: repo.defaultBranch }, [key]: inner } },
+    ...(errors.length ? { errors } : {}),
+  });
+  const prFirsts = (): PrFirsts => ({
+    closing: firstOf(query, 'closingIssuesReferences', 10, variables),
+    files: firstOf(query, 'files', 2, variables),
+  });
+  if (/pullRequest\s*\(\s*number/.test(query)) {
+    if (!found) return notFound();
+    const e = corpus.entry(found.repo, Number(variables.number));
+    const f = prFirsts();
+    const node = e?.pull && !e.gap ? prNode(found.repo, e, f) : null;
+    return {
+      status: 200,
+      body: wrap(found.repo, 'pullRequest', node, []),
+      cost: 1,
+      nodes: 1 + f.closing + f.files,
+      connection: 'pullRequest',
+    };
+  }
+  if (/issue\s*\(\s*number/.test(query)) {
+    if (!found) return notFound();
+    const e = corpus.entry(found.repo, Number(variables.number));
+    const tl = firstOf(query, 'timelineItems', 50, variables);
+    const after = afterOf(query, 'timelineItems', variables);
+    const node = e && !e.gap && e.kind === 'issue' ? issueNode(corpus, found.repo, e, tl, after) : null;
+    return {
+      status: 200,
+      body: wrap(found.repo, 'issue', node, []),
+      cost: 1,
+      nodes: 1 + tl,
+      connection: 'issue',
+    };
+  }
   if (/pullRequests\s*\(/.test(query)) {
     if (!found) return notFound();
     const repo = found.repo;
-    const first = firstOf(query, 'pullRequests', 50);
-    const filesFirst = firstOf(query, 'files', 2);
+    const first = firstOf(query, 'pullRequests', 50, variables);
+    const f = prFirsts();
     const mergedOnly = /states:\s*\[?\s*MERGED/.test(query);
-    const page = pageOver(
-      corpus,
-      repo,
-      cursor,
-      first,
-      (e) => e.kind === 'pr' && (!mergedOnly || e.pull?.merged === true),
+    const keep = (e: FakeEntry) => e.kind === 'pr' && (!mergedOnly || e.pull?.merged === true);
+    // `pullRequests` has no `since` filter; `orderBy:{field:UPDATED_AT,direction:DESC}` lets an
+    // incremental crawl stop at the first node older than its start.
+    const page = /field:\s*UPDATED_AT/.test(query)
+      ? pageByUpdated(corpus, repo, cursor, first, keep)
+      : pageOver(corpus, repo, cursor, first, keep);
+    const faulted = applyFaults(
+      page.nodes.map((e) => prNode(repo, e, f)),
+      ['closingIssuesReferences', 'files'],
+      faults,
+      ['repository', 'pullRequests'],
     );
     return {
       status: 200,
-      body: {
-        data: {
-          rateLimit: null,
-          repository: {
-            defaultBranchRef: { name: repo.defaultBranch },
-            pullRequests: {
-              pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
-              nodes: page.nodes.map((e) => prNode(repo, e, filesFirst)),
-            },
-          },
+      body: wrap(
+        repo,
+        'pullRequests',
+        {
+          pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+          nodes: faulted.nodes,
         },
-      },
-      cost: Math.max(1, Math.round((1 + 2 * first) / 100)),
+        faulted.errors,
+      ),
+      cost: costOf(first, 2),
+      nodes: first * (1 + f.closing + f.files),
+      connection: 'pullRequests',
     };
   }
   if (/issues\s*\(/.test(query)) {
     if (!found) return notFound();
     const repo = found.repo;
-    const first = firstOf(query, 'issues', 50);
-    const tl = firstOf(query, 'timelineItems', 50);
+    const first = firstOf(query, 'issues', 50, variables);
+    const tl = firstOf(query, 'timelineItems', 50, variables);
     const closedOnly = /states:\s*\[?\s*CLOSED/.test(query);
     const page = pageOver(
       corpus,
       repo,
       cursor,
       first,
-      (e) => e.kind === 'issue' && (!closedOnly || e.state === 'closed'),
+      (e) =>
+        e.kind === 'issue' &&
+        (!closedOnly || e.state === 'closed') &&
+        // `filterBy:{since:$since}` (IssueFilters.since: issues updated at or after the time).
+        (since === null || !/filterBy/.test(query) || e.updatedAt >= since),
+    );
+    const faulted = applyFaults(
+      page.nodes.map((e) => issueNode(corpus, repo, e, tl)),
+      ['timelineItems'],
+      faults,
+      ['repository', 'issues'],
     );
     return {
       status: 200,
-      body: {
-        data: {
-          rateLimit: null,
-          repository: {
-            defaultBranchRef: { name: repo.defaultBranch },
-            issues: {
-              pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
-              nodes: page.nodes.map((e) => issueNode(corpus, repo, e, tl)),
-            },
-          },
+      body: wrap(
+        repo,
+        'issues',
+        {
+          pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+          nodes: faulted.nodes,
         },
-      },
-      cost: Math.max(1, Math.round((1 + first * Math.ceil(tl / 100)) / 100)),
+        faulted.errors,
+      ),
+      cost: costOf(first, Math.ceil(tl / 100)),
+      nodes: first * (1 + tl),
+      connection: 'issues',
     };
   }
-  if (/rateLimit/.test(query)) return { status: 200, body: { data: { rateLimit: null } }, cost: 0 };
+  if (/rateLimit/.test(query)) return { status: 200, body: { data: { rateLimit: null } }, cost: 0, nodes: 1 };
   return {
     status: 200,
     body: {
@@ -221,5 +395,6 @@ export function graphql(corpus: Corpus, query: string, variables: Record<string,
       ],
     },
     cost: 1,
+    nodes: 1,
   };
 }

@@ -21,8 +21,28 @@ interface Pos {
 export interface ListOptions {
   /** `/issues`: pages ≥ this answer with a cursor (`after=`) `next` link; 1 = cursor mode from the start. */
   issuesCursorAfterPage: number;
-  /** `/issues/comments`: pages above this answer 422. */
-  commentsPageCap: number;
+  /**
+   * `/issues/comments`: pages above this answer 422. Default: the page holding item 40,000 (GitHub caps
+   * the repo-wide list near 40k items whatever `per_page` is).
+   */
+  commentsPageCap?: number;
+}
+
+/** Items the repo-wide comments list serves before answering 422. */
+export const COMMENTS_ITEM_CAP = 40_000;
+
+/**
+ * How a repository pages `/issues`: GitHub switches some repositories (large ones) to cursor links
+ * from page 1, and answers 422 past page 100 or earlier (python-github-backup#429, tap-github#415).
+ * Repositories with index ≡ 2 (mod 4) page by cursor from the start; ≡ 3 (mod 4) stop page mode at 50.
+ */
+export function issuesPaging(
+  repo: FakeRepo,
+  cursorAfterPage: number,
+): { cursorFrom: number; maxPage: number } {
+  if (repo.index % 4 === 2) return { cursorFrom: 1, maxPage: 1 };
+  if (repo.index % 4 === 3) return { cursorFrom: Math.min(cursorAfterPage, 50), maxPage: 50 };
+  return { cursorFrom: cursorAfterPage, maxPage: 100 };
 }
 
 export const PAGE_NOT_SUPPORTED =
@@ -143,7 +163,7 @@ export class Lists {
     const per = perPage(url);
     const key = `issues|${repo.index}|${state}|${sort}|${direction}|${since}|${per}`;
     const after = q.get('after');
-    const cursorFrom = this.opts.issuesCursorAfterPage;
+    const { cursorFrom, maxPage } = issuesPaging(repo, this.opts.issuesCursorAfterPage);
     const cursorLink = (next: Pos) =>
       `<${withParams(url, { after: encodeCursor(next.pos) }, ['page'])}>; rel="next"`;
     if (after !== null) {
@@ -153,7 +173,7 @@ export class Lists {
       return { status: 200, body: r.items.map(render), link: r.more ? cursorLink(r.next) : null };
     }
     const page = pageParam(url);
-    if (page > 100) return unprocessable(PAGE_NOT_SUPPORTED);
+    if (page > maxPage) return unprocessable(PAGE_NOT_SUPPORTED);
     const r = this.scan(at, this.startOf(key, at, page, per), per);
     if (page >= cursorFrom)
       return { status: 200, body: r.items.map(render), link: r.more ? cursorLink(r.next) : null };
@@ -178,10 +198,11 @@ export class Lists {
     };
     const per = perPage(url);
     const page = pageParam(url);
-    if (page > this.opts.commentsPageCap) return unprocessable(PAGINATION_LIMITED);
+    const cap = this.opts.commentsPageCap ?? Math.ceil(COMMENTS_ITEM_CAP / per);
+    if (page > cap) return unprocessable(PAGINATION_LIMITED);
     const key = `comments|${repo.index}|${since}|${desc}|${per}`;
     const r = this.scan(at, this.startOf(key, at, page, per), per);
-    const last = Math.min(this.opts.commentsPageCap, Math.max(1, Math.ceil(this.total(key, at) / per)));
+    const last = Math.min(cap, Math.max(1, Math.ceil(this.total(key, at) / per)));
     return { status: 200, body: r.items.map(([n, c]) => render(n, c)), link: pageLinks(url, page, last) };
   }
 }

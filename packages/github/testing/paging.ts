@@ -40,11 +40,15 @@ export function pageOf<T>(url: URL, items: T[]): { items: T[]; link: string | nu
   return { items: items.slice((page - 1) * per, page * per), link: pageLinks(url, page, last) };
 }
 
+/**
+ * Opaque cursors as GitHub writes them: standard base64 of `cursor:v2:…`, `=` padding included
+ * (e.g. `Y3Vyc29yOnYyOpHOAAAB…==`), so they must be URL-encoded in `after=` links.
+ */
 export function encodeCursor(pos: number): string {
-  return Buffer.from(`cursor:${pos}`).toString('base64url');
+  return Buffer.from(`cursor:v2:${pos}`).toString('base64');
 }
 
 export function decodeCursor(s: string): number | null {
-  const m = /^cursor:(\d+)$/.exec(Buffer.from(s, 'base64url').toString());
+  const m = /^cursor:(?:v2:)?(\d+)$/.exec(Buffer.from(s, 'base64').toString());
   return m?.[1] ? Number(m[1]) : null;
 }

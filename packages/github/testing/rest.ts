@@ -46,7 +46,24 @@ function refOk(corpus: Corpus, repo: FakeRepo, ref: string): boolean {
   );
 }
 
-export function route(corpus: Corpus, lists: Lists, url: URL, accept: string): RouteResult {
+/**
+ * A repository with issues turned off answers its issue endpoints with 410 "Issues are disabled for
+ * this repo" (reported in ingydotnet/git-hub#72 and pockethub/PocketHub#57); its PRs stay reachable.
+ */
+export const ISSUES_DISABLED = 'Issues are disabled for this repo';
+
+export interface RouteOptions {
+  /** Full names of repositories with issues disabled. */
+  issuesDisabled?: ReadonlySet<string>;
+}
+
+export function route(
+  corpus: Corpus,
+  lists: Lists,
+  url: URL,
+  accept: string,
+  opts: RouteOptions = {},
+): RouteResult {
   const api = url.origin;
   const path = decodeURIComponent(url.pathname).replace(/\/+$/, '');
   let m = /^\/repositories\/(\d+)(\/.*)?$/.exec(path);
@@ -83,7 +100,13 @@ export function route(corpus: Corpus, lists: Lists, url: URL, accept: string): R
   }
   if (!repo) return notFound();
   const r = repo;
-  if (rest === '') return { status: 200, body: repoJson(api, r) };
+  const disabled = opts.issuesDisabled?.has(r.full) ?? false;
+  if (rest === '') return { status: 200, body: repoJson(api, r, !disabled) };
+  if (disabled && /^\/issues(\/|$)/.test(rest))
+    return {
+      status: 410,
+      body: { message: ISSUES_DISABLED, documentation_url: `${DOCS}/issues/issues#list-repository-issues` },
+    };
   if (rest === '/issues') return lists.issues(url, r, (e) => issueJson(api, r.full, e));
   if (rest === '/issues/comments') return lists.comments(url, r, (n, c) => commentJson(api, r.full, n, c));
   const im = /^\/(issues|pulls)\/(\d+)(?:\/(comments|events|timeline|files))?$/.exec(rest);

@@ -1,21 +1,50 @@
 /**
  * The fake GitHub: a real HTTP server (Bun.serve on 127.0.0.1) over a generated {@link Corpus}, with
- * per-token primary budgets on a (possibly simulated) clock, secondary limits, 5xx bursts, ETags and free
- * 304s, 301/410/404, 401 for bad tokens, and a request log (spec §5).
+ * primary budgets per identity (user or App installation, identity.ts) on a (possibly simulated) clock,
+ * load-driven secondary limits and GraphQL timeouts (load.ts), 5xx bursts, token-dependent ETags and
+ * free 304s, 301/410/404, 401 for bad tokens and token-less GraphQL, and a request log (spec §5).
  */
 import { createHash } from 'node:crypto';
 import { type Clock, realClock } from '../src/clock.ts';
 import { Corpus } from './corpus.ts';
-import type { CorpusOptions } from './corpus-types.ts';
-import { type FaultOptions, FaultPlan } from './faults.ts';
+import type { CorpusOptions, FakeRepo } from './corpus-types.ts';
+import { type FaultAnswer, type FaultOptions, FaultPlan } from './faults.ts';
 import { graphql } from './graphql.ts';
+import { type FakeApp, Identities, type Identity, INSTALLATION_LIMIT, type Owner } from './identity.ts';
 import { Lists } from './lists.ts';
+import {
+  DEFAULT_LIMITS,
+  graphqlServiceMs,
+  type LoadLimits,
+  LoadModel,
+  restServiceMs,
+  TIMEOUT_MS,
+} from './load.ts';
 import { type RouteResult, route } from './rest.ts';
 
 export interface FakeGitHubOptions {
   corpus: Corpus | CorpusOptions;
   /** Valid tokens; any other `authorization` answers 401. Default: `fake-token-0` … `fake-token-2`. */
   tokens?: string[];
+  /**
+   * Who owns each token: a user login (tokens of one login share its budgets) or an App installation.
+   * Default: every token its own user (`fake-user-<i>`).
+   */
+  owners?: Record<string, Owner>;
+  /** A GitHub App whose installations can mint tokens (`POST /app/installations/{id}/access_tokens`). */
+  app?: FakeApp;
+  /** Primary budget (REST requests and GraphQL points) per installation per window (default 12,500). */
+  installationBudget?: number;
+  /**
+   * `errors[].type` of a GraphQL primary-limit answer. GitHub documents `RATE_LIMITED`, but answers
+   * `RATE_LIMIT` (with `code: "graphql_rate_limit"`) too (githubkit#271, plugin-throttling.js#824).
+   * Default `both`: they alternate.
+   */
+  graphqlLimitType?: 'RATE_LIMITED' | 'RATE_LIMIT' | 'both';
+  /** Repositories (full names) with issues disabled: their issue endpoints answer 410. */
+  issuesDisabled?: string[];
+  /** Load limits (load.ts) when `faults.load` is on. */
+  limits?: Partial<LoadLimits>;
   /** Primary REST budget per token per window (default 5000; 60 without a token). */
   budget?: number;
   /** GraphQL points per token per window (default 5000). */
@@ -53,6 +82,27 @@ export interface LoggedRequest {
   remaining: number;
   /** GraphQL: `<connection> <owner/name> after <cursor>`, so pages can be told apart. */
   detail?: string;
+  /** The identity behind the token (`user:<login>`, `installation:<id>`, `anonymous`). */
+  identity: string;
+  /** GraphQL: the answer carried partial data beside errors (a client may ask again). */
+  partial?: boolean;
+}
+
+/** Per identity: what a crawl cost it (for benchmarks). */
+export interface IdentityUsage {
+  identity: string;
+  kind: Identity['kind'];
+  coreLimit: number;
+  graphqlLimit: number;
+  coreCharged: number;
+  graphqlPoints: number;
+  requests: number;
+  /** Busy time and secondary-limit penalties (load model), ms. */
+  busyMs: number;
+  penaltyMs: number;
+  secondary: number;
+  peakInflight: number;
+  timeouts: number;
 }
 
 interface Bucket {
@@ -75,6 +125,11 @@ export class FakeGitHub {
   private readonly buckets = new Map<string, Bucket>();
   private server: ReturnType<typeof Bun.serve> | null = null;
   private seq = 0;
+  private limitedSeq = 0;
+  readonly identities: Identities;
+  readonly load: LoadModel;
+  private readonly issuesDisabled: Set<string>;
+  private readonly timeouts = new Map<string, number>();
 
   private constructor(readonly options: FakeGitHubOptions) {
     this.corpus = options.corpus instanceof Corpus ? options.corpus : new Corpus(options.corpus);
@@ -83,8 +138,21 @@ export class FakeGitHub {
     this.clock = options.clock ?? realClock;
     this.lists = new Lists(this.corpus, {
       issuesCursorAfterPage: options.issuesCursorAfterPage ?? 100,
-      commentsPageCap: options.commentsPageCap ?? 400,
+      ...(options.commentsPageCap === undefined ? {} : { commentsPageCap: options.commentsPageCap }),
     });
+    this.identities = new Identities(this.tokens, options.owners ?? {}, options.app ?? null);
+    this.load = new LoadModel({ ...DEFAULT_LIMITS, ...options.limits });
+    this.issuesDisabled = new Set(options.issuesDisabled ?? []);
+  }
+
+  /**
+   * How heavy a repository's GraphQL pages are (service time multiplier under `faults.load`): index ≡ 7
+   * (mod 10) very heavy (3×: resource limits past 10 s), index ≡ 1 (mod 3) heavy (1.6×), else 1.
+   */
+  weight(repo: FakeRepo): number {
+    if (repo.index % 10 === 7) return 3;
+    if (repo.index % 3 === 1) return 1.6;
+    return 1;
   }
 
   /** Starts a server on 127.0.0.1 (an ephemeral port unless `port` is set). */
@@ -108,16 +176,21 @@ export class FakeGitHub {
     this.server = null;
   }
 
-  /** Budget of a token for a resource (as the next request would see it). */
+  /** Budget of a token's identity for a resource (as the next request would see it). */
   bucket(token: string | null, resource: 'core' | 'graphql'): Bucket {
-    const key = `${token ?? ''}|${resource}`;
+    return this.bucketOf(this.identities.of(token), resource);
+  }
+
+  private limitOf(id: Identity, resource: 'core' | 'graphql'): number {
+    if (id.kind === 'anonymous') return 60;
+    if (id.kind === 'installation') return this.options.installationBudget ?? INSTALLATION_LIMIT;
+    return resource === 'core' ? (this.options.budget ?? 5000) : (this.options.graphqlBudget ?? 5000);
+  }
+
+  private bucketOf(id: Identity, resource: 'core' | 'graphql'): Bucket {
+    const key = `${id.key}|${resource}`;
     let b = this.buckets.get(key);
-    const limit =
-      token === null
-        ? 60
-        : resource === 'core'
-          ? (this.options.budget ?? 5000)
-          : (this.options.graphqlBudget ?? 5000);
+    const limit = this.limitOf(id, resource);
     if (!b) {
       b = { limit, remaining: limit, reset: 0 };
       this.buckets.set(key, b);
@@ -135,7 +208,9 @@ export class FakeGitHub {
     const url = new URL(req.url);
     const at = this.clock.now();
     const auth = req.headers.get('authorization');
-    const token = auth ? auth.replace(/^(token|bearer)\s+/i, '') : null;
+    const isJwt = /^bearer\s+[^.\s]+\.[^.\s]+\.[^.\s]+$/i.test(auth ?? '');
+    const token = auth && !isJwt ? auth.replace(/^(token|bearer)\s+/i, '') : null;
+    const id = this.identities.of(token);
     const pathQ = `${url.pathname}${url.search}`;
     const isGraphql = req.method === 'POST' && url.pathname === '/graphql';
     const resource = isGraphql ? 'graphql' : 'core';
@@ -144,6 +219,7 @@ export class FakeGitHub {
       'x-github-request-id': `FAKE:${++this.seq}`,
     });
     let detail: string | undefined;
+    const valid = !isJwt && this.identities.valid(token, at);
     const finish = (
       status: number,
       body: unknown,
@@ -152,8 +228,8 @@ export class FakeGitHub {
       extra: Record<string, string> = {},
     ) => {
       let bucket: Bucket | null = null;
-      if (token === null || this.tokens.includes(token)) {
-        bucket = this.bucket(token, resource);
+      if (valid) {
+        bucket = this.bucketOf(id, resource);
         if (charged) bucket.remaining = Math.max(0, bucket.remaining - cost);
         headers.set('x-ratelimit-limit', String(bucket.limit));
         headers.set('x-ratelimit-remaining', String(bucket.remaining));
@@ -175,7 +251,15 @@ export class FakeGitHub {
           at,
           resetAt: (bucket?.reset ?? 0) * 1000,
           remaining: bucket?.remaining ?? 0,
+          identity: id.key,
           ...(detail ? { detail } : {}),
+          ...(status === 200 &&
+          body !== null &&
+          typeof body === 'object' &&
+          'errors' in body &&
+          (body as { data?: unknown }).data
+            ? { partial: true }
+            : {}),
         });
       const text =
         body === null
@@ -185,15 +269,37 @@ export class FakeGitHub {
             : JSON.stringify(body);
       return new Response(text, { status, headers });
     };
-    if (token !== null && !this.tokens.includes(token))
+    const appRoute = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(url.pathname);
+    if (isJwt) {
+      if (!appRoute || req.method !== 'POST' || !this.identities.isAppJwt(auth))
+        return finish(401, { message: 'A JSON web token could not be decoded' }, false);
+      const minted = this.identities.mint(Number(appRoute[1]), at);
+      if (!minted) return finish(404, { message: 'Not Found' }, false);
+      return finish(
+        201,
+        { ...minted, permissions: { issues: 'read', pull_requests: 'read' }, repository_selection: 'all' },
+        false,
+      );
+    }
+    if (!valid)
       return finish(
         401,
         { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' },
         false,
       );
+    if (isGraphql && token === null)
+      return finish(
+        401,
+        {
+          message: 'This endpoint requires you to be authenticated.',
+          documentation_url:
+            'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql',
+        },
+        false,
+      );
     if (req.method === 'GET' && url.pathname === '/rate_limit') {
-      const core = this.bucket(token, 'core');
-      const gql = this.bucket(token, 'graphql');
+      const core = this.bucketOf(id, 'core');
+      const gql = this.bucketOf(id, 'graphql');
       const view = (b: Bucket) => ({
         limit: b.limit,
         remaining: b.remaining,
@@ -202,10 +308,9 @@ export class FakeGitHub {
       });
       return finish(200, { resources: { core: view(core), graphql: view(gql) }, rate: view(core) }, false);
     }
-    const fault = this.faults.next(pathQ, isGraphql);
-    if (fault?.kind === 'secondary')
-      return finish(
-        fault.status,
+    const secondary = (retryAfter: number | null, status: 403 | 429 = 403) =>
+      finish(
+        status,
         {
           message:
             'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
@@ -213,22 +318,91 @@ export class FakeGitHub {
         },
         false,
         0,
-        fault.retryAfter === null ? {} : { 'retry-after': String(fault.retryAfter) },
+        retryAfter === null ? {} : { 'retry-after': String(retryAfter) },
       );
+    const fault = this.faults.next(pathQ, isGraphql);
+    if (fault?.kind === 'secondary') return secondary(fault.retryAfter, fault.status);
     if (fault?.kind === 'server')
       return finish(fault.status, { message: fault.status === 502 ? 'Bad Gateway' : 'Server Error' }, false);
-    if (fault?.kind === 'primary') this.bucket(token, resource).remaining = 0;
-    const bucket = this.bucket(token, resource);
+    const load = this.faults.load;
+    const arrival = load ? this.load.arrive(id.key, at) : null;
+    if (arrival && !arrival.ok) return secondary(arrival.retryAfter);
+    try {
+      return await this.serve(req, url, id, token, at, isGraphql, fault, finish, (d) => {
+        detail = d;
+      });
+    } finally {
+      if (arrival?.ok) arrival.release();
+    }
+  }
+
+  private async serve(
+    req: Request,
+    url: URL,
+    id: Identity,
+    token: string | null,
+    at: number,
+    isGraphql: boolean,
+    fault: FaultAnswer | null,
+    finish: (
+      s: number,
+      b: unknown,
+      charged: boolean,
+      cost?: number,
+      extra?: Record<string, string>,
+    ) => Response,
+    setDetail: (d: string) => void,
+  ): Promise<Response> {
+    const resource = isGraphql ? 'graphql' : 'core';
+    const load = this.faults.load;
+    const state = this.load.of(id.key);
+    const arrivedWith = state.inflight;
+    /** Holds the answer for its service time (so concurrent requests overlap), then charges it. */
+    const overLoad = async (serviceMs: number, points: number) => {
+      if (!load) return null;
+      await this.clock.sleep(serviceMs);
+      const v = this.load.charge(id.key, at, serviceMs, isGraphql, points, Math.max(1, state.inflight));
+      if (!v || v.ok) return null;
+      return finish(
+        403,
+        {
+          message:
+            'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+          documentation_url: `${DOCS_LIMITS}#about-secondary-rate-limits`,
+        },
+        false,
+        0,
+        { 'retry-after': String(v.retryAfter) },
+      );
+    };
+    if (fault?.kind === 'primary') this.bucketOf(id, resource).remaining = 0;
+    const bucket = this.bucketOf(id, resource);
+    const rateLimited = () => {
+      const type =
+        (this.options.graphqlLimitType ?? 'both') === 'both'
+          ? ++this.limitedSeq % 2
+            ? 'RATE_LIMIT'
+            : 'RATE_LIMITED'
+          : this.options.graphqlLimitType;
+      return finish(
+        200,
+        {
+          errors: [
+            {
+              type,
+              ...(type === 'RATE_LIMIT' ? { code: 'graphql_rate_limit' } : {}),
+              message: `API rate limit already exceeded for user ID ${id.userId ?? 1}.`,
+            },
+          ],
+        },
+        false,
+      );
+    };
     if (bucket.remaining <= 0) {
-      if (isGraphql)
-        return finish(
-          200,
-          { errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded for user ID 1.' }] },
-          false,
-        );
+      if (isGraphql) return rateLimited();
       return finish(
         fault?.kind === 'primary' ? fault.status : (this.options.primaryStatus ?? 403),
-        { message: 'API rate limit exceeded for user ID 1.', documentation_url: DOCS_LIMITS },
+        { message: `API rate limit exceeded for user ID ${id.userId ?? 1}.`, documentation_url: DOCS_LIMITS },
         false,
       );
     }
@@ -254,13 +428,59 @@ export class FakeGitHub {
         return finish(400, { message: 'Problems parsing JSON' }, true, 1);
       }
       const v = parsed.variables ?? {};
-      const conn = /pullRequests\s*\(/.test(parsed.query ?? '')
-        ? 'pullRequests'
-        : /issues\s*\(/.test(parsed.query ?? '')
-          ? 'issues'
-          : 'other';
-      detail = `${conn} ${String(v.owner)}/${String(v.name)} after ${String(v.cursor ?? null)}`;
-      const r = graphql(this.corpus, parsed.query ?? '', v);
+      const query = parsed.query ?? '';
+      const found = this.corpus.find(`${String(v.owner)}/${String(v.name)}`);
+      const pageFaults =
+        /pullRequests\s*\(|issues\s*\(/.test(query) && found ? this.faults.graphqlPage() : {};
+      if (load && arrivedWith > 1 && /pullRequests\s*\(|issues\s*\(/.test(query))
+        pageFaults.truncateNested = true;
+      const disabled = found && this.issuesDisabled.has(found.repo.full) && /issues\s*\(/.test(query);
+      const r = graphql(this.corpus, query, v, pageFaults);
+      // Issues disabled: the connection is empty (`hasIssuesEnabled: false`).
+      const rd = r.body.data as { repository?: { issues?: unknown } } | undefined;
+      if (disabled && rd?.repository)
+        rd.repository.issues = { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] };
+      setDetail(
+        `${r.connection ?? 'other'} ${String(v.owner)}/${String(v.name)}${v.number === undefined ? '' : `#${String(v.number)}`} after ${String(v.cursor ?? v.after ?? null)}${v.first === undefined ? '' : ` first ${String(v.first)}`}`,
+      );
+      // GitHub checks the query's cost before running it: too few points left → a rate-limit answer.
+      if (r.cost > bucket.remaining) return rateLimited();
+      const service = graphqlServiceMs(r.nodes, found && load ? this.weight(found.repo) : 1, arrivedWith);
+      const refused = await overLoad(Math.min(service, TIMEOUT_MS), r.cost);
+      if (refused) return refused;
+      if (load && service > TIMEOUT_MS) {
+        this.timeouts.set(id.key, (this.timeouts.get(id.key) ?? 0) + 1);
+        if (found && this.weight(found.repo) >= 3)
+          return finish(
+            200,
+            {
+              data: { repository: null },
+              errors: [
+                {
+                  type: 'RESOURCE_LIMITS_EXCEEDED',
+                  path: ['repository'],
+                  message: 'Resource limits for this query exceeded.',
+                },
+              ],
+            },
+            true,
+            r.cost,
+          );
+        return finish(
+          502,
+          {
+            data: null,
+            errors: [
+              {
+                message:
+                  "We couldn't respond to your request in time. Sorry about that. Please try resubmitting your request and contact us if the problem persists.",
+              },
+            ],
+          },
+          true,
+          r.cost,
+        );
+      }
       const data = r.body.data as Record<string, unknown> | undefined;
       if (data && 'rateLimit' in data) {
         const after = Math.max(0, bucket.remaining - r.cost);
@@ -272,28 +492,92 @@ export class FakeGitHub {
       }
       return finish(r.status, r.body, true, r.cost);
     }
+    if (req.method === 'GET' && url.pathname === '/user') {
+      if (id.kind === 'installation')
+        return finish(
+          403,
+          {
+            message: 'Resource not accessible by integration',
+            documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+          },
+          true,
+          1,
+        );
+      if (id.kind === 'anonymous')
+        return finish(
+          401,
+          { message: 'Requires authentication', documentation_url: 'https://docs.github.com/rest' },
+          false,
+        );
+      return finish(200, { login: id.login, id: id.userId, type: 'User', site_admin: false }, true, 1);
+    }
     if (req.method !== 'GET') return finish(404, { message: 'Not Found' }, true, 1);
     let res: RouteResult;
     try {
-      res = route(this.corpus, this.lists, url, req.headers.get('accept') ?? '');
+      res = route(this.corpus, this.lists, url, req.headers.get('accept') ?? '', {
+        issuesDisabled: this.issuesDisabled,
+      });
     } catch (e) {
       return finish(500, { message: `fake error: ${(e as Error).message}` }, false);
     }
     const extra: Record<string, string> = {};
     if (res.link) extra.link = res.link;
     if (res.location) extra.location = res.location;
-    if (res.raw) headers.set('content-type', 'text/plain; charset=utf-8');
+    if (res.raw) extra['content-type'] = 'text/plain; charset=utf-8';
+    const items = Array.isArray(res.body) ? res.body.length : 1;
     if (res.status === 200) {
       const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
-      const etag = `W/"${createHash('sha1').update(text).digest('hex')}"`;
+      // ETags are specific to the auth token ("It's currently expected for ETags to be auth token
+      // specific", GitHub support, quoted in eclipse-csi/otterdog#201): another token gets a 200.
+      const etag = `W/"${createHash('sha1')
+        .update(`${token ?? ''}\0${text}`)
+        .digest('hex')}"`;
       extra.etag = etag;
       extra['last-modified'] = LAST_MODIFIED;
       const inm = req.headers.get('if-none-match');
       const ims = req.headers.get('if-modified-since');
-      if ((inm && inm === etag) || (!inm && ims && Date.parse(ims) >= Date.parse(LAST_MODIFIED)))
+      if ((inm && inm === etag) || (!inm && ims && Date.parse(ims) >= Date.parse(LAST_MODIFIED))) {
+        const refused = await overLoad(restServiceMs(0), 1);
+        if (refused) return refused;
         return finish(304, null, false, 0, extra);
+      }
     }
+    const refused = await overLoad(restServiceMs(items), 1);
+    if (refused) return refused;
     return finish(res.status, res.body, true, 1, extra);
+  }
+
+  /** What the crawl cost each identity (budgets spent, busy time, secondary limits). */
+  usage(): IdentityUsage[] {
+    const out = new Map<string, IdentityUsage>();
+    const idOf = new Map<string, Identity>();
+    for (const r of this.log) {
+      let u = out.get(r.identity);
+      if (!u) {
+        const id = this.identities.of(r.token);
+        idOf.set(r.identity, id);
+        const l = this.load.of(r.identity);
+        u = {
+          identity: r.identity,
+          kind: id.kind,
+          coreLimit: this.limitOf(id, 'core'),
+          graphqlLimit: this.limitOf(id, 'graphql'),
+          coreCharged: 0,
+          graphqlPoints: 0,
+          requests: 0,
+          busyMs: l.busyMs,
+          penaltyMs: l.penaltyMs,
+          secondary: l.secondary,
+          peakInflight: l.peakInflight,
+          timeouts: this.timeouts.get(r.identity) ?? 0,
+        };
+        out.set(r.identity, u);
+      }
+      u.requests++;
+      if (r.charged && r.resource === 'core') u.coreCharged += r.cost;
+      if (r.charged && r.resource === 'graphql') u.graphqlPoints += r.cost;
+    }
+    return [...out.values()].sort((a, b) => (a.identity < b.identity ? -1 : 1));
   }
 
   /** Requests per status, and charged totals (for tests and benchmarks). */

@@ -8,8 +8,14 @@ export function iso(sec: number): string {
   return new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-export function userJson(api: string, u: FakeUser | null): Record<string, unknown> | null {
-  if (!u) return null;
+/**
+ * The account REST shows for deleted users: `ghost` (id 10137), a `User` object rather than `null`
+ * (github.com/ghost; the GraphQL API answers `author: null` for the same accounts).
+ */
+export const GHOST_USER: FakeUser = { login: 'ghost', id: 10137, type: 'User' };
+
+export function userJson(api: string, user: FakeUser | null): Record<string, unknown> {
+  const u = user ?? GHOST_USER;
   const slug = u.login.replace(/\[bot\]$/, '');
   return {
     login: u.login,
@@ -34,8 +40,9 @@ const REACTIONS = {
   eyes: 0,
 };
 
-export function repoJson(api: string, repo: FakeRepo): Record<string, unknown> {
+export function repoJson(api: string, repo: FakeRepo, hasIssues = true): Record<string, unknown> {
   return {
+    has_issues: hasIssues,
     id: repo.id,
     node_id: `R_${repo.id}`,
     name: repo.name,

@@ -20,6 +20,7 @@ import {
 import { type Checkpoint, type CrawlBatch, type RepoMeta, validateBatch } from './batch.ts';
 import { Db } from './db.ts';
 import { EntryIndex } from './entry-index.ts';
+import { EtagStore } from './etag-store.ts';
 import { createStages } from './ingest.ts';
 import { migrate } from './migrations.ts';
 import {
@@ -124,9 +125,18 @@ export class Store {
     this.index.startSeq(r?.next ?? 0);
   }
 
+  private etagStore: EtagStore | null = null;
+
+  /** The crawler's conditional-request cache in this file (etag-store.ts). */
+  etags(): EtagStore {
+    this.etagStore ??= new EtagStore(this.db);
+    return this.etagStore;
+  }
+
   /** Commits pending batches and closes the file. */
   async close(): Promise<void> {
     if (this.closed) return;
+    await this.etagStore?.flush();
     this.closed = true;
     process.off('beforeExit', this.onBeforeExit);
     try {
