@@ -53,9 +53,12 @@ describe('gradeLog', () => {
     expect(g.resolved_status).toBe('RESOLVED_NO');
   });
 
-  test('exit 0 while the log shows failures is invalid too', () => {
+  test('exit 0 while the log shows failures is flagged, not a different verdict', () => {
     const log = wrap(['FAILED t.py::test_fix_a', 'PASSED t.py::test_keep']);
-    expect(gradeLog({ ...base, log, exitCode: 0 }).valid).toBe(false);
+    const g = gradeLog({ ...base, log, exitCode: 0 });
+    expect(g.valid).toBe(true);
+    expect(g.resolved_status).toBe('RESOLVED_NO');
+    expect(g.flags).toContain('exit-zero-with-failures');
   });
 
   test('markers without the nonce are not markers: no evidence the suite ran', () => {
@@ -90,9 +93,10 @@ describe('gradeLog', () => {
     });
   });
 
-  test('empty parse with a nonzero exit (build broken) is valid and unresolved', () => {
+  test('no test results and no sign the suite ran (build broken) is an unusable log', () => {
     const g = gradeLog({ ...base, log: wrap(['SyntaxError: invalid syntax']), exitCode: 2 });
-    expect(g.valid).toBe(true);
+    expect(g.valid).toBe(false);
+    expect(g.invalidReason).toContain('no sign the test suite ran');
     expect(g.resolved_status).toBe('RESOLVED_NO');
   });
 });

@@ -6,10 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { sha256 } from '@faun/kit';
 import type { ExecutionInstance, ExecutionResult } from '@faun/schema';
-import { failedStatus, gradeLog, type TestsStatus } from './grading.ts';
+import { failedStatus, type Grade, gradeLog, type TestsStatus } from './grading.ts';
 import type { PatchPrediction } from './instances.ts';
 import type { TestMap } from './parsers/index.ts';
 import { isEmptyPatch, unsafePaths } from './patch.ts';
+import { rowGrading } from './row-grading.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits, type PreparedEnv, type Sandbox } from './sandbox.ts';
 import { appliedWith, applyScript, evalScript, REVERSED, runCommand, TEST_PATCH_EXIT } from './scripts.ts';
 import { type EnvSpec, specId, testCommand } from './specs.ts';
@@ -31,6 +32,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Extra environment variables for the test command (validation passes FAUN_REPEAT). */
   extraEnv?: Record<string, string>;
+  /** Run the tests even for an empty patch (validation's "before" side); otherwise an empty patch is not run. */
+  runEmpty?: boolean;
 }
 
 export interface InstanceRun {
@@ -89,6 +92,7 @@ export async function runInstance(
       tests_status: failedStatus(inst.fail_to_pass, inst.pass_to_pass),
       duration_s: Math.round((performance.now() - t0) / 10) / 100,
       error: null,
+      flags: [],
       ...extra,
     },
     tests,
@@ -96,6 +100,11 @@ export async function runInstance(
     infra,
     env,
   });
+
+  const grading = rowGrading(inst, opts.spec);
+  if ('problem' in grading) return finish('bad_input', { resolved_status: null, error: grading.problem });
+  // As SWE-bench: an empty patch is not run, and never resolves anything.
+  if (empty && !opts.runEmpty) return finish('empty_patch', { error: 'empty patch: not run' });
 
   const unsafe = unsafePaths(patch);
   if (unsafe.length)
@@ -180,26 +189,22 @@ export async function runInstance(
       log: output,
       nonce,
       exitCode: r.exitCode,
-      parser: opts.spec.parser,
+      parser: grading.parser,
+      exactIds: grading.exactIds,
       failToPass: inst.fail_to_pass,
       passToPass: inst.pass_to_pass,
-      evalType: opts.spec.evalType,
+      evalType: grading.evalType,
+      msb: inst.msb ?? null,
     });
-    const outcome: ExecutionResult['outcome'] = !g.valid
-      ? 'invalid_log'
-      : g.resolved_status === 'RESOLVED_FULL'
-        ? 'resolved'
-        : empty
-          ? 'empty_patch'
-          : 'unresolved';
     return finish(
-      outcome,
+      gradeOutcome(g, empty),
       {
         applied_with: applied,
         exit_code: r.exitCode,
         resolved_status: g.valid ? g.resolved_status : 'RESOLVED_NO',
         tests_status: g.tests_status,
-        error: g.invalidReason,
+        error: g.invalidReason ?? g.note,
+        flags: g.flags,
       },
       g.tests,
     );
@@ -209,4 +214,11 @@ export async function runInstance(
   } finally {
     if (sbx) await sbx.dispose().catch((e) => log(`dispose failed: ${(e as Error).message}`));
   }
+}
+
+/** The outcome of a graded log; an empty patch is never resolved. */
+export function gradeOutcome(g: Grade, empty: boolean): ExecutionResult['outcome'] {
+  if (empty) return 'empty_patch';
+  if (!g.valid) return 'invalid_log';
+  return g.resolved_status === 'RESOLVED_FULL' ? 'resolved' : 'unresolved';
 }

@@ -1,13 +1,20 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunRecord, sha256 } from '@faun/kit';
-import { type ExecutionInstance, ExecutionResult, stableStringify, writeFileAtomic } from '@faun/schema';
+import {
+  type ExecutionInstance,
+  ExecutionResult,
+  type MsbGrading,
+  stableStringify,
+  writeFileAtomic,
+} from '@faun/schema';
 import type { EvalType } from './grading.ts';
 import type { PatchPrediction } from './instances.ts';
 import type { ParserName } from './parsers/index.ts';
 import { isEmptyPatch } from './patch.ts';
 import { repoSource, treeOf } from './repo.ts';
 import { instanceReport, type RunReport, runReport } from './report.ts';
+import { rowGrading } from './row-grading.ts';
 import { claimRunDir, identityOf, type RunIdentity } from './run-identity.ts';
 import { type InstanceRun, runInstance } from './run-instance.ts';
 import type { Backend, Limits } from './sandbox.ts';
@@ -61,7 +68,11 @@ export function instanceDirName(id: string): string {
 /** What is stored beside each instance's log so it can be re-graded without the dataset. */
 export interface Meta {
   parser: ParserName;
+  /** Ids matched exactly as the reference does (its own parser). */
+  exact_ids?: boolean;
   eval_type: EvalType;
+  /** Multi-SWE-bench rows: categories and stored stages. */
+  msb?: MsbGrading | null;
   fail_to_pass: string[];
   pass_to_pass: string[];
   language: string;
@@ -247,10 +258,14 @@ async function runOne(
   if (opts.cacheLevel === 'env' && run.env) await opts.backend.release?.(run.env);
   // Interrupted mid-run: nothing is stored or reported, so a resumed run does this instance again.
   if (opts.signal?.aborted) return null;
+  const grading = rowGrading(inst, spec);
+  const ok = 'problem' in grading ? null : grading;
   await persist(dir, run, {
     nonce,
-    parser: spec.parser,
-    eval_type: spec.evalType ?? 'pass_and_fail',
+    parser: ok?.parser ?? spec.parser,
+    exact_ids: ok?.exactIds ?? false,
+    eval_type: ok?.evalType ?? spec.evalType ?? 'pass_and_fail',
+    msb: inst.msb ?? null,
     fail_to_pass: inst.fail_to_pass,
     pass_to_pass: inst.pass_to_pass,
     language: inst.language,
