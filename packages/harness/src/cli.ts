@@ -126,6 +126,13 @@ export const commands = [
         description: 'run id (a directory under --log-dir); one run id = one (instances, predictions) pair',
       },
       {
+        name: 'report-dir',
+        type: 'string',
+        arg: 'DIR',
+        description:
+          "also write SWE-bench's <model>.<run_id>.json (+ logs/run_evaluation/…) and, for Multi-SWE-bench rows, its final_report.json here",
+      },
+      {
         name: 'overwrite',
         type: 'boolean',
         default: false,
@@ -182,6 +189,7 @@ export const commands = [
           resumeCommand: resume,
           identity,
           overwrite: Boolean(ctx.opts.overwrite),
+          reportDir: ctx.opts.reportDir ? String(ctx.opts.reportDir) : undefined,
           onResult: (r, reused) => {
             if (r.outcome === 'resolved') resolved++;
             progress.tick(
@@ -195,6 +203,10 @@ export const commands = [
         const digest = errorDigest(out.results);
         for (const line of digest.lines) ctx.result(line);
         ctx.result(summaryLine(r, { reused: out.reused, reportPath: join(dir, 'report.json') }));
+        for (const w of out.formatReports)
+          ctx.result(
+            `${w.format === 'swebench' ? 'SWE-bench' : 'Multi-SWE-bench'} report: ${w.counts}; ${w.path}`,
+          );
         ctx.emitJson(r);
         if (out.cancelled) {
           ctx.log(`interrupted; resume with: ${resume}`);

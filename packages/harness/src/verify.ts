@@ -14,6 +14,7 @@ import type { ParserName } from './parsers/index.ts';
 import { isEmptyPatch } from './patch.ts';
 import { repoSource, treeOf } from './repo.ts';
 import { instanceReport, type RunReport, runReport } from './report.ts';
+import { type WrittenReport, writeFormatReports } from './report-write.ts';
 import { rowGrading } from './row-grading.ts';
 import { claimRunDir, identityOf, type RunIdentity } from './run-identity.ts';
 import { type InstanceRun, runInstance } from './run-instance.ts';
@@ -51,6 +52,8 @@ export interface VerifyOptions {
   identity?: RunIdentity;
   /** Replace a stored run of another identity (its instance results are removed first). */
   overwrite?: boolean;
+  /** Also write the reports in SWE-bench's and Multi-SWE-bench's own formats here. */
+  reportDir?: string;
 }
 
 export interface VerifyOutcome {
@@ -58,6 +61,8 @@ export interface VerifyOutcome {
   results: ExecutionResult[];
   reused: number;
   cancelled: boolean;
+  /** Reports written under `reportDir`. */
+  formatReports: WrittenReport[];
 }
 
 /** A file-system-safe directory name for an instance id. */
@@ -169,13 +174,28 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
     results: ordered,
   });
   await writeFileAtomic(join(opts.dir, 'report.json'), `${stableStringify(report, 2)}\n`);
+  const formatReports = opts.reportDir
+    ? await writeFormatReports({
+        reportDir: opts.reportDir,
+        runDir: opts.dir,
+        runId: opts.runId,
+        model,
+        instances,
+        predictions: todo.map((i) => ({
+          instance_id: i.instance_id,
+          empty: isEmptyPatch(preds.get(i.instance_id)?.patch),
+        })),
+        results: ordered,
+        dirName: instanceDirName,
+      })
+    : [];
   const cancelled = Boolean(opts.signal?.aborted);
   await record.finish(cancelled ? 'cancelled' : 'success', {
     outputs: { report: join(opts.dir, 'report.json') },
     metrics: { resolved_rate: report.resolved_rate, resolved_rate_ci95: report.resolved_rate_ci95, reused },
     resumeCommand: cancelled ? (opts.resumeCommand ?? null) : null,
   });
-  return { report, results: ordered, reused, cancelled };
+  return { report, results: ordered, reused, cancelled, formatReports };
 }
 
 async function runOne(
