@@ -10,6 +10,7 @@ import { failedStatus, type Grade, gradeLog, type TestsStatus } from './grading.
 import type { PatchPrediction } from './instances.ts';
 import type { TestMap } from './parsers/index.ts';
 import { isEmptyPatch, unsafePaths } from './patch.ts';
+import { MSB_FIX_PATCH, MSB_FIX_RUN, type PublishedPlan, swebenchEvalScript } from './published.ts';
 import { rowGrading } from './row-grading.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits, type PreparedEnv, type Sandbox } from './sandbox.ts';
 import { appliedWith, applyScript, evalScript, REVERSED, runCommand, TEST_PATCH_EXIT } from './scripts.ts';
@@ -34,6 +35,10 @@ export interface RunOptions {
   extraEnv?: Record<string, string>;
   /** Run the tests even for an empty patch (validation's "before" side); otherwise an empty patch is not run. */
   runEmpty?: boolean;
+  /** Run in the row's published image (its eval_script, or Multi-SWE-bench's fix-run.sh). */
+  published?: PublishedPlan | null;
+  /** With `published`: pull the image when it is not present locally. */
+  pull?: boolean;
 }
 
 export interface InstanceRun {
@@ -112,10 +117,16 @@ export async function runInstance(
       error: `patch touches paths outside the repository: ${unsafe.join(', ')}`,
     });
 
+  const pub = opts.published ?? null;
+  if (pub && !opts.backend.preparePublished)
+    return finish('bad_input', { error: `the ${opts.backend.name} backend cannot run published images` });
   try {
-    env = await opts.backend.prepare(inst, opts.spec, opts.source, log);
+    env = pub
+      ? await opts.backend.preparePublished!(pub, Boolean(opts.pull), log)
+      : await opts.backend.prepare(inst, opts.spec, opts.source, log);
   } catch (e) {
-    return finish('infra_error', { error: `environment build failed: ${(e as Error).message}` }, {}, true);
+    const what = pub ? `published image ${pub.image} unavailable` : 'environment build failed';
+    return finish('infra_error', { error: `${what}: ${(e as Error).message}` }, {}, true);
   }
 
   let sbx: Sandbox | null = null;
@@ -131,21 +142,29 @@ export async function runInstance(
       else opts.signal.addEventListener('abort', kill, { once: true });
     }
     const patchPath = `${s.scratch}/patch.diff`;
-    const testPatchPath = inst.test_patch.trim() ? `${s.scratch}/test.patch` : null;
-    const script = evalScript({
-      workdir: s.workdir,
-      nonce,
-      testPatchPath,
-      testPatch: inst.test_patch,
-      testCmd: testCommand(opts.spec, inst),
-      env: { ...opts.spec.env, ...opts.extraEnv },
-    });
+    const testPatchPath = inst.test_patch.trim() && !pub ? `${s.scratch}/test.patch` : null;
+    const script = pub
+      ? pub.kind === 'swebench'
+        ? swebenchEvalScript(inst.eval_script ?? '')
+        : `#!/bin/bash\n${MSB_FIX_RUN}\n`
+      : evalScript({
+          workdir: s.workdir,
+          nonce,
+          testPatchPath,
+          testPatch: inst.test_patch,
+          testCmd: testCommand(opts.spec, inst),
+          env: { ...opts.spec.env, ...opts.extraEnv },
+        });
     artifacts['eval.sh'] = script;
     await s.writeFile(`${s.scratch}/eval.sh`, script);
     if (testPatchPath) await s.writeFile(testPatchPath, inst.test_patch);
 
     let applied: string | null = null;
-    if (!empty) {
+    if (pub?.kind === 'multi-swe-bench') {
+      // fix-run.sh applies the test patch and this one itself (git apply), as Multi-SWE-bench runs it.
+      await s.writeFile(MSB_FIX_PATCH, patch.endsWith('\n') ? patch : `${patch}\n`);
+      applied = 'fix-run.sh';
+    } else if (!empty) {
       await s.writeFile(patchPath, patch.endsWith('\n') ? patch : `${patch}\n`);
       await s.writeFile(`${s.scratch}/apply.sh`, applyScript(s.workdir, patchPath));
       const a = await s.exec(`bash ${s.scratch}/apply.sh`, { timeoutMs: 120_000 });
@@ -187,8 +206,9 @@ export async function runInstance(
 
     const g = gradeLog({
       log: output,
-      nonce,
-      exitCode: r.exitCode,
+      // A published image's own script prints the reference's markers and exit code, not faun's.
+      nonce: pub ? null : nonce,
+      exitCode: pub?.kind === 'swebench' ? null : r.exitCode,
       parser: grading.parser,
       exactIds: grading.exactIds,
       failToPass: inst.fail_to_pass,

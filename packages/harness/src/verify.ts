@@ -12,6 +12,7 @@ import type { EvalType } from './grading.ts';
 import type { PatchPrediction } from './instances.ts';
 import type { ParserName } from './parsers/index.ts';
 import { isEmptyPatch } from './patch.ts';
+import { DEFAULT_NAMESPACES, type ImageNamespaces, publishedPlan } from './published.ts';
 import { repoSource, treeOf } from './repo.ts';
 import { instanceReport, type RunReport, runReport } from './report.ts';
 import { type WrittenReport, writeFormatReports } from './report-write.ts';
@@ -54,6 +55,9 @@ export interface VerifyOptions {
   overwrite?: boolean;
   /** Also write the reports in SWE-bench's and Multi-SWE-bench's own formats here. */
   reportDir?: string;
+  /** `pull`: rows with a published image run in it (pulled when missing); `build` (default): faun builds. */
+  images?: 'pull' | 'build';
+  namespaces?: ImageNamespaces;
 }
 
 export interface VerifyOutcome {
@@ -93,7 +97,7 @@ export async function readJson<T>(path: string): Promise<T | null> {
 }
 
 /** Writes one instance's artifacts; result.json last, so its presence means the instance is complete. */
-async function persist(dir: string, run: InstanceRun, meta: Meta & { nonce: string }): Promise<void> {
+async function persist(dir: string, run: InstanceRun, meta: Meta & { nonce: string | null }): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const [name, text] of Object.entries(run.artifacts)) await writeFileAtomic(join(dir, name), text);
   await writeFileAtomic(join(dir, 'meta.json'), `${stableStringify(meta, 2)}\n`);
@@ -227,11 +231,15 @@ async function runOne(
     });
     return { result: r, reused: false };
   }
-  let source: string;
+  const plan = opts.images === 'pull' ? publishedPlan(inst, opts.namespaces ?? DEFAULT_NAMESPACES) : null;
+  let source = '';
   let envHash: string;
   try {
-    source = await repoSource(inst.repo, opts.repoDirs ?? {}, opts.cacheDir ?? '/var/cache/faun/repos');
-    envHash = opts.backend.envHash(inst, spec, inst.image ? '' : await treeOf(source, inst.base_commit));
+    if (plan) envHash = sha256(`published:${plan.image}`).slice(0, 16);
+    else {
+      source = await repoSource(inst.repo, opts.repoDirs ?? {}, opts.cacheDir ?? '/var/cache/faun/repos');
+      envHash = opts.backend.envHash(inst, spec, inst.image ? '' : await treeOf(source, inst.base_commit));
+    }
   } catch (e) {
     const r = ExecutionResult.parse({
       ...base,
@@ -269,6 +277,8 @@ async function runOne(
     nonce,
     envHash,
     signal: opts.signal,
+    published: plan,
+    pull: true,
   };
   let run = await runInstance(inst, pred, runOpts);
   if (run.infra && !opts.signal?.aborted) {
@@ -281,7 +291,7 @@ async function runOne(
   const grading = rowGrading(inst, spec);
   const ok = 'problem' in grading ? null : grading;
   await persist(dir, run, {
-    nonce,
+    nonce: plan ? null : nonce,
     parser: ok?.parser ?? spec.parser,
     exact_ids: ok?.exactIds ?? false,
     eval_type: ok?.evalType ?? spec.evalType ?? 'pass_and_fail',
