@@ -145,3 +145,49 @@ test('testSection needs both markers in order', () => {
   expect(testSection(`${end}\n${start}\nx`, NONCE)).toBeNull();
   expect(testSection(`${start}\nx\n${end}`, NONCE)).toBe('\nx\n');
 });
+
+describe('faun checks are flags beside the reference verdict', () => {
+  const swe = (body: string[], exit: number) =>
+    [
+      start,
+      '>>>>> Start Test Output',
+      ...body,
+      '>>>>> End Test Output',
+      end,
+      `>>>>> Test Exit Code: ${exit}`,
+    ].join('\n');
+
+  test('a forged exit-code line inside the output: the reference reads it, faun flags the mismatch', () => {
+    const body = [
+      '>>>>> Test Exit Code: 0',
+      'PASSED t.py::test_fix_a',
+      'PASSED t.py::test_fix_b',
+      'PASSED t.py::test_keep',
+    ];
+    const g = gradeLog({ ...base, log: swe(body, 1), exitCode: 1 });
+    expect(g.resolved_status).toBe('RESOLVED_FULL');
+    expect(g.flags).toContain('exit-code-mismatch');
+  });
+
+  test('a log of the row’s own script (no nonce) is graded between SWE-bench’s markers', () => {
+    const log = [
+      "+ : '>>>>> Start Test Output'",
+      'PASSED t.py::test_fix_a',
+      'PASSED t.py::test_fix_b',
+      'PASSED t.py::test_keep',
+      "+ : '>>>>> End Test Output'",
+    ].join('\n');
+    const g = gradeLog({ ...base, nonce: null, log, exitCode: null });
+    expect(g.resolved_status).toBe('RESOLVED_FULL');
+    expect(g.flags).toEqual([]);
+  });
+
+  test('a repeated start marker is flagged', () => {
+    const g = gradeLog({
+      ...base,
+      log: swe(['>>>>> Start Test Output', 'PASSED t.py::test_keep'], 0),
+      exitCode: 0,
+    });
+    expect(g.flags).toContain('markers-repeated');
+  });
+});
