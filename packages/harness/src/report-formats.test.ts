@@ -34,7 +34,8 @@ test('SWE-bench run report: empty patches not run, timeouts are errors, incomple
     empty_patch_ids: ['e'],
     incomplete_ids: ['h'],
     infra_failure_ids: ['f'],
-    failure_reasons: { f: 'oom: the container hit its memory limit' },
+    failure_reasons: { d: 'tests_timed_out', f: 'oom: the container hit its memory limit' },
+    ambiguous_failure_ids: ['d'],
     schema_version: 2,
   });
   expect(Object.keys(r)).toEqual([

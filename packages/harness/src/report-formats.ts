@@ -19,6 +19,38 @@ export interface FormatInput {
   /** Ids with a prediction, and whether its patch is empty. */
   predictions: Array<{ instance_id: string; empty: boolean }>;
   results: ExecutionResult[];
+  /** Test output per instance id (for the advisory failure classification; optional). */
+  logs?: Record<string, string>;
+}
+
+/**
+ * SWE-bench's advisory failure classification of an unresolved or errored instance from its logs: the
+ * first matching signature gives a reason and a tier (`environment` = cannot come from the patch;
+ * `ambiguous`). It never changes a count other than its own.
+ */
+const FAILURE_SIGNATURES: Array<[string, 'environment' | 'ambiguous', RegExp]> = [
+  ['browser_launch_failed', 'environment', /Failed to launch|Failed to connect to the bus/m],
+  ['display_unavailable', 'environment', /cannot open display|Missing X server|unable to open X display/m],
+  ['out_of_memory', 'environment', /Cannot allocate memory|OutOfMemoryError|^Killed$/m],
+  ['container_unavailable', 'environment', /Error response from daemon|Cannot connect to the Docker daemon/m],
+  ['network_unreachable', 'environment', /Could not resolve host|Temporary failure in name resolution/m],
+  ['missing_module', 'ambiguous', /Cannot find module|MODULE_NOT_FOUND|ModuleNotFoundError/m],
+  ['no_tests_collected', 'ambiguous', /no tests ran|collected 0 items/m],
+  ['tests_timed_out', 'ambiguous', /Timeout error: \d+ seconds exceeded/m],
+];
+
+export function classifyFailure(text: string): { reason: string; tier: 'environment' | 'ambiguous' } | null {
+  if (!text) return null;
+  for (const [reason, tier, re] of FAILURE_SIGNATURES) if (re.test(text)) return { reason, tier };
+  return null;
+}
+
+/** The text SWE-bench would classify for one result: its test output and instance log. */
+function failureText(r: ExecutionResult | undefined, log: string | undefined): string {
+  const parts = [log ?? '', r?.error ?? ''];
+  if (r?.outcome === 'timeout')
+    parts.push(`Timeout error: ${/(\d+) s/.exec(r.error ?? '')?.[1] ?? 0} seconds exceeded.`);
+  return parts.join('\n');
 }
 
 const sorted = (xs: Iterable<string>) => [...xs].sort();
@@ -40,6 +72,7 @@ export function swebenchRunReport(input: FormatInput) {
   const empty = new Set<string>();
   const error = new Set<string>();
   const infra = new Set<string>();
+  const ambiguous = new Set<string>();
   const reasons: Record<string, string> = {};
   for (const id of input.instances) {
     const p = preds.get(id);
@@ -56,10 +89,15 @@ export function swebenchRunReport(input: FormatInput) {
       completed.add(id);
       (r.outcome === 'resolved' ? resolved : unresolved).add(id);
     } else error.add(id);
-    if (r?.outcome === 'infra_error') {
-      infra.add(id);
-      reasons[id] = (r.error ?? 'infrastructure error').split('\n')[0]!;
-    }
+    if (r?.outcome === 'resolved') continue;
+    const c =
+      classifyFailure(failureText(r, input.logs?.[id])) ??
+      (r?.outcome === 'infra_error'
+        ? { reason: (r.error ?? 'infrastructure error').split('\n')[0]!, tier: 'environment' as const }
+        : null);
+    if (!c) continue;
+    reasons[id] = c.reason;
+    (c.tier === 'environment' ? infra : ambiguous).add(id);
   }
   return {
     total_instances: input.instances.length,
@@ -68,7 +106,7 @@ export function swebenchRunReport(input: FormatInput) {
     resolved_instances: resolved.size,
     unresolved_instances: unresolved.size,
     infra_failure_instances: infra.size,
-    ambiguous_failure_instances: 0,
+    ambiguous_failure_instances: ambiguous.size,
     empty_patch_instances: empty.size,
     error_instances: error.size,
     completed_ids: sorted(completed),
@@ -78,7 +116,7 @@ export function swebenchRunReport(input: FormatInput) {
     resolved_ids: sorted(resolved),
     unresolved_ids: sorted(unresolved),
     infra_failure_ids: sorted(infra),
-    ambiguous_failure_ids: [] as string[],
+    ambiguous_failure_ids: sorted(ambiguous),
     failure_reasons: Object.fromEntries(Object.entries(reasons).sort()),
     error_ids: sorted(error),
     schema_version: 2,

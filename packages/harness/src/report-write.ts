@@ -7,7 +7,7 @@
  */
 
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExecutionInstance, ExecutionResult } from '@faun/schema';
 import { writeFileAtomic } from '@faun/schema';
@@ -37,12 +37,19 @@ export async function writeFormatReports(opts: {
   /** Instance id → its directory name under `<runDir>/instances`. */
   dirName: (id: string) => string;
 }): Promise<WrittenReport[]> {
+  const logs: Record<string, string> = {};
+  for (const r of opts.results) {
+    if (r.outcome === 'resolved') continue;
+    const f = join(opts.runDir, 'instances', opts.dirName(r.instance_id), 'test_output.txt');
+    if (existsSync(f)) logs[r.instance_id] = await readFile(f, 'utf8');
+  }
   const input = {
     runId: opts.runId,
     model: opts.model,
     instances: opts.instances.map((i) => i.instance_id),
     predictions: opts.predictions,
     results: opts.results,
+    logs,
   };
   await mkdir(opts.reportDir, { recursive: true });
   const out: WrittenReport[] = [];
