@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
 
 export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api'] as const;
-const ALL = [...BENCHES, 'tables'] as const;
+/** Benchmarks that need reference sources and run only when named. */
+const ON_REQUEST = ['reports'] as const;
+const ALL = [...BENCHES, ...ON_REQUEST, 'tables'] as const;
 const OUT = join(import.meta.dir, '..', 'out');
 
 function machine() {
@@ -51,6 +53,8 @@ const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
   store     DuckDB ingest of 800k synthetic entries, funnel query time, peak RSS
   harness   per-instance overhead over a bare docker run; throughput at 1, 2 and 4 workers
   api       POST /v1/score/fl under wrk: requests/second and p99 latency
+  reports   verify --report-dir output checked with SWE-bench's and Multi-SWE-bench's own report code
+            (--swebench-src DIR --msb-src DIR: extracted reference sources; only when named)
   tables    the paper tables from prediction files (--datasets DIR --predictions DIR [--execution DIR]
             [--out DIR] [--seed N]); without --predictions, from the offline demo's outputs
 
@@ -71,4 +75,5 @@ if (unknown.length) {
   console.error(`unknown bench: ${unknown.join(', ')}; available: ${ALL.join(', ')}`);
   process.exit(2);
 }
-for (const name of names.length ? names : ALL) await runOne(name, rest);
+for (const name of names.length ? names : ALL.filter((n) => !(ON_REQUEST as readonly string[]).includes(n)))
+  await runOne(name, rest);

@@ -126,6 +126,21 @@ test('--instances, --predictions and --run-id are required unless --prune-images
   expect(r.out).toContain('missing required option --instances');
 });
 
+test('--images pull needs the docker backend (exit 2)', () => {
+  const r = verify(
+    '--instances',
+    join(root, 'inst.jsonl'),
+    '--predictions',
+    'gold',
+    '--run-id',
+    'p',
+    '--images',
+    'pull',
+  );
+  expect(r.out).toContain('--images pull needs the docker backend');
+  expect(r.code).toBe(2);
+}, 60_000);
+
 test('--prune-images --dry-run lists what it would remove and removes nothing', () => {
   if (Bun.spawnSync(['docker', 'info']).exitCode !== 0) return; // no engine: nothing to check
   const human = verify('--prune-images', '--dry-run');

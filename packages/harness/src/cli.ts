@@ -16,7 +16,9 @@ import { stableStringify, writeFileAtomic } from '@faun/schema';
 import { DockerBackend } from './docker.ts';
 import { loadInstances, loadPredictions } from './instances.ts';
 import { LocalBackend } from './local-backend.ts';
+import { answers, anyAnswers, PACKAGE_REGISTRIES, registryUrl } from './network.ts';
 import { pruneCommand } from './prune.ts';
+import { DEFAULT_NAMESPACES } from './published.ts';
 import { regradeRun } from './regrade.ts';
 import { parseRepoDirs } from './repo.ts';
 import type { RunIdentity } from './run-identity.ts';
@@ -68,6 +70,14 @@ const RUN_OPTIONS: OptionSpec[] = [
   },
   { name: 'pids', type: 'number', default: DEFAULT_LIMITS.pids, description: 'process limit per container' },
   {
+    name: 'build-network',
+    type: 'string',
+    choices: ['auto', 'host', 'none'],
+    default: 'auto',
+    description:
+      'network of environment builds (pip/npm/go installs); auto = host when a package registry answers. Tests never have a network',
+  },
+  {
     name: 'cache-level',
     type: 'string',
     choices: ['env', 'instance'],
@@ -77,11 +87,26 @@ const RUN_OPTIONS: OptionSpec[] = [
   },
 ];
 
-function common(ctx: CommandContext, runId: string) {
+async function buildNetwork(ctx: CommandContext): Promise<'host' | 'none'> {
+  const o = ctx.opts.buildNetwork;
+  if (o === 'host' || o === 'none') return o;
+  if (ctx.opts.backend === 'local') return 'none';
+  const hit = await anyAnswers(PACKAGE_REGISTRIES);
+  ctx.log(
+    hit
+      ? `environment builds: host network (${hit} answers)`
+      : 'environment builds: no network (no package registry answers)',
+  );
+  return hit ? 'host' : 'none';
+}
+
+async function common(ctx: CommandContext, runId: string) {
   const o = ctx.opts;
   const limits: Limits = { cpus: Number(o.cpus), memoryMb: Number(o.memory), pids: Number(o.pids) };
   const backend: Backend =
-    o.backend === 'local' ? new LocalBackend(join(CACHE, 'local-envs')) : new DockerBackend(runId);
+    o.backend === 'local'
+      ? new LocalBackend(join(CACHE, 'local-envs'))
+      : new DockerBackend(runId, { buildNetwork: await buildNetwork(ctx) });
   const workers = Number(o.workers ?? 1);
   if (!(workers >= 1)) throw new UsageError('--workers must be ≥ 1');
   return {
@@ -94,6 +119,26 @@ function common(ctx: CommandContext, runId: string) {
     cacheLevel: o.cacheLevel === 'env' ? ('env' as const) : ('instance' as const),
     cacheDir: join(CACHE, 'repos'),
   };
+}
+
+/** `--images`: pull or build; `auto` pulls when a registry of the namespaces answers. */
+async function imagesMode(
+  ctx: CommandContext,
+  ns: { swebench: string; msb: string },
+): Promise<'pull' | 'build'> {
+  const o = String(ctx.opts.images ?? 'auto');
+  const local = ctx.opts.backend === 'local';
+  if (o === 'pull' && local)
+    throw new UsageError('--images pull needs the docker backend', { hint: 'drop --backend local' });
+  if (o === 'build' || local || ns.swebench === 'none') return 'build';
+  if (o === 'pull') return 'pull';
+  for (const url of new Set([registryUrl(ns.swebench), registryUrl(ns.msb)]))
+    if (await answers(url)) {
+      ctx.log(`images: pulling published images (${url} answers)`);
+      return 'pull';
+    }
+  ctx.log('images: building environments (no image registry answers)');
+  return 'build';
 }
 
 export const commands = [
@@ -126,6 +171,35 @@ export const commands = [
         description: 'run id (a directory under --log-dir); one run id = one (instances, predictions) pair',
       },
       {
+        name: 'images',
+        type: 'string',
+        choices: ['auto', 'pull', 'build'],
+        default: 'auto',
+        description:
+          "published per-instance images: pull (SWE-bench rows with eval_script, Multi-SWE-bench rows), build (faun's own), auto = pull when the registry answers",
+      },
+      {
+        name: 'namespace',
+        type: 'string',
+        arg: 'NS',
+        default: DEFAULT_NAMESPACES.swebench,
+        description: 'SWE-bench image namespace: <NS>/sweb.eval.x86_64.<id> (none = build)',
+      },
+      {
+        name: 'msb-namespace',
+        type: 'string',
+        arg: 'NS',
+        default: DEFAULT_NAMESPACES.msb,
+        description: 'Multi-SWE-bench image namespace: <NS>/<org>_m_<repo>:pr-<N>',
+      },
+      {
+        name: 'report-dir',
+        type: 'string',
+        arg: 'DIR',
+        description:
+          "also write SWE-bench's <model>.<run_id>.json (+ logs/run_evaluation/…) and, for Multi-SWE-bench rows, its final_report.json here",
+      },
+      {
         name: 'overwrite',
         type: 'boolean',
         default: false,
@@ -154,7 +228,7 @@ export const commands = [
             hint: 'faun verify --instances FILE --predictions FILE|gold|empty --run-id ID (or --prune-images)',
           });
       const runId = String(ctx.opts.runId);
-      const c = common(ctx, runId);
+      const c = await common(ctx, runId);
       const instancesFile = String(ctx.opts.instances);
       const instances = await loadInstances(instancesFile);
       if (instances.length === 0 && !ctx.opts.allowEmpty)
@@ -181,6 +255,11 @@ export const commands = [
         instances_sha256: await sha256File(String(ctx.opts.instances)),
       };
       const dir = join(ctx.logDir, runId);
+      const namespaces = {
+        swebench: String(ctx.opts.namespace ?? DEFAULT_NAMESPACES.swebench),
+        msb: String(ctx.opts.msbNamespace ?? DEFAULT_NAMESPACES.msb),
+      };
+      const images = await imagesMode(ctx, namespaces);
       // `faun …`, `bun run faun …` or `bun <path> …`: whatever re-runs this CLI from here.
       const resume = resumeCommand(ctx.argv);
       const interrupt = onInterrupt(() => resume);
@@ -200,6 +279,9 @@ export const commands = [
           resumeCommand: resume,
           identity,
           overwrite: Boolean(ctx.opts.overwrite),
+          reportDir: ctx.opts.reportDir ? String(ctx.opts.reportDir) : undefined,
+          images,
+          namespaces,
           onResult: (r, reused) => {
             if (r.outcome === 'resolved') resolved++;
             progress.tick(
@@ -213,6 +295,10 @@ export const commands = [
         const digest = errorDigest(out.results);
         for (const line of digest.lines) ctx.result(line);
         ctx.result(summaryLine(r, { reused: out.reused, reportPath: join(dir, 'report.json') }));
+        for (const w of out.formatReports)
+          ctx.result(
+            `${w.format === 'swebench' ? 'SWE-bench' : 'Multi-SWE-bench'} report: ${w.counts}; ${w.path}`,
+          );
         ctx.emitJson(r);
         if (out.cancelled) {
           ctx.log(`interrupted; resume with: ${resume}`);
@@ -251,7 +337,7 @@ export const commands = [
       },
     ],
     async run(ctx) {
-      const c = common(ctx, `validate-${process.pid}`);
+      const c = await common(ctx, `validate-${process.pid}`);
       const instances = await loadInstances(String(ctx.opts.instances));
       const progress = ctx.progress({ label: 'validate', total: instances.length });
       const interrupt = onInterrupt(() => null);

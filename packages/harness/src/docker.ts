@@ -22,6 +22,7 @@ import {
   SCRATCH,
   WORKDIR,
 } from './docker-images.ts';
+import type { PublishedPlan } from './published.ts';
 import { snapshotRepo, treeOf } from './repo.ts';
 import type { Backend, ExecResult, Limits, PreparedEnv, Sandbox } from './sandbox.ts';
 import type { EnvSpec } from './specs.ts';
@@ -35,8 +36,18 @@ export class DockerBackend implements Backend {
   readonly name = 'docker';
   private readonly building = new Map<string, Promise<void>>();
 
-  /** `runId` labels every container; the run's pid lets later runs detect leftovers of dead runs. */
-  constructor(private readonly runId: string) {}
+  private readonly buildNetwork: 'host' | 'none';
+
+  /**
+   * `runId` labels every container; the run's pid lets later runs detect leftovers of dead runs.
+   * `buildNetwork`: the network of instance-layer builds (install steps); tests always run without one.
+   */
+  constructor(
+    private readonly runId: string,
+    opts: { buildNetwork?: 'host' | 'none' } = {},
+  ) {
+    this.buildNetwork = opts.buildNetwork ?? 'none';
+  }
 
   envHash(inst: ExecutionInstance, spec: EnvSpec, tree: string): string {
     if (inst.image) return sha256(`prebuilt:${inst.image}`).slice(0, 16);
@@ -79,11 +90,28 @@ export class DockerBackend implements Backend {
       await buildIn(env, envDockerfile(spec), 'host', log);
     });
     await this.once(tag, () =>
-      buildIn(tag, instanceDockerfile(spec, inst), 'none', log, async (ctx) => {
+      buildIn(tag, instanceDockerfile(spec, inst), this.buildNetwork, log, async (ctx) => {
         await snapshotRepo(source, inst.base_commit, join(ctx, 'testbed'));
       }),
     );
     return { ref: tag, hash };
+  }
+
+  /** A published image: used when present locally, else pulled (when `pull`). */
+  async preparePublished(plan: PublishedPlan, pull: boolean, log: (l: string) => void): Promise<PreparedEnv> {
+    await ensureDocker(log);
+    const hash = sha256(`published:${plan.image}`).slice(0, 16);
+    await this.once(plan.image, async () => {
+      if (!pull)
+        throw new PrerequisiteError(`${plan.image} is not present locally (pass --images pull to pull it)`);
+      log(`pulling ${plan.image}`);
+      const r = await docker(['pull', plan.image]);
+      if (r.code !== 0) {
+        const why = r.out.trim().split('\n').filter(Boolean).pop() ?? `exit ${r.code}`;
+        throw new FaunError(`docker pull failed: ${why}`);
+      }
+    });
+    return { ref: plan.image, hash, workdir: plan.workdir };
   }
 
   async start(env: PreparedEnv, opts: { labels: Record<string, string>; limits: Limits }): Promise<Sandbox> {
@@ -99,10 +127,10 @@ export class DockerBackend implements Backend {
       .withEntrypoint([])
       .withLabels(labels)
       .withNetworkMode('none')
-      .withWorkingDir(WORKDIR)
+      .withWorkingDir(env.workdir ?? WORKDIR)
       .withStartupTimeout(60_000)
       .start();
-    return new ContainerSandbox(c);
+    return new ContainerSandbox(c, env.workdir ?? WORKDIR);
   }
 
   async release(env: PreparedEnv): Promise<void> {
@@ -144,7 +172,6 @@ class LimitedContainer extends GenericContainer {
 }
 
 class ContainerSandbox implements Sandbox {
-  readonly workdir = WORKDIR;
   readonly scratch = SCRATCH;
   private killed: string | null = null;
   private removed = false;
@@ -157,7 +184,10 @@ class ContainerSandbox implements Sandbox {
     this.markRemoved = () => resolve('gone');
   });
 
-  constructor(private readonly c: StartedTestContainer) {}
+  constructor(
+    private readonly c: StartedTestContainer,
+    readonly workdir: string,
+  ) {}
 
   /** `p`, unless the container is removed first (then a cancellation error). */
   private async guard<T>(p: Promise<T>): Promise<T> {
@@ -170,7 +200,7 @@ class ContainerSandbox implements Sandbox {
   }
 
   async exec(cmd: string, opts: { timeoutMs?: number } = {}): Promise<ExecResult> {
-    const run = this.guard(this.c.exec(['bash', '-c', `${cmd} 2>&1`], { workingDir: WORKDIR }));
+    const run = this.guard(this.c.exec(['bash', '-c', `${cmd} 2>&1`], { workingDir: this.workdir }));
     if (!opts.timeoutMs) {
       const r = await run;
       return { exitCode: r.exitCode, output: r.output, timedOut: false };

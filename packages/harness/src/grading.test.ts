@@ -53,9 +53,12 @@ describe('gradeLog', () => {
     expect(g.resolved_status).toBe('RESOLVED_NO');
   });
 
-  test('exit 0 while the log shows failures is invalid too', () => {
+  test('exit 0 while the log shows failures is flagged, not a different verdict', () => {
     const log = wrap(['FAILED t.py::test_fix_a', 'PASSED t.py::test_keep']);
-    expect(gradeLog({ ...base, log, exitCode: 0 }).valid).toBe(false);
+    const g = gradeLog({ ...base, log, exitCode: 0 });
+    expect(g.valid).toBe(true);
+    expect(g.resolved_status).toBe('RESOLVED_NO');
+    expect(g.flags).toContain('exit-zero-with-failures');
   });
 
   test('markers without the nonce are not markers: no evidence the suite ran', () => {
@@ -90,9 +93,10 @@ describe('gradeLog', () => {
     });
   });
 
-  test('empty parse with a nonzero exit (build broken) is valid and unresolved', () => {
+  test('no test results and no sign the suite ran (build broken) is an unusable log', () => {
     const g = gradeLog({ ...base, log: wrap(['SyntaxError: invalid syntax']), exitCode: 2 });
-    expect(g.valid).toBe(true);
+    expect(g.valid).toBe(false);
+    expect(g.invalidReason).toContain('no sign the test suite ran');
     expect(g.resolved_status).toBe('RESOLVED_NO');
   });
 });
@@ -140,4 +144,50 @@ test('resolvedStatus with no F2P tests counts the F2P rate as 1', () => {
 test('testSection needs both markers in order', () => {
   expect(testSection(`${end}\n${start}\nx`, NONCE)).toBeNull();
   expect(testSection(`${start}\nx\n${end}`, NONCE)).toBe('\nx\n');
+});
+
+describe('faun checks are flags beside the reference verdict', () => {
+  const swe = (body: string[], exit: number) =>
+    [
+      start,
+      '>>>>> Start Test Output',
+      ...body,
+      '>>>>> End Test Output',
+      end,
+      `>>>>> Test Exit Code: ${exit}`,
+    ].join('\n');
+
+  test('a forged exit-code line inside the output: the reference reads it, faun flags the mismatch', () => {
+    const body = [
+      '>>>>> Test Exit Code: 0',
+      'PASSED t.py::test_fix_a',
+      'PASSED t.py::test_fix_b',
+      'PASSED t.py::test_keep',
+    ];
+    const g = gradeLog({ ...base, log: swe(body, 1), exitCode: 1 });
+    expect(g.resolved_status).toBe('RESOLVED_FULL');
+    expect(g.flags).toContain('exit-code-mismatch');
+  });
+
+  test('a log of the row’s own script (no nonce) is graded between SWE-bench’s markers', () => {
+    const log = [
+      "+ : '>>>>> Start Test Output'",
+      'PASSED t.py::test_fix_a',
+      'PASSED t.py::test_fix_b',
+      'PASSED t.py::test_keep',
+      "+ : '>>>>> End Test Output'",
+    ].join('\n');
+    const g = gradeLog({ ...base, nonce: null, log, exitCode: null });
+    expect(g.resolved_status).toBe('RESOLVED_FULL');
+    expect(g.flags).toEqual([]);
+  });
+
+  test('a repeated start marker is flagged', () => {
+    const g = gradeLog({
+      ...base,
+      log: swe(['>>>>> Start Test Output', 'PASSED t.py::test_keep'], 0),
+      exitCode: 0,
+    });
+    expect(g.flags).toContain('markers-repeated');
+  });
 });

@@ -1,22 +1,24 @@
 /**
- * Grading (pure): the test section of a log → per-test statuses → FAIL_TO_PASS / PASS_TO_PASS outcome
- * and RESOLVED_FULL / PARTIAL / NO, with SWE-bench's rules (skips, truncated parametrized ids) and the
- * anti-gaming checks (unique markers must be present; the exit code must agree with the parsed results).
+ * Grading (pure): a test log → per-test statuses → the verdict of the reference grader the row comes from —
+ * SWE-bench's (`grading-swebench.ts`: markers, suite-ran and exit-code checks, FAIL_TO_PASS / PASS_TO_PASS,
+ * RESOLVED_FULL / PARTIAL / NO) or Multi-SWE-bench's (`grading-msb.ts`). faun's stricter checks (its
+ * unforgeable nonce markers, the exit code it saw itself, exit 0 with failing tests) are recorded as flags.
  */
-import type { ExecutionResult, TestStatus } from '@faun/schema';
+import type { ExecutionResult, MsbGrading, TestStatus } from '@faun/schema';
+import { msbEvaluate, stageConflict, stageResult } from './grading-msb.ts';
+import { type EvalType, judged, referenceLog, referenceStatus, SWE_MARKERS } from './grading-swebench.ts';
 import { normaliseUnittestId, type ParserName, parseLog, type TestMap } from './parsers/index.ts';
 
+export type { EvalType } from './grading-swebench.ts';
 export type ResolvedStatus = 'RESOLVED_FULL' | 'RESOLVED_PARTIAL' | 'RESOLVED_NO';
 export type TestsStatus = ExecutionResult['tests_status'];
-/** `pass_and_fail`: a test passes only when reported passing. `fail_only`: anything not failing passes. */
-export type EvalType = 'pass_and_fail' | 'fail_only';
 
-/** The start/end markers framing the test output; the nonce makes them unforgeable by a patch. */
+/** faun's own start/end markers; the nonce makes them unforgeable by a patch. */
 export function markers(nonce: string): { start: string; end: string } {
   return { start: `>>>>> faun test start ${nonce}`, end: `>>>>> faun test end ${nonce}` };
 }
 
-/** The text between the markers, or null when either is missing (the suite cannot be shown to have run). */
+/** The text between faun's markers, or null when either is missing. */
 export function testSection(log: string, nonce: string): string | null {
   const { start, end } = markers(nonce);
   const i = log.indexOf(start);
@@ -26,7 +28,6 @@ export function testSection(log: string, nonce: string): string | null {
   return log.slice(i + start.length, j);
 }
 
-const BAD: ReadonlySet<TestStatus> = new Set(['FAILED', 'ERROR']);
 const RANK: Record<TestStatus, number> = { PASSED: 0, XFAIL: 1, SKIPPED: 2, FAILED: 3, ERROR: 4 };
 
 function worst(statuses: TestStatus[]): TestStatus | undefined {
@@ -63,94 +64,191 @@ export function isProgressArtifact(id: string): boolean {
   return /^\[\s*\d*%?\s*\]?[-=\s]*$/.test(id.trim());
 }
 
-function succeeded(
-  status: TestStatus | undefined,
-  kind: 'f2p' | 'p2p',
-  evalType: EvalType,
-  id: string,
-): boolean {
-  if (isProgressArtifact(id)) return true;
-  if (evalType === 'fail_only') return status === undefined || !BAD.has(status);
-  if (status === 'PASSED' || status === 'XFAIL') return true;
-  return kind === 'p2p' && status === 'SKIPPED';
-}
-
 export interface GradeInput {
-  /** The whole test output (markers included). */
+  /** The whole test output. */
   log: string;
-  nonce: string;
-  /** Exit code of the test command (null when it never finished). */
+  /** The nonce of faun's own markers (its eval.sh); null for a log of the row's own eval script. */
+  nonce: string | null;
+  /** Exit code of the test command as the runner saw it (null when unknown or it never finished). */
   exitCode: number | null;
   parser: ParserName;
+  /**
+   * The parser is the reference's own for this row, so ids are matched exactly as the reference matches
+   * them. Otherwise (faun's parsers) id variants are tolerated too — unittest 3.11 form, `Class#method`,
+   * class-level JUnit ids, progress fragments — and each such match is flagged.
+   */
+  exactIds?: boolean;
   failToPass: string[];
   passToPass: string[];
   failToFail?: string[];
   passToFail?: string[];
   evalType?: EvalType;
-  /** Whether the test command's exit code is nonzero exactly when a test fails (default true). */
-  exitCodeReliable?: boolean;
+  /** A Multi-SWE-bench row: graded by its rule against the row's categories and stored stages. */
+  msb?: MsbGrading | null;
 }
 
 export interface Grade {
-  /** False when the log cannot be trusted: the tests count as failed. */
+  /** False when the log cannot be used (the reference reports the patch as not applied): tests fail. */
   valid: boolean;
   invalidReason: string | null;
+  /** Why a usable log does not resolve the row under Multi-SWE-bench's rule (null otherwise). */
+  note: string | null;
   tests: TestMap;
   tests_status: TestsStatus;
   resolved_status: ResolvedStatus;
+  /** faun's stricter checks that fired; they never change the verdict. */
+  flags: string[];
 }
 
 const bucket = () => ({ success: [] as string[], failure: [] as string[] });
+const isBad = (s: TestStatus) => s === 'FAILED' || s === 'ERROR';
+const count = (s: string, sub: string) => s.split(sub).length - 1;
 
-/** Checks the log's integrity; null when it can be trusted. */
-export function integrityProblem(
-  section: string | null,
-  tests: TestMap,
-  exitCode: number | null,
-  exitReliable: boolean,
-) {
-  if (section === null) return 'no evidence the test suite ran: start/end markers missing';
-  if (exitCode === null || !exitReliable) return null;
-  const statuses = Object.values(tests);
-  const failing = statuses.some((s) => BAD.has(s));
-  if (exitCode !== 0 && statuses.length > 0 && !failing)
-    return `test command exited ${exitCode} but the log shows no failing test`;
-  if (exitCode === 0 && failing) return 'test command exited 0 but the log shows failing tests';
-  return null;
+/** faun's own checks on a log, as flags. */
+function faunFlags(input: GradeInput, tests: TestMap, usedExit: number | null): string[] {
+  const flags: string[] = [];
+  if (input.nonce !== null && testSection(input.log, input.nonce) === null)
+    flags.push('nonce-markers-missing');
+  if (count(input.log, SWE_MARKERS.start) > 1 || count(input.log, SWE_MARKERS.end) > 1)
+    flags.push('markers-repeated');
+  if (input.exitCode !== null && usedExit !== null && input.exitCode !== usedExit)
+    flags.push('exit-code-mismatch');
+  const exit = input.exitCode ?? usedExit;
+  if (exit === 0 && Object.values(tests).some(isBad)) flags.push('exit-zero-with-failures');
+  return flags;
 }
 
-/** Grades one test log against the instance's test lists. */
+/** A listed id's status: the reference's lookup, then (for faun's parsers) id variants, each noted. */
+function statusFinder(tests: TestMap, exact: boolean, variants: Set<string>) {
+  return (id: string): TestStatus | null => {
+    const s = referenceStatus(id, tests);
+    if (s !== null || exact) return s;
+    const v = isProgressArtifact(id) ? 'PASSED' : lookupStatus(tests, id);
+    if (v === undefined) return null;
+    variants.add(id);
+    return v;
+  };
+}
+
+/** Grades one test log against the row's test lists by the rule of the row's reference grader. */
 export function gradeLog(input: GradeInput): Grade {
+  if (input.msb) return gradeMsb(input, input.msb);
   const evalType = input.evalType ?? 'pass_and_fail';
-  const section = testSection(input.log, input.nonce);
-  const tests = section === null ? {} : parseLog(input.parser, section);
-  const problem = integrityProblem(section, tests, input.exitCode, input.exitCodeReliable ?? true);
-  const view = problem ? {} : tests;
+  const useSwe = input.log.includes(SWE_MARKERS.start) || input.nonce === null;
+  const m = useSwe ? SWE_MARKERS : markers(input.nonce!);
+  const ref = referenceLog(input.log, (t) => parseLog(input.parser, t), m, input.exitCode);
+  const flags = faunFlags(input, ref.tests, ref.exitCode);
+  if (ref.wholeLog && ref.found) flags.push('whole-log-parsed');
   const status: TestsStatus = {
     FAIL_TO_PASS: bucket(),
     PASS_TO_PASS: bucket(),
     FAIL_TO_FAIL: bucket(),
     PASS_TO_FAIL: bucket(),
   };
+  if (!ref.found) {
+    const failed = failedStatus(input.failToPass, input.passToPass);
+    return {
+      valid: false,
+      invalidReason: ref.reason,
+      note: null,
+      tests: ref.tests,
+      tests_status: failed,
+      resolved_status: 'RESOLVED_NO',
+      flags,
+    };
+  }
+  const variants = new Set<string>();
+  const statusOf = statusFinder(ref.tests, Boolean(input.exactIds), variants);
   const lists: Array<[keyof TestsStatus, string[], 'f2p' | 'p2p']> = [
     ['FAIL_TO_PASS', input.failToPass, 'f2p'],
     ['PASS_TO_PASS', input.passToPass, 'p2p'],
-    ['FAIL_TO_FAIL', input.failToFail ?? [], 'p2p'],
-    ['PASS_TO_FAIL', input.passToFail ?? [], 'p2p'],
+    ['FAIL_TO_FAIL', input.failToFail ?? [], 'f2p'],
+    ['PASS_TO_FAIL', input.passToFail ?? [], 'f2p'],
   ];
-  for (const [key, ids, kind] of lists) {
-    const fail_only = problem ? 'pass_and_fail' : evalType;
-    for (const id of ids) {
-      const ok = succeeded(lookupStatus(view, id), kind, fail_only, id);
-      status[key][ok ? 'success' : 'failure'].push(id);
-    }
-  }
+  for (const [key, ids, kind] of lists)
+    for (const id of ids)
+      status[key][judged(id, ref.tests, kind, evalType, statusOf) ? 'success' : 'failure'].push(id);
+  if (variants.size) flags.push(`id-variants:${variants.size}`);
   return {
-    valid: problem === null,
-    invalidReason: problem,
-    tests,
+    valid: true,
+    invalidReason: null,
+    note: null,
+    tests: ref.tests,
     tests_status: status,
     resolved_status: resolvedStatus(status),
+    flags,
+  };
+}
+
+/** The part of a log Multi-SWE-bench's parser reads: faun's marked section when present, else all of it. */
+function msbSection(log: string): string {
+  if (!log.includes(SWE_MARKERS.start) || !log.includes(SWE_MARKERS.end)) return log;
+  return log.split(SWE_MARKERS.start)[1]!.split(SWE_MARKERS.end)[0]!;
+}
+
+function gradeMsb(input: GradeInput, msb: MsbGrading): Grade {
+  const tests = parseLog(input.parser, msbSection(input.log));
+  const flags = faunFlags(input, tests, input.exitCode);
+  const fix = stageResult(tests);
+  const status: TestsStatus = {
+    FAIL_TO_PASS: bucket(),
+    PASS_TO_PASS: bucket(),
+    FAIL_TO_FAIL: bucket(),
+    PASS_TO_FAIL: bucket(),
+  };
+  const listed = [...msb.f2p_tests, ...msb.s2p_tests, ...msb.n2p_tests];
+  const base = { tests, flags, note: null as string | null };
+  if (!Object.keys(tests).length)
+    return {
+      ...base,
+      valid: false,
+      invalidReason: 'after the fix patch, no test results were captured',
+      tests_status: failedStatus(listed, msb.p2p_tests),
+      resolved_status: 'RESOLVED_NO',
+    };
+  const stored = [msb.run_result, msb.test_patch_result]
+    .map((r) => (r ? stageConflict(r) : null))
+    .find(Boolean);
+  if (stored)
+    return {
+      ...base,
+      valid: false,
+      invalidReason: `the row's stored stage results are inconsistent: ${stored}`,
+      tests_status: failedStatus(listed, msb.p2p_tests),
+      resolved_status: 'RESOLVED_NO',
+    };
+  if (!msb.run_result || !msb.test_patch_result) {
+    // Without the stored stages only the fix stage can be checked: every listed test must pass.
+    flags.push('msb-stage-results-missing');
+    for (const [key, ids] of [
+      ['FAIL_TO_PASS', listed],
+      ['PASS_TO_PASS', msb.p2p_tests],
+    ] as const)
+      for (const id of ids)
+        status[key][tests[id] === 'PASSED' || tests[id] === 'XFAIL' ? 'success' : 'failure'].push(id);
+    const ok = !status.FAIL_TO_PASS.failure.length && !status.PASS_TO_PASS.failure.length;
+    return {
+      ...base,
+      valid: true,
+      invalidReason: null,
+      note: ok ? null : 'a listed test does not pass after the fix',
+      tests_status: status,
+      resolved_status: ok ? 'RESOLVED_FULL' : 'RESOLVED_NO',
+    };
+  }
+  const v = msbEvaluate(msb, fix);
+  for (const c of ['f2p', 's2p', 'n2p'] as const) {
+    status.FAIL_TO_PASS.success.push(...v.found[c].success);
+    status.FAIL_TO_PASS.failure.push(...v.found[c].failure);
+  }
+  status.PASS_TO_PASS = { success: [...v.found.p2p.success], failure: [...v.found.p2p.failure] };
+  return {
+    ...base,
+    valid: true,
+    invalidReason: null,
+    note: v.resolved ? null : v.reason,
+    tests_status: status,
+    resolved_status: v.resolved ? 'RESOLVED_FULL' : 'RESOLVED_NO',
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '@faun/kit';
-import { ExecutionInstance, type Language } from '@faun/schema';
+import { ExecutionInstance, type Language, type MsbGrading, type MsbStageResult } from '@faun/schema';
 
 type Row = Record<string, unknown>;
 
@@ -43,6 +43,34 @@ export function testList(v: unknown, where: string): string[] {
   throw new InputError(`${where}: expected a list of test ids`);
 }
 
+/** A stored Multi-SWE-bench stage result (`TestResult`), or null when absent. */
+function stageOf(v: unknown, where: string): MsbStageResult | null {
+  if (v === undefined || v === null || v === '') return null;
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw new InputError(`${where}: expected {passed_tests, failed_tests, skipped_tests}`);
+  const o = v as Record<string, unknown>;
+  return {
+    passed_tests: testList(o.passed_tests, `${where}.passed_tests`),
+    failed_tests: testList(o.failed_tests, `${where}.failed_tests`),
+    skipped_tests: testList(o.skipped_tests, `${where}.skipped_tests`),
+  };
+}
+
+/** Every test category and stored stage result of a Multi-SWE-bench row. */
+export function msbGrading(row: Row, where: string): MsbGrading {
+  const cat = (k: string) => testList(row[k], `${where}: ${k}`);
+  return {
+    fixed_tests: cat('fixed_tests'),
+    p2p_tests: cat('p2p_tests'),
+    f2p_tests: cat('f2p_tests'),
+    s2p_tests: cat('s2p_tests'),
+    n2p_tests: cat('n2p_tests'),
+    run_result: stageOf(row.run_result, `${where}: run_result`),
+    test_patch_result: stageOf(row.test_patch_result, `${where}: test_patch_result`),
+    fix_patch_result: stageOf(row.fix_patch_result, `${where}: fix_patch_result`),
+  };
+}
+
 const str = (v: unknown): string =>
   typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 
@@ -53,6 +81,8 @@ export function toExecutionInstance(row: Row, where: string): ExecutionInstance 
   const instanceId = isMsb ? `${repo}:pr-${row.number}` : str(row.instance_id);
   const base = row.base as { sha?: string } | undefined;
   const langRaw = str(row.language ?? row.lang).toLowerCase();
+  const msb = isMsb ? msbGrading(row, where) : null;
+  const opt = (k: string) => (row[k] === undefined || row[k] === null || row[k] === '' ? null : str(row[k]));
   const language: Language = LANGS[langRaw] ?? (langRaw ? 'other' : 'python');
   const candidate = {
     instance_id: instanceId,
@@ -61,13 +91,23 @@ export function toExecutionInstance(row: Row, where: string): ExecutionInstance 
     base_commit: isMsb ? str(base?.sha ?? row.base_commit) : str(row.base_commit),
     patch: str(row.patch ?? row.fix_patch),
     test_patch: str(row.test_patch),
-    fail_to_pass: testList(row.FAIL_TO_PASS ?? row.fail_to_pass ?? row.f2p_tests, `${where}: FAIL_TO_PASS`),
-    pass_to_pass: testList(row.PASS_TO_PASS ?? row.pass_to_pass ?? row.p2p_tests, `${where}: PASS_TO_PASS`),
+    // Multi-SWE-bench: every test that must pass after the fix and did not before (f2p, s2p, n2p).
+    fail_to_pass: msb
+      ? [...new Set([...msb.f2p_tests, ...msb.s2p_tests, ...msb.n2p_tests])]
+      : testList(row.FAIL_TO_PASS ?? row.fail_to_pass, `${where}: FAIL_TO_PASS`),
+    pass_to_pass: msb
+      ? msb.p2p_tests
+      : testList(row.PASS_TO_PASS ?? row.pass_to_pass, `${where}: PASS_TO_PASS`),
     problem_statement: str(row.problem_statement ?? row.body),
     version: row.version === undefined || row.version === null ? null : str(row.version),
     environment_setup_commit: row.environment_setup_commit ? str(row.environment_setup_commit) : null,
     test_cmd: row.test_cmd ? str(row.test_cmd) : null,
     image: row.image ? str(row.image) : null,
+    source: isMsb ? ('multi-swe-bench' as const) : ('swebench' as const),
+    msb,
+    eval_script: opt('eval_script'),
+    log_parser: opt('log_parser'),
+    eval_type: opt('eval_type'),
   };
   const parsed = ExecutionInstance.safeParse(candidate);
   if (!parsed.success || !candidate.instance_id || !candidate.base_commit) {

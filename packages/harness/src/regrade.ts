@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type ExecutionInstance, ExecutionResult, stableStringify, writeFileAtomic } from '@faun/schema';
 import { gradeLog } from './grading.ts';
 import { instanceReport, type RunReport, runReport } from './report.ts';
+import { gradeOutcome } from './run-instance.ts';
 import { type Meta, readJson } from './verify.ts';
 
 const GRADED = new Set(['resolved', 'unresolved', 'empty_patch', 'invalid_log']);
@@ -23,32 +24,28 @@ export async function regradeRun(
   for (const name of (await readdir(root)).sort()) {
     const d = join(root, name);
     const stored = await readJson<ExecutionResult>(join(d, 'result.json'));
-    const meta = await readJson<Meta & { nonce: string }>(join(d, 'meta.json'));
+    const meta = await readJson<Meta & { nonce: string | null }>(join(d, 'meta.json'));
     if (!stored || !meta) continue;
     let r = ExecutionResult.parse(stored);
-    if (GRADED.has(r.outcome)) {
+    if (GRADED.has(r.outcome) && !meta.patch_empty) {
       const g = gradeLog({
         log: await readFile(join(d, 'test_output.txt'), 'utf8').catch(() => ''),
         nonce: meta.nonce,
         exitCode: r.exit_code,
         parser: meta.parser,
+        exactIds: meta.exact_ids ?? false,
         failToPass: meta.fail_to_pass,
         passToPass: meta.pass_to_pass,
         evalType: meta.eval_type,
+        msb: meta.msb ?? null,
       });
-      const outcome = !g.valid
-        ? 'invalid_log'
-        : g.resolved_status === 'RESOLVED_FULL'
-          ? 'resolved'
-          : meta.patch_empty
-            ? 'empty_patch'
-            : 'unresolved';
       const next = {
         ...r,
-        outcome,
+        outcome: gradeOutcome(g, meta.patch_empty),
         resolved_status: g.valid ? g.resolved_status : 'RESOLVED_NO',
         tests_status: g.tests_status,
-        error: g.invalidReason,
+        error: g.invalidReason ?? g.note,
+        flags: g.flags,
       } as ExecutionResult;
       if (stableStringify(next) !== stableStringify(r)) {
         changed.push(r.instance_id);

@@ -21,6 +21,7 @@ test('runReport counts, id lists, per-language breakdown', () => {
       { instance_id: 'c', language: 'go' },
       { instance_id: 'd', language: 'go' },
       { instance_id: 'e', language: 'java' },
+      { instance_id: 'f', language: 'java' },
     ],
     submitted: ['a', 'b', 'c', 'd', 'e'],
     emptyPatch: ['d'],
@@ -33,17 +34,19 @@ test('runReport counts, id lists, per-language breakdown', () => {
   });
   expect(r).toMatchObject({
     schema_version: 2,
-    total_instances: 5,
+    total_instances: 6,
     submitted_instances: 5,
     completed_instances: 2,
     resolved_instances: 1,
     unresolved_instances: 1,
+    // c: apply failure; e: a prediction without a result. d's patch is empty: not run, in no other list.
     error_instances: 2,
-    infra_failure_ids: ['d'],
-    incomplete_ids: ['e'],
+    error_ids: ['c', 'e'],
+    infra_failure_ids: [],
+    incomplete_ids: ['f'], // no prediction
     partial_ids: ['b'],
     empty_patch_ids: ['d'],
-    resolved_rate: 0.2,
+    resolved_rate: 1 / 6,
   });
   expect(r.per_language.python).toEqual({ total: 2, resolved: 1, resolved_rate: 0.5 });
   expect(r.per_language.go?.resolved).toBe(0);

@@ -4,6 +4,7 @@
  * resolved rate with a 95% Wilson interval).
  */
 import type { ExecutionResult, Language } from '@faun/schema';
+import { SWE_GRADED, swebenchRunReport } from './report-formats.ts';
 
 /** SWE-bench's per-instance report.json. */
 export function instanceReport(r: ExecutionResult, patchEmpty: boolean) {
@@ -12,13 +13,15 @@ export function instanceReport(r: ExecutionResult, patchEmpty: boolean) {
     [r.instance_id]: {
       patch_is_None: false,
       patch_exists: !patchEmpty,
-      patch_successfully_applied: r.applied_with !== null || (patchEmpty && r.outcome !== 'apply_failed'),
+      // As SWE-bench: the patch applied and the log could be graded.
+      patch_successfully_applied: SWE_GRADED.has(r.outcome) && r.outcome !== 'invalid_log',
       resolved: r.outcome === 'resolved',
       resolved_status: r.resolved_status,
       outcome: r.outcome,
       infra_failure: infra,
       ...(infra ? { infra_failure_reason: r.error } : {}),
       tests_status: r.tests_status,
+      ...((r.flags ?? []).length ? { flags: r.flags } : {}),
     },
   };
 }
@@ -47,17 +50,24 @@ export interface ReportInput {
 }
 
 const sorted = (xs: Iterable<string>) => [...xs].sort();
-const COMPLETED = new Set(['resolved', 'unresolved', 'invalid_log', 'timeout', 'empty_patch']);
 
+/**
+ * The run report: SWE-bench's `make_run_report` keys with its semantics (report-formats.ts), plus faun's
+ * extras (apply failures, timeouts, unusable logs, partial resolutions, outcomes, per-language breakdown,
+ * resolved rate with a 95% Wilson interval).
+ */
 export function runReport(input: ReportInput) {
   const byId = new Map(input.results.map((r) => [r.instance_id, r]));
   const ids = (pred: (r: ExecutionResult) => boolean) =>
     sorted(input.results.filter(pred).map((r) => r.instance_id));
-  const completed = ids((r) => COMPLETED.has(r.outcome));
-  const resolved = ids((r) => r.outcome === 'resolved');
-  const errors = ids((r) => !COMPLETED.has(r.outcome));
-  const infra = ids((r) => r.outcome === 'infra_error');
-  const incomplete = sorted(input.submitted.filter((id) => !byId.has(id)));
+  const empty = new Set(input.emptyPatch);
+  const swe = swebenchRunReport({
+    runId: input.runId,
+    model: input.model,
+    instances: input.instances.map((i) => i.instance_id),
+    predictions: input.submitted.map((id) => ({ instance_id: id, empty: empty.has(id) })),
+    results: input.results,
+  });
   const outcomes: Record<string, number> = {};
   for (const r of input.results) outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
   const perLanguage: Record<string, { total: number; resolved: number; resolved_rate: number }> = {};
@@ -69,33 +79,19 @@ export function runReport(input: ReportInput) {
   for (const l of Object.values(perLanguage)) l.resolved_rate = l.total ? l.resolved / l.total : 0;
   const total = input.instances.length;
   return {
-    schema_version: 2,
+    ...swe,
     run_id: input.runId,
     model: input.model,
-    total_instances: total,
-    submitted_instances: input.submitted.length,
-    completed_instances: completed.length,
-    resolved_instances: resolved.length,
-    unresolved_instances: completed.length - resolved.length,
-    empty_patch_instances: input.emptyPatch.length,
-    error_instances: errors.length,
-    infra_failure_instances: infra.length,
-    completed_ids: completed,
-    incomplete_ids: incomplete,
-    empty_patch_ids: sorted(input.emptyPatch),
-    submitted_ids: sorted(input.submitted),
-    resolved_ids: resolved,
-    unresolved_ids: ids((r) => COMPLETED.has(r.outcome) && r.outcome !== 'resolved'),
-    error_ids: errors,
-    infra_failure_ids: infra,
     apply_failed_ids: ids((r) => r.outcome === 'apply_failed'),
     timeout_ids: ids((r) => r.outcome === 'timeout'),
     invalid_log_ids: ids((r) => r.outcome === 'invalid_log'),
+    bad_input_ids: ids((r) => r.outcome === 'bad_input'),
     partial_ids: ids((r) => r.resolved_status === 'RESOLVED_PARTIAL'),
+    flagged_ids: ids((r) => (r.flags ?? []).length > 0),
     outcomes: Object.fromEntries(Object.entries(outcomes).sort()),
     per_language: Object.fromEntries(Object.entries(perLanguage).sort()),
-    resolved_rate: total ? resolved.length / total : 0,
-    resolved_rate_ci95: wilson(resolved.length, total),
+    resolved_rate: total ? swe.resolved_instances / total : 0,
+    resolved_rate_ci95: wilson(swe.resolved_instances, total),
   };
 }
 export type RunReport = ReturnType<typeof runReport>;

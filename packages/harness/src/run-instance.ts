@@ -6,10 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { sha256 } from '@faun/kit';
 import type { ExecutionInstance, ExecutionResult } from '@faun/schema';
-import { failedStatus, gradeLog, type TestsStatus } from './grading.ts';
+import { failedStatus, type Grade, gradeLog, type TestsStatus } from './grading.ts';
 import type { PatchPrediction } from './instances.ts';
 import type { TestMap } from './parsers/index.ts';
 import { isEmptyPatch, unsafePaths } from './patch.ts';
+import { MSB_FIX_PATCH, MSB_FIX_RUN, type PublishedPlan, swebenchEvalScript } from './published.ts';
+import { rowGrading } from './row-grading.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits, type PreparedEnv, type Sandbox } from './sandbox.ts';
 import { appliedWith, applyScript, evalScript, REVERSED, runCommand, TEST_PATCH_EXIT } from './scripts.ts';
 import { type EnvSpec, specId, testCommand } from './specs.ts';
@@ -31,6 +33,12 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Extra environment variables for the test command (validation passes FAUN_REPEAT). */
   extraEnv?: Record<string, string>;
+  /** Run the tests even for an empty patch (validation's "before" side); otherwise an empty patch is not run. */
+  runEmpty?: boolean;
+  /** Run in the row's published image (its eval_script, or Multi-SWE-bench's fix-run.sh). */
+  published?: PublishedPlan | null;
+  /** With `published`: pull the image when it is not present locally. */
+  pull?: boolean;
 }
 
 export interface InstanceRun {
@@ -89,6 +97,7 @@ export async function runInstance(
       tests_status: failedStatus(inst.fail_to_pass, inst.pass_to_pass),
       duration_s: Math.round((performance.now() - t0) / 10) / 100,
       error: null,
+      flags: [],
       ...extra,
     },
     tests,
@@ -97,16 +106,27 @@ export async function runInstance(
     env,
   });
 
+  const grading = rowGrading(inst, opts.spec);
+  if ('problem' in grading) return finish('bad_input', { resolved_status: null, error: grading.problem });
+  // As SWE-bench: an empty patch is not run, and never resolves anything.
+  if (empty && !opts.runEmpty) return finish('empty_patch', { error: 'empty patch: not run' });
+
   const unsafe = unsafePaths(patch);
   if (unsafe.length)
     return finish('apply_failed', {
       error: `patch touches paths outside the repository: ${unsafe.join(', ')}`,
     });
 
+  const pub = opts.published ?? null;
+  if (pub && !opts.backend.preparePublished)
+    return finish('bad_input', { error: `the ${opts.backend.name} backend cannot run published images` });
   try {
-    env = await opts.backend.prepare(inst, opts.spec, opts.source, log);
+    env = pub
+      ? await opts.backend.preparePublished!(pub, Boolean(opts.pull), log)
+      : await opts.backend.prepare(inst, opts.spec, opts.source, log);
   } catch (e) {
-    return finish('infra_error', { error: `environment build failed: ${(e as Error).message}` }, {}, true);
+    const what = pub ? `published image ${pub.image} unavailable` : 'environment build failed';
+    return finish('infra_error', { error: `${what}: ${(e as Error).message}` }, {}, true);
   }
 
   let sbx: Sandbox | null = null;
@@ -122,21 +142,29 @@ export async function runInstance(
       else opts.signal.addEventListener('abort', kill, { once: true });
     }
     const patchPath = `${s.scratch}/patch.diff`;
-    const testPatchPath = inst.test_patch.trim() ? `${s.scratch}/test.patch` : null;
-    const script = evalScript({
-      workdir: s.workdir,
-      nonce,
-      testPatchPath,
-      testPatch: inst.test_patch,
-      testCmd: testCommand(opts.spec, inst),
-      env: { ...opts.spec.env, ...opts.extraEnv },
-    });
+    const testPatchPath = inst.test_patch.trim() && !pub ? `${s.scratch}/test.patch` : null;
+    const script = pub
+      ? pub.kind === 'swebench'
+        ? swebenchEvalScript(inst.eval_script ?? '')
+        : `#!/bin/bash\n${MSB_FIX_RUN}\n`
+      : evalScript({
+          workdir: s.workdir,
+          nonce,
+          testPatchPath,
+          testPatch: inst.test_patch,
+          testCmd: testCommand(opts.spec, inst),
+          env: { ...opts.spec.env, ...opts.extraEnv },
+        });
     artifacts['eval.sh'] = script;
     await s.writeFile(`${s.scratch}/eval.sh`, script);
     if (testPatchPath) await s.writeFile(testPatchPath, inst.test_patch);
 
     let applied: string | null = null;
-    if (!empty) {
+    if (pub?.kind === 'multi-swe-bench') {
+      // fix-run.sh applies the test patch and this one itself (git apply), as Multi-SWE-bench runs it.
+      await s.writeFile(MSB_FIX_PATCH, patch.endsWith('\n') ? patch : `${patch}\n`);
+      applied = 'fix-run.sh';
+    } else if (!empty) {
       await s.writeFile(patchPath, patch.endsWith('\n') ? patch : `${patch}\n`);
       await s.writeFile(`${s.scratch}/apply.sh`, applyScript(s.workdir, patchPath));
       const a = await s.exec(`bash ${s.scratch}/apply.sh`, { timeoutMs: 120_000 });
@@ -178,28 +206,25 @@ export async function runInstance(
 
     const g = gradeLog({
       log: output,
-      nonce,
-      exitCode: r.exitCode,
-      parser: opts.spec.parser,
+      // A published image's own script prints the reference's markers and exit code, not faun's.
+      nonce: pub ? null : nonce,
+      exitCode: pub?.kind === 'swebench' ? null : r.exitCode,
+      parser: grading.parser,
+      exactIds: grading.exactIds,
       failToPass: inst.fail_to_pass,
       passToPass: inst.pass_to_pass,
-      evalType: opts.spec.evalType,
+      evalType: grading.evalType,
+      msb: inst.msb ?? null,
     });
-    const outcome: ExecutionResult['outcome'] = !g.valid
-      ? 'invalid_log'
-      : g.resolved_status === 'RESOLVED_FULL'
-        ? 'resolved'
-        : empty
-          ? 'empty_patch'
-          : 'unresolved';
     return finish(
-      outcome,
+      gradeOutcome(g, empty),
       {
         applied_with: applied,
         exit_code: r.exitCode,
         resolved_status: g.valid ? g.resolved_status : 'RESOLVED_NO',
         tests_status: g.tests_status,
-        error: g.invalidReason,
+        error: g.invalidReason ?? g.note,
+        flags: g.flags,
       },
       g.tests,
     );
@@ -209,4 +234,11 @@ export async function runInstance(
   } finally {
     if (sbx) await sbx.dispose().catch((e) => log(`dispose failed: ${(e as Error).message}`));
   }
+}
+
+/** The outcome of a graded log; an empty patch is never resolved. */
+export function gradeOutcome(g: Grade, empty: boolean): ExecutionResult['outcome'] {
+  if (empty) return 'empty_patch';
+  if (!g.valid) return 'invalid_log';
+  return g.resolved_status === 'RESOLVED_FULL' ? 'resolved' : 'unresolved';
 }

@@ -7,6 +7,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
+import type { PublishedPlan } from './published.ts';
 import type { EnvSpec } from './specs.ts';
 
 export interface ExecResult {
@@ -36,6 +37,8 @@ export interface PreparedEnv {
   ref: string;
   /** Content hash of everything that built it (toolchain, env layer, tree, install steps). */
   hash: string;
+  /** Where commands run (default /testbed). */
+  workdir?: string;
 }
 
 export interface Limits {
@@ -58,6 +61,8 @@ export interface Backend {
     log: (l: string) => void,
   ): Promise<PreparedEnv>;
   start(env: PreparedEnv, opts: { labels: Record<string, string>; limits: Limits }): Promise<Sandbox>;
+  /** A published image (pulled when missing and `pull`); absent when the backend cannot run images. */
+  preparePublished?(plan: PublishedPlan, pull: boolean, log: (l: string) => void): Promise<PreparedEnv>;
   /** Removes sandboxes left behind by runs that are no longer alive; returns how many. */
   reapOrphans?(): Promise<number>;
   /** Drops an instance environment that is no longer needed (`--cache-level env`); shared ones stay. */

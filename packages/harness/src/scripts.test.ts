@@ -102,7 +102,9 @@ describe('evalScript', () => {
     expect(r.exitCode).toBe(5);
     const log = readFileSync(out, 'utf8');
     const { start, end } = markers('abc');
-    expect(log).toContain(`${start}\n1\nFOO=it's\n${end}`);
+    expect(log).toContain(
+      `${start}\n>>>>> Start Test Output\n1\nFOO=it's\n>>>>> End Test Output\n${end}\n>>>>> Test Exit Code: 5`,
+    );
     git('reset', '-q', '--hard');
   });
 

@@ -3,6 +3,7 @@
  * files, apply the test patch, run the test command between unique markers, exit with its code).
  */
 import { markers } from './grading.ts';
+import { SWE_MARKERS } from './grading-swebench.ts';
 import { testPatchTargets } from './patch.ts';
 
 /** Single-quotes a string for bash. */
@@ -71,7 +72,10 @@ export interface EvalScriptInput {
   env?: Record<string, string>;
 }
 
-/** eval.sh: test files restored to base, test patch applied, tests run between the markers. */
+/**
+ * eval.sh: test files restored to base, test patch applied, tests run between SWE-bench's markers (nested in
+ * faun's unforgeable nonce markers), then the test command's exit code recorded as SWE-bench records it.
+ */
 export function evalScript(input: EvalScriptInput): string {
   const { start, end } = markers(input.nonce);
   const { existing, created } = testPatchTargets(input.testPatch);
@@ -86,7 +90,19 @@ export function evalScript(input: EvalScriptInput): string {
     lines.push(
       `git apply --whitespace=nowarn ${sh(input.testPatchPath)} || { echo ${sh(TEST_PATCH_FAILED)}; exit ${TEST_PATCH_EXIT}; }`,
     );
-  lines.push(`echo ${sh(start)}`, '(', input.testCmd, ')', 'rc=$?', `echo ${sh(end)}`, 'exit $rc', '');
+  lines.push(
+    `echo ${sh(start)}`,
+    `echo ${sh(SWE_MARKERS.start)}`,
+    '(',
+    input.testCmd,
+    ')',
+    'rc=$?',
+    `echo ${sh(SWE_MARKERS.end)}`,
+    `echo ${sh(end)}`,
+    `echo "${SWE_MARKERS.exitCode}: $rc"`,
+    'exit $rc',
+    '',
+  );
   return lines.join('\n');
 }
 

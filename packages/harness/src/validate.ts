@@ -91,9 +91,10 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
         limits: opts.limits,
         log: opts.log,
         extraEnv: { FAUN_REPEAT: String(i) },
+        runEmpty: true,
       });
       const o = run.result.outcome;
-      if (o === 'apply_failed' || o === 'infra_error' || o === 'timeout')
+      if (o === 'apply_failed' || o === 'infra_error' || o === 'timeout' || o === 'bad_input')
         return fail(`${side} run ${i + 1}: ${o}${run.result.error ? ` (${run.result.error})` : ''}`);
       sides[side].push(run.tests);
     }

@@ -1,13 +1,22 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunRecord, sha256 } from '@faun/kit';
-import { type ExecutionInstance, ExecutionResult, stableStringify, writeFileAtomic } from '@faun/schema';
+import {
+  type ExecutionInstance,
+  ExecutionResult,
+  type MsbGrading,
+  stableStringify,
+  writeFileAtomic,
+} from '@faun/schema';
 import type { EvalType } from './grading.ts';
 import type { PatchPrediction } from './instances.ts';
 import type { ParserName } from './parsers/index.ts';
 import { isEmptyPatch } from './patch.ts';
+import { DEFAULT_NAMESPACES, type ImageNamespaces, publishedPlan } from './published.ts';
 import { repoSource, treeOf } from './repo.ts';
 import { instanceReport, type RunReport, runReport } from './report.ts';
+import { type WrittenReport, writeFormatReports } from './report-write.ts';
+import { rowGrading } from './row-grading.ts';
 import { claimRunDir, identityOf, type RunIdentity } from './run-identity.ts';
 import { type InstanceRun, runInstance } from './run-instance.ts';
 import type { Backend, Limits } from './sandbox.ts';
@@ -44,6 +53,11 @@ export interface VerifyOptions {
   identity?: RunIdentity;
   /** Replace a stored run of another identity (its instance results are removed first). */
   overwrite?: boolean;
+  /** Also write the reports in SWE-bench's and Multi-SWE-bench's own formats here. */
+  reportDir?: string;
+  /** `pull`: rows with a published image run in it (pulled when missing); `build` (default): faun builds. */
+  images?: 'pull' | 'build';
+  namespaces?: ImageNamespaces;
 }
 
 export interface VerifyOutcome {
@@ -51,6 +65,8 @@ export interface VerifyOutcome {
   results: ExecutionResult[];
   reused: number;
   cancelled: boolean;
+  /** Reports written under `reportDir`. */
+  formatReports: WrittenReport[];
 }
 
 /** A file-system-safe directory name for an instance id. */
@@ -61,7 +77,11 @@ export function instanceDirName(id: string): string {
 /** What is stored beside each instance's log so it can be re-graded without the dataset. */
 export interface Meta {
   parser: ParserName;
+  /** Ids matched exactly as the reference does (its own parser). */
+  exact_ids?: boolean;
   eval_type: EvalType;
+  /** Multi-SWE-bench rows: categories and stored stages. */
+  msb?: MsbGrading | null;
   fail_to_pass: string[];
   pass_to_pass: string[];
   language: string;
@@ -77,7 +97,7 @@ export async function readJson<T>(path: string): Promise<T | null> {
 }
 
 /** Writes one instance's artifacts; result.json last, so its presence means the instance is complete. */
-async function persist(dir: string, run: InstanceRun, meta: Meta & { nonce: string }): Promise<void> {
+async function persist(dir: string, run: InstanceRun, meta: Meta & { nonce: string | null }): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const [name, text] of Object.entries(run.artifacts)) await writeFileAtomic(join(dir, name), text);
   await writeFileAtomic(join(dir, 'meta.json'), `${stableStringify(meta, 2)}\n`);
@@ -158,13 +178,28 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
     results: ordered,
   });
   await writeFileAtomic(join(opts.dir, 'report.json'), `${stableStringify(report, 2)}\n`);
+  const formatReports = opts.reportDir
+    ? await writeFormatReports({
+        reportDir: opts.reportDir,
+        runDir: opts.dir,
+        runId: opts.runId,
+        model,
+        instances,
+        predictions: todo.map((i) => ({
+          instance_id: i.instance_id,
+          empty: isEmptyPatch(preds.get(i.instance_id)?.patch),
+        })),
+        results: ordered,
+        dirName: instanceDirName,
+      })
+    : [];
   const cancelled = Boolean(opts.signal?.aborted);
   await record.finish(cancelled ? 'cancelled' : 'success', {
     outputs: { report: join(opts.dir, 'report.json') },
     metrics: { resolved_rate: report.resolved_rate, resolved_rate_ci95: report.resolved_rate_ci95, reused },
     resumeCommand: cancelled ? (opts.resumeCommand ?? null) : null,
   });
-  return { report, results: ordered, reused, cancelled };
+  return { report, results: ordered, reused, cancelled, formatReports };
 }
 
 async function runOne(
@@ -196,11 +231,15 @@ async function runOne(
     });
     return { result: r, reused: false };
   }
-  let source: string;
+  const plan = opts.images === 'pull' ? publishedPlan(inst, opts.namespaces ?? DEFAULT_NAMESPACES) : null;
+  let source = '';
   let envHash: string;
   try {
-    source = await repoSource(inst.repo, opts.repoDirs ?? {}, opts.cacheDir ?? '/var/cache/faun/repos');
-    envHash = opts.backend.envHash(inst, spec, inst.image ? '' : await treeOf(source, inst.base_commit));
+    if (plan) envHash = sha256(`published:${plan.image}`).slice(0, 16);
+    else {
+      source = await repoSource(inst.repo, opts.repoDirs ?? {}, opts.cacheDir ?? '/var/cache/faun/repos');
+      envHash = opts.backend.envHash(inst, spec, inst.image ? '' : await treeOf(source, inst.base_commit));
+    }
   } catch (e) {
     const r = ExecutionResult.parse({
       ...base,
@@ -238,6 +277,8 @@ async function runOne(
     nonce,
     envHash,
     signal: opts.signal,
+    published: plan,
+    pull: true,
   };
   let run = await runInstance(inst, pred, runOpts);
   if (run.infra && !opts.signal?.aborted) {
@@ -247,10 +288,14 @@ async function runOne(
   if (opts.cacheLevel === 'env' && run.env) await opts.backend.release?.(run.env);
   // Interrupted mid-run: nothing is stored or reported, so a resumed run does this instance again.
   if (opts.signal?.aborted) return null;
+  const grading = rowGrading(inst, spec);
+  const ok = 'problem' in grading ? null : grading;
   await persist(dir, run, {
-    nonce,
-    parser: spec.parser,
-    eval_type: spec.evalType ?? 'pass_and_fail',
+    nonce: plan ? null : nonce,
+    parser: ok?.parser ?? spec.parser,
+    exact_ids: ok?.exactIds ?? false,
+    eval_type: ok?.evalType ?? spec.evalType ?? 'pass_and_fail',
+    msb: inst.msb ?? null,
     fail_to_pass: inst.fail_to_pass,
     pass_to_pass: inst.pass_to_pass,
     language: inst.language,

@@ -109,6 +109,7 @@ const OUTCOMES: Record<ExecutionResult['outcome'], SampleOutcome> = {
   timeout: 'timeout',
   invalid_log: 'error',
   infra_error: 'error',
+  bad_input: 'error',
 };
 
 /**

@@ -2,6 +2,30 @@
 import { z } from 'zod';
 import { Language, version } from './common.ts';
 
+/** One stage's results as Multi-SWE-bench stores them (`TestResult`: test ids by outcome). */
+export const MsbStageResult = z.object({
+  passed_tests: z.array(z.string()),
+  failed_tests: z.array(z.string()),
+  skipped_tests: z.array(z.string()),
+});
+export type MsbStageResult = z.infer<typeof MsbStageResult>;
+
+/** What a Multi-SWE-bench dataset row carries for grading: its test categories and stored stage results. */
+export const MsbGrading = z.object({
+  fixed_tests: z.array(z.string()).default([]),
+  p2p_tests: z.array(z.string()).default([]),
+  f2p_tests: z.array(z.string()).default([]),
+  /** Skipped after the test patch, passing after the fix. */
+  s2p_tests: z.array(z.string()).default([]),
+  /** Absent after the test patch (e.g. did not compile), passing after the fix. */
+  n2p_tests: z.array(z.string()).default([]),
+  /** Stored results of the stages Multi-SWE-bench does not rerun (null when the row has none). */
+  run_result: MsbStageResult.nullable().default(null),
+  test_patch_result: MsbStageResult.nullable().default(null),
+  fix_patch_result: MsbStageResult.nullable().default(null),
+});
+export type MsbGrading = z.infer<typeof MsbGrading>;
+
 export const ExecutionInstance = z.object({
   v: version(1),
   /** SWE-bench style `owner__repo-N`, or Multi-SWE-bench `owner/repo:pr-N`. */
@@ -21,6 +45,16 @@ export const ExecutionInstance = z.object({
   test_cmd: z.string().nullable().default(null),
   /** A prebuilt image to use instead of building one. */
   image: z.string().nullable().default(null),
+  /** Which benchmark's grading rule applies (the row's origin; absent = SWE-bench). */
+  source: z.enum(['swebench', 'multi-swe-bench']).optional(),
+  /** Multi-SWE-bench rows: every test category and stored stage result. */
+  msb: MsbGrading.nullable().optional(),
+  /** SWE-bench v5 rows: the script that runs the tests in the published image. */
+  eval_script: z.string().nullable().optional(),
+  /** SWE-bench v5 rows: the reference log parser's name (e.g. `parse_log_pytest`). */
+  log_parser: z.string().nullable().optional(),
+  /** SWE-bench v5 rows: `pass_and_fail` or `fail_only` (kept as given; checked when graded). */
+  eval_type: z.string().nullable().optional(),
 });
 export type ExecutionInstance = z.infer<typeof ExecutionInstance>;
 
@@ -37,6 +71,8 @@ export const ExecutionOutcome = z.enum([
   'timeout',
   'invalid_log',
   'infra_error',
+  /** The row cannot be graded as given (unknown log parser or eval type, missing stage results…). */
+  'bad_input',
 ]);
 export type ExecutionOutcome = z.infer<typeof ExecutionOutcome>;
 
@@ -60,5 +96,10 @@ export const ExecutionResult = z.object({
   }),
   duration_s: z.number(),
   error: z.string().nullable(),
+  /**
+   * faun's stricter checks that did not change the verdict (which is always the reference grader's):
+   * e.g. `nonce-markers-missing`, `exit-code-mismatch`, `exit-zero-with-failures`.
+   */
+  flags: z.array(z.string()).optional(),
 });
 export type ExecutionResult = z.infer<typeof ExecutionResult>;

@@ -1,7 +1,7 @@
 /**
  * @faun/services — the machine services faun and its tests need, set up without any registry:
  * a Docker engine (Debian's docker.io + dockerd), base toolchain images built from a debootstrapped
- * Debian rootfs, Redis and PostgreSQL servers, headless Chromium.
+ * Debian rootfs, Redis and PostgreSQL servers, a loopback Docker registry, headless Chromium.
  * @module
  */
 export { ensureDebs, missingDebs } from './apt.ts';
@@ -22,3 +22,4 @@ export { processAlive, withLock } from './lock.ts';
 export { ensurePostgres } from './postgres.ts';
 export { freePort, run, waitFor } from './proc.ts';
 export { ensureRedis, type ServiceHandle } from './redis.ts';
+export { ensureRegistry } from './registry.ts';

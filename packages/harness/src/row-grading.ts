@@ -1,0 +1,70 @@
+/**
+ * How a row is graded (pure): which parser reads its log, whether ids are matched exactly as the reference
+ * matches them, and which eval type applies. The row's own `log_parser` / `eval_type` (SWE-bench v5) win;
+ * then the reference's per-repository choice (parsers/select.ts); then the environment spec's parser.
+ */
+import type { ExecutionInstance } from '@faun/schema';
+import type { EvalType } from './grading-swebench.ts';
+import { isParserName, type ParserName } from './parsers/index.ts';
+import { referenceParser } from './parsers/select.ts';
+import type { EnvSpec } from './specs.ts';
+
+/** SWE-bench's parser names (its `PARSER_REGISTRY` keys, as v5 rows carry them) → faun's parser. */
+export const REFERENCE_PARSER_NAMES: Record<string, ParserName> = {
+  parse_log_pytest: 'pytest',
+  parse_log_django: 'django',
+  parse_log_sympy: 'sympy',
+  parse_log_gotest: 'go',
+  parse_log_cargo: 'cargo',
+  parse_log_jest: 'jest',
+  parse_log_jest_json: 'jest-json',
+  parse_log_vitest: 'vitest',
+  parse_log_tap: 'tap',
+  parse_log_googletest: 'gtest',
+  parse_log_gradle_custom: 'gradle',
+};
+
+/** Repositories SWE-bench grades `fail_only` (their parsers record failures only). */
+export const FAIL_ONLY_REPOS: ReadonlySet<string> = new Set([
+  'chartjs/Chart.js',
+  'processing/p5.js',
+  'markedjs/marked',
+  'bpmn-io/bpmn-js',
+  'openlayers/openlayers',
+  'eslint/eslint',
+]);
+
+export interface RowGrading {
+  parser: ParserName;
+  /** The parser is the reference's own for this row: ids are matched exactly. */
+  exactIds: boolean;
+  evalType: EvalType;
+}
+
+/** A row that cannot be graded as given; `message` says which field and what to do. */
+export interface RowProblem {
+  problem: string;
+}
+
+/** The grading of one row, or the problem that prevents it. */
+export function rowGrading(inst: ExecutionInstance, spec: EnvSpec): RowGrading | RowProblem {
+  const source = inst.source ?? 'swebench';
+  let evalType: EvalType = spec.evalType ?? 'pass_and_fail';
+  if (inst.eval_type) {
+    if (inst.eval_type !== 'pass_and_fail' && inst.eval_type !== 'fail_only')
+      return { problem: `unknown eval_type '${inst.eval_type}' (expected pass_and_fail or fail_only)` };
+    evalType = inst.eval_type;
+  } else if (source === 'swebench' && FAIL_ONLY_REPOS.has(inst.repo)) evalType = 'fail_only';
+  if (inst.log_parser) {
+    const name = inst.log_parser;
+    const parser = isParserName(name) ? name : REFERENCE_PARSER_NAMES[name];
+    if (!parser)
+      return {
+        problem: `unknown log_parser '${name}' (known: ${Object.keys(REFERENCE_PARSER_NAMES).join(', ')}, or a faun parser name)`,
+      };
+    return { parser, exactIds: !isParserName(name), evalType };
+  }
+  const ref = referenceParser(source, inst.repo);
+  if (ref) return { parser: ref, exactIds: true, evalType };
+  return { parser: spec.parser, exactIds: false, evalType };
+}
