@@ -6,7 +6,7 @@
 import type { ExecutionInstance } from '@faun/schema';
 import type { EvalType } from './grading-swebench.ts';
 import { isParserName, type ParserName } from './parsers/index.ts';
-import { referenceParser } from './parsers/select.ts';
+import { referenceParserForPr } from './parsers/select.ts';
 import type { EnvSpec } from './specs.ts';
 
 /** SWE-bench's parser names (its `PARSER_REGISTRY` keys, as v5 rows carry them) → faun's parser. */
@@ -14,14 +14,26 @@ export const REFERENCE_PARSER_NAMES: Record<string, ParserName> = {
   parse_log_pytest: 'pytest',
   parse_log_django: 'django',
   parse_log_sympy: 'sympy',
-  parse_log_gotest: 'go',
-  parse_log_cargo: 'cargo',
-  parse_log_jest: 'jest',
-  parse_log_jest_json: 'jest-json',
-  parse_log_vitest: 'vitest',
-  parse_log_tap: 'tap',
-  parse_log_googletest: 'gtest',
-  parse_log_gradle_custom: 'gradle',
+  parse_log_ant: 'swebench-ant',
+  parse_log_carbon: 'swebench-carbon',
+  parse_log_cargo: 'swebench-cargo',
+  parse_log_chart_js: 'swebench-chart-js',
+  parse_log_emotion: 'swebench-emotion',
+  parse_log_googletest: 'swebench-googletest',
+  parse_log_gotest: 'swebench-gotest',
+  parse_log_gradle_custom: 'swebench-gradle',
+  parse_log_grommet: 'swebench-grommet',
+  parse_log_highlightjs: 'swebench-highlightjs',
+  parse_log_jest: 'swebench-jest',
+  parse_log_jest_json: 'swebench-jest-json',
+  parse_log_jq: 'swebench-jq',
+  parse_log_karma: 'swebench-karma',
+  parse_log_marked: 'swebench-marked',
+  parse_log_maven: 'swebench-maven',
+  parse_log_redis: 'swebench-redis',
+  parse_log_tap: 'swebench-tap',
+  parse_log_vitest: 'swebench-vitest',
+  parse_log_micropython_test: 'swebench-micropython',
 };
 
 /** Repositories SWE-bench grades `fail_only` (their parsers record failures only). */
@@ -64,7 +76,13 @@ export function rowGrading(inst: ExecutionInstance, spec: EnvSpec): RowGrading |
       };
     return { parser, exactIds: !isParserName(name), evalType };
   }
-  const ref = referenceParser(source, inst.repo);
+  const ref = referenceParserForPr(source, inst.repo, prNumber(inst.instance_id));
   if (ref) return { parser: ref, exactIds: true, evalType };
   return { parser: spec.parser, exactIds: false, evalType };
+}
+
+/** The PR number in an instance id (`owner__repo-N` or `owner/repo:pr-N`), or null. */
+export function prNumber(instanceId: string): number | null {
+  const m = /(?::pr-|-)(\d+)$/.exec(instanceId);
+  return m?.[1] ? Number(m[1]) : null;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { prNumber } from '../row-grading.ts';
 import { MSB_PARSERS, referenceParser, referenceParserForPr, SWEBENCH_PARSERS } from './select.ts';
 
 describe('reference parser choice (non-Python repositories)', () => {
@@ -39,5 +40,19 @@ describe('reference parser choice (non-Python repositories)', () => {
       expect(Object.hasOwn(MSB_PARSERS, r)).toBe(true);
     expect(Object.keys(MSB_PARSERS).length).toBeGreaterThanOrEqual(89);
     expect(Object.values(SWEBENCH_PARSERS).every((p) => p.startsWith('swebench-'))).toBe(true);
+  });
+});
+
+describe('reference parser lookup', () => {
+  test('repository names match whatever their case', () => {
+    expect(referenceParser('swebench', 'BurntSushi/ripgrep')).toBe(
+      referenceParser('swebench', 'burntsushi/ripgrep'),
+    );
+    expect(referenceParser('swebench', 'BurntSushi/ripgrep')).not.toBeNull();
+  });
+  test('a PR inside a Multi-SWE-bench range gets its range parser', () => {
+    expect(referenceParserForPr('multi-swe-bench', 'facebook/zstd', 1300)).toBe('msb-zstd-pool');
+    expect(prNumber('facebook/zstd:pr-1300')).toBe(1300);
+    expect(prNumber('django__django-11099')).toBe(11099);
   });
 });

@@ -146,7 +146,11 @@ export const MSB_PARSERS: Record<string, ParserName> = {
 /** The reference's parser for `repo`, or null when that reference has none for it. */
 export function referenceParser(source: GraderSource, repo: string): ParserName | null {
   const table = source === 'swebench' ? SWEBENCH_PARSERS : MSB_PARSERS;
-  return Object.hasOwn(table, repo) ? (table[repo] ?? null) : null;
+  if (Object.hasOwn(table, repo)) return table[repo] ?? null;
+  // GitHub names are case-insensitive and the references spell some in lowercase (`burntsushi/ripgrep`).
+  const lower = repo.toLowerCase();
+  for (const [name, parser] of Object.entries(table)) if (name.toLowerCase() === lower) return parser;
+  return null;
 }
 
 /** Multi-SWE-bench PR ranges whose instance class reads the log differently from its repository's main class. */
@@ -166,7 +170,9 @@ export function referenceParserForPr(
   pr: number | null,
 ): ParserName | null {
   if (source === 'multi-swe-bench' && pr !== null) {
-    const hit = MSB_PR_PARSERS.find((r) => r.repo === repo && pr >= r.from && pr <= r.to);
+    const hit = MSB_PR_PARSERS.find(
+      (r) => r.repo.toLowerCase() === repo.toLowerCase() && pr >= r.from && pr <= r.to,
+    );
     if (hit) return hit.parser;
   }
   return referenceParser(source, repo);
