@@ -36,6 +36,15 @@ export function createApp(s: Services): OpenAPIHono<AppEnv> {
       limitLength: 100,
     }),
   );
+  // bodies longer than any route accepts are refused before anything reads them (JSON envelope, not
+  // the engine's bare 413)
+  const maxBody = Math.max(s.config.runBodyLimit, s.config.scoreBodyLimit, 64 << 10);
+  app.use(async (c, next) => {
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && Number(declared) > maxBody)
+      throw new ApiError(413, 'payload_too_large', `the body exceeds ${maxBody} bytes`, { limit: maxBody });
+    await next();
+  });
   app.use(async (c, next) => {
     const started = performance.now();
     await next();

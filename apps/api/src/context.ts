@@ -13,8 +13,10 @@ export interface ApiConfig {
   publicReads: boolean;
   /** Max body bytes of POST /v1/score/* (default 1 MiB). */
   scoreBodyLimit: number;
-  /** Max body bytes of POST /v1/runs (default 64 MiB). */
+  /** Max body bytes of POST /v1/runs (default 16 MiB). */
   runBodyLimit: number;
+  /** Max predictions per run, whatever the dataset (default 50,000; a run never holds more than its dataset). */
+  maxRunPredictions: number;
   /** Max items per POST /v1/score/* request (default 500). */
   maxScoreItems: number;
   /** How long a verified key stays cached, ms (default 5000). */
@@ -28,7 +30,8 @@ export interface ApiConfig {
 export const DEFAULT_CONFIG: ApiConfig = {
   publicReads: true,
   scoreBodyLimit: 1 << 20,
-  runBodyLimit: 64 << 20,
+  runBodyLimit: 16 << 20,
+  maxRunPredictions: 50_000,
   maxScoreItems: 500,
   keyCacheMs: 5000,
   anonRatePerSec: 50,

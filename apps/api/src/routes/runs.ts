@@ -4,12 +4,12 @@ import { ItemOutcome } from '@faun/jobs';
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import type { AppEnv, Services } from '../context.ts';
 import { results, runs } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import type { Interval } from '../service/report.ts';
+import { boundedJson } from './body.ts';
 import { primaryMetric } from './datasets.ts';
 import {
   ErrorSchema,
@@ -21,7 +21,7 @@ import {
   RunStatus,
   RunView,
   SampleView,
-  SubmitRunBody,
+  submitRunBody,
 } from './schemas.ts';
 
 type RunRow = typeof runs.$inferSelect;
@@ -85,11 +85,13 @@ export function runRoutes(
   s: Services,
   auth: { key: MiddlewareHandler<AppEnv>; read: MiddlewareHandler<AppEnv> },
 ): void {
-  const limit = bodyLimit({
-    maxSize: s.config.runBodyLimit,
-    onError: () => {
-      throw new ApiError(413, 'payload_too_large', `the body exceeds ${s.config.runBodyLimit} bytes`);
-    },
+  const max = s.config.maxRunPredictions;
+  const limit = boundedJson({
+    maxBytes: s.config.runBodyLimit,
+    // a prediction record is one object with a few small nested ones at most
+    maxContainers: max * 8 + 64,
+    maxValues: max * 64 + 256,
+    hint: `a run holds at most ${max} predictions, and never more than its dataset's items`,
   });
   app.openapi(
     createRoute({
@@ -101,7 +103,7 @@ export function runRoutes(
       middleware: [auth.key, limit] as const,
       request: {
         headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
-        body: { content: { 'application/json': { schema: SubmitRunBody } }, required: true },
+        body: { content: { 'application/json': { schema: submitRunBody(max) } }, required: true },
       },
       responses: {
         202: json(RunView, 'Accepted; poll the run'),

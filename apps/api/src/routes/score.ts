@@ -2,9 +2,9 @@
 import { itemScoresOf } from '@faun/jobs';
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv, Services } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { boundedJson } from './body.ts';
 import { errorResponses, ScoreResponse, scoreBody } from './schemas.ts';
 
 const TASKS = ['qa', 'fl', 'ce'] as const;
@@ -37,13 +37,13 @@ class DailyItems {
 
 export function scoreRoutes(app: OpenAPIHono<AppEnv>, s: Services, auth: MiddlewareHandler<AppEnv>): void {
   const daily = new DailyItems();
-  const limit = bodyLimit({
-    maxSize: s.config.scoreBodyLimit,
-    onError: () => {
-      throw new ApiError(413, 'payload_too_large', `the body exceeds ${s.config.scoreBodyLimit} bytes`, {
-        limit: s.config.scoreBodyLimit,
-      });
-    },
+  const max = s.config.maxScoreItems;
+  const limit = boundedJson({
+    maxBytes: s.config.scoreBodyLimit,
+    // items (with their trees and contexts) and predictions
+    maxContainers: max * 64 + 64,
+    maxValues: max * 4096 + 256,
+    hint: `at most ${max} items per request`,
   });
   for (const task of TASKS) {
     const route = createRoute({

@@ -9,6 +9,7 @@ import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/open.ts';
 import { leaderboard, results, runs, submissions } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
+import { MODEL_NAME, MODEL_NAME_RULE } from '../routes/schemas.ts';
 import type { DatasetRegistry } from './datasets.ts';
 import { type JobPlan, parsePredictions, planJobs } from './plan.ts';
 import { emptyCounts, metricsOf, type OutcomeCounts, wilson } from './report.ts';
@@ -88,8 +89,22 @@ export class RunService {
       });
     const ds = await this.d.datasets.items(input.dataset);
     const ids = new Set(ds.items.map((it) => ('instance_id' in it ? it.instance_id : it.id)));
+    if (input.predictions.length > ids.size)
+      throw new ApiError(
+        400,
+        'invalid_request',
+        `body.predictions: ${input.predictions.length} predictions, but dataset '${info.name}' has ${ids.size} items`,
+        [{ path: 'body.predictions', message: `at most ${ids.size} (one per item)` }],
+      );
     const preds = parsePredictions(ds.task, input.predictions, ids);
     const model = input.model ?? preds.model;
+    if (!MODEL_NAME.test(model))
+      throw new ApiError(
+        400,
+        'invalid_request',
+        `body.model: '${model.slice(0, 140)}' is not a valid model name: ${MODEL_NAME_RULE}`,
+        [{ path: input.model ? 'body.model' : 'body.predictions.0.model', message: MODEL_NAME_RULE }],
+      );
     await this.checkQuota(caller, ids.size);
     const id = `run-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
     const json = JSON.stringify(input.predictions);
