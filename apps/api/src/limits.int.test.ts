@@ -26,7 +26,7 @@ function* emptyItems(n: number, per = 100_000): Generator<Uint8Array> {
   yield enc.encode(TAIL);
 }
 
-function concat(parts: Iterable<Uint8Array>): Uint8Array {
+function concat(parts: Iterable<Uint8Array>): Uint8Array<ArrayBuffer> {
   const list = [...parts];
   const out = new Uint8Array(list.reduce((a, p) => a + p.byteLength, 0));
   let at = 0;

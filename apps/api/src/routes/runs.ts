@@ -308,7 +308,7 @@ export function runRoutes(
           'forbidden',
           'only the key that submitted a run (or an admin key) can delete it',
         );
-      await s.db.db.delete(runs).where(eq(runs.id, run.id));
+      await s.runs.remove(run.id, key.id);
       return c.body(null, 204);
     },
   );

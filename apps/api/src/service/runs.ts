@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { type ItemResult, type Queue, ResultMessage, type ScoreTaskFn } from '@faun/jobs';
 import { sha256 } from '@faun/kit';
-import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/open.ts';
-import { leaderboard, results, runs, submissions } from '../db/schema.ts';
+import { keyUsage, leaderboard, results, runDeletions, runs, submissions } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import { MODEL_NAME, MODEL_NAME_RULE } from '../routes/schemas.ts';
 import type { DatasetRegistry } from './datasets.ts';
@@ -38,38 +38,77 @@ export interface RunServiceDeps {
   chunkSize?: number;
 }
 
-const DAY_MS = 86_400_000;
+/** Today in UTC, `YYYY-MM-DD` (the quota period). */
+export const utcDay = (at = new Date()) => at.toISOString().slice(0, 10);
 
 export class RunService {
   constructor(private readonly d: RunServiceDeps) {}
 
-  /** Checks the caller's daily quotas for a run of `items` items. */
-  async checkQuota(caller: Caller, items: number): Promise<void> {
-    const since = new Date(Date.now() - DAY_MS);
-    const [row] = await this.d.db
-      .select({ n: sql<number>`count(*)::int`, items: sql<number>`coalesce(sum(${runs.total}), 0)::int` })
-      .from(runs)
-      .where(and(eq(runs.keyId, caller.keyId), gte(runs.createdAt, since)));
-    const n = row?.n ?? 0;
-    const used = row?.items ?? 0;
+  /**
+   * Counts one submission of `items` items against the caller's quotas for today (UTC), inside `tx` —
+   * the transaction that inserts the run, so concurrent submissions cannot overshoot. Throws a 429 (and
+   * the transaction rolls back) when a quota is reached.
+   */
+  async takeQuota(tx: Db, caller: Caller, items: number): Promise<void> {
+    const day = utcDay();
+    const fits = caller.runsPerDay >= 1 && items <= caller.itemsPerDay;
+    const [taken] = fits
+      ? await tx
+          .insert(keyUsage)
+          .values({ keyId: caller.keyId, day, runs: 1, runItems: items })
+          .onConflictDoUpdate({
+            target: [keyUsage.keyId, keyUsage.day],
+            set: { runs: sql`${keyUsage.runs} + 1`, runItems: sql`${keyUsage.runItems} + ${items}` },
+            setWhere: sql`${keyUsage.runs} < ${caller.runsPerDay} and ${keyUsage.runItems} + ${items} <= ${caller.itemsPerDay}`,
+          })
+          .returning({ runs: keyUsage.runs })
+      : [];
+    if (taken) return;
+    const [u] = await tx
+      .select()
+      .from(keyUsage)
+      .where(and(eq(keyUsage.keyId, caller.keyId), eq(keyUsage.day, day)));
+    const n = u?.runs ?? 0;
+    const used = u?.runItems ?? 0;
     if (n >= caller.runsPerDay)
       throw new ApiError(
         429,
         'quota_exceeded',
-        `run quota reached: ${n} of ${caller.runsPerDay} runs per day`,
-        {
-          quota: 'runs_per_day',
-          limit: caller.runsPerDay,
-          used: n,
-        },
+        `run quota reached: ${n} of ${caller.runsPerDay} runs per day (UTC)`,
+        { quota: 'runs_per_day', limit: caller.runsPerDay, used: n },
       );
-    if (used + items > caller.itemsPerDay)
-      throw new ApiError(
-        429,
-        'quota_exceeded',
-        `item quota reached: ${used} + ${items} exceeds ${caller.itemsPerDay} items per day`,
-        { quota: 'items_per_day', limit: caller.itemsPerDay, used },
-      );
+    throw new ApiError(
+      429,
+      'quota_exceeded',
+      `item quota reached: ${used} + ${items} exceeds ${caller.itemsPerDay} items per day (UTC)`,
+      { quota: 'items_per_day', limit: caller.itemsPerDay, used },
+    );
+  }
+
+  /**
+   * Deletes a run: its queued jobs are cancelled (running ones in this process are aborted), its rows go,
+   * and the deletion is recorded. Quota already used stays used.
+   */
+  async remove(runId: string, keyId: string | null): Promise<{ jobsCancelled: number }> {
+    const { db } = this.d;
+    const [run] = await db.select({ status: runs.status }).from(runs).where(eq(runs.id, runId));
+    if (!run) return { jobsCancelled: 0 };
+    const jobsCancelled = await this.d.work.cancelGroup(runId);
+    await db.transaction(async (tx) => {
+      await tx.delete(runs).where(eq(runs.id, runId));
+      await tx
+        .insert(runDeletions)
+        .values({ runId, keyId, status: run.status, jobsCancelled })
+        .onConflictDoNothing();
+    });
+    this.d.log({
+      event: 'run_deleted',
+      run_id: runId,
+      key_id: keyId,
+      status: run.status,
+      jobs_cancelled: jobsCancelled,
+    });
+    return { jobsCancelled };
   }
 
   /** Creates a run and enqueues its jobs; a repeated idempotency key returns the first run. */
@@ -105,11 +144,11 @@ export class RunService {
         `body.model: '${model.slice(0, 140)}' is not a valid model name: ${MODEL_NAME_RULE}`,
         [{ path: input.model ? 'body.model' : 'body.predictions.0.model', message: MODEL_NAME_RULE }],
       );
-    await this.checkQuota(caller, ids.size);
     const id = `run-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
     const json = JSON.stringify(input.predictions);
     try {
       await db.transaction(async (tx) => {
+        await this.takeQuota(tx as unknown as Db, caller, ids.size);
         await tx.insert(runs).values({
           id,
           keyId: caller.keyId,
@@ -126,7 +165,7 @@ export class RunService {
           .values({ runId: id, sha256: sha256(json), bytes: input.bytes, predictions: preds.records });
       });
     } catch (e) {
-      if (input.idempotencyKey) {
+      if (input.idempotencyKey && !(e instanceof ApiError)) {
         const [prev] = await db
           .select({ id: runs.id })
           .from(runs)
