@@ -140,8 +140,7 @@ export class RedisQueue implements Queue {
     const worker = new Worker(
       this.name,
       async (job: Job) => {
-        if (await (this.redis()).sismember(this.cancelledKey, String(job.id)))
-          return { cancelled: true };
+        if (await this.redis().sismember(this.cancelledKey, String(job.id))) return { cancelled: true };
         try {
           return await handler({
             id: String(job.id),
