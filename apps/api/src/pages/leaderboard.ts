@@ -31,7 +31,7 @@ export async function leaderboardPage(s: Services, dataset?: string, task?: stri
     const max = Math.max(...bars.map((b) => Math.max(b.value, b.hi ?? 0)));
     const rows = entries.map(
       (e, i) =>
-        h`<tr><td class="num">${i + 1}</td><td><a href="/runs/${e.run_id}">${e.model}</a></td>${ordered.map(
+        h`<tr><td class="num">${i + 1}</td><td><a href="/runs/${e.run_id}">${e.model}</a></td><td class="muted">${e.owner ?? 'server'}</td>${ordered.map(
           (m) => {
             const v = e.metrics[m];
             return h`<td class="num">${fmt(v?.value)}${v && v.lo != null ? h`<span class="ci">[${fmt(v.lo)}, ${fmt(v.hi)}]</span>` : ''}</td>`;
@@ -40,7 +40,7 @@ export async function leaderboardPage(s: Services, dataset?: string, task?: stri
     );
     content = h`<div class="card"><h2 style="margin-top:0">${primary} <span class="muted">(95% CI)</span></h2>
 ${barChart(bars, { title: `${primary} by model`, max: Math.max(max, 1), width: 1000 })}</div>
-<div class="card"><table id="leaderboard"><thead><tr><th class="num">#</th><th>Model</th>${ordered.map((m) => h`<th class="num">${m}</th>`)}<th class="num">Items</th><th>Date</th></tr></thead>
+<div class="card"><table id="leaderboard"><thead><tr><th class="num">#</th><th>Model</th><th>Owner</th>${ordered.map((m) => h`<th class="num">${m}</th>`)}<th class="num">Items</th><th>Date</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
   }
   const title = chosen ? `Leaderboard · ${chosen}` : 'Leaderboard';

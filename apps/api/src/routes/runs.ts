@@ -116,7 +116,7 @@ export function runRoutes(
       const body = c.req.valid('json');
       const key = c.get('key')!;
       const { id } = await s.runs.submit(
-        { keyId: key.id, runsPerDay: key.runsPerDay, itemsPerDay: key.itemsPerDay },
+        { keyId: key.id, admin: key.admin, runsPerDay: key.runsPerDay, itemsPerDay: key.itemsPerDay },
         {
           dataset: body.dataset,
           model: body.model,

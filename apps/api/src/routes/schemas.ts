@@ -198,6 +198,8 @@ export const LeaderboardEntry = z
     dataset: z.string(),
     task: z.string(),
     model: z.string(),
+    /** The name of the key that owns the model name; null for the server's own (imported) runs. */
+    owner: z.string().nullable(),
     n: z.number().int(),
     metrics: z.record(z.string(), Interval),
     created_at: z.string(),

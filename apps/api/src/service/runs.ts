@@ -7,7 +7,7 @@ import { type ItemResult, type Queue, ResultMessage, type ScoreTaskFn } from '@f
 import { sha256 } from '@faun/kit';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/open.ts';
-import { keyUsage, leaderboard, results, runDeletions, runs, submissions } from '../db/schema.ts';
+import { keyUsage, leaderboard, models, results, runDeletions, runs, submissions } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import { MODEL_NAME, MODEL_NAME_RULE } from '../routes/schemas.ts';
 import type { DatasetRegistry } from './datasets.ts';
@@ -16,6 +16,8 @@ import { emptyCounts, metricsOf, type OutcomeCounts, wilson } from './report.ts'
 
 export interface Caller {
   keyId: string;
+  /** Admin keys may publish under any model name. */
+  admin?: boolean;
   runsPerDay: number;
   itemsPerDay: number;
 }
@@ -36,6 +38,26 @@ export interface RunServiceDeps {
   log: (fields: Record<string, unknown>) => void;
   /** Items per text scoring job (default 25). */
   chunkSize?: number;
+}
+
+/**
+ * Model names belong to the key that first published them (the server's own imports: to nobody but
+ * admins). Another key publishing under a taken name is refused, so nobody can post as someone else.
+ */
+export async function claimModel(tx: Db, model: string, caller: Caller | null): Promise<void> {
+  await tx
+    .insert(models)
+    .values({ name: model, ownerKeyId: caller?.keyId ?? null })
+    .onConflictDoNothing();
+  if (!caller || caller.admin) return;
+  const [m] = await tx.select().from(models).where(eq(models.name, model));
+  if (m && m.ownerKeyId !== caller.keyId)
+    throw new ApiError(
+      403,
+      'model_owned',
+      `the model name '${model}' belongs to ${m.ownerKeyId ? 'another key' : 'this server'}; publish under a name of your own`,
+      { model },
+    );
 }
 
 /** Today in UTC, `YYYY-MM-DD` (the quota period). */
@@ -149,6 +171,7 @@ export class RunService {
     try {
       await db.transaction(async (tx) => {
         await this.takeQuota(tx as unknown as Db, caller, ids.size);
+        await claimModel(tx as unknown as Db, model, caller);
         await tx.insert(runs).values({
           id,
           keyId: caller.keyId,
