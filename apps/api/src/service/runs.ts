@@ -228,6 +228,8 @@ export class RunService {
       .where(inArray(runs.status, ['queued', 'running']));
     for (const run of open) {
       const have = await db.select({ id: results.itemId }).from(results).where(eq(results.runId, run.id));
+      if (have.length !== run.done)
+        await db.update(runs).set({ done: have.length }).where(eq(runs.id, run.id));
       if (have.length >= run.total) {
         await this.finalize(run.id);
         continue;
@@ -277,24 +279,29 @@ export class RunService {
       durationMs: r.durationMs,
     }));
     if (rows.length === 0) return 0;
-    const [exists] = await db.select({ id: runs.id }).from(runs).where(eq(runs.id, msg.runId));
-    if (!exists) return 0; // the run was deleted: drop late results
-    const inserted = await db
-      .insert(results)
-      .values(rows)
-      .onConflictDoNothing()
-      .returning({ itemId: results.itemId });
-    if (inserted.length === 0) return 0;
-    const [r] = await db
-      .update(runs)
-      .set({
-        done: sql`${runs.done} + ${inserted.length}`,
-        status: sql`case when ${runs.status} = 'queued' then 'running' else ${runs.status} end`,
-      })
-      .where(eq(runs.id, msg.runId))
-      .returning({ done: runs.done, total: runs.total });
-    if (r && r.done >= r.total) await this.finalize(msg.runId);
-    return inserted.length;
+    // results and progress in one transaction, progress counted from the results themselves: a crash
+    // between the two can neither lose progress nor count an item twice
+    const step = await db.transaction(async (tx) => {
+      const [exists] = await tx.select({ id: runs.id }).from(runs).where(eq(runs.id, msg.runId));
+      if (!exists) return { inserted: 0, complete: false }; // the run was deleted: drop late results
+      const inserted = await tx
+        .insert(results)
+        .values(rows)
+        .onConflictDoNothing()
+        .returning({ itemId: results.itemId });
+      if (inserted.length === 0) return { inserted: 0, complete: false };
+      const [r] = await tx
+        .update(runs)
+        .set({
+          done: sql`(select count(*)::int from ${results} where ${results.runId} = ${msg.runId})`,
+          status: sql`case when ${runs.status} = 'queued' then 'running' else ${runs.status} end`,
+        })
+        .where(eq(runs.id, msg.runId))
+        .returning({ done: runs.done, total: runs.total });
+      return { inserted: inserted.length, complete: !!r && r.done >= r.total };
+    });
+    if (step.complete) await this.finalize(msg.runId);
+    return step.inserted;
   }
 
   /** Outcome counts of a run from its results. */
@@ -313,7 +320,7 @@ export class RunService {
   async finalize(runId: string): Promise<void> {
     const { db } = this.d;
     const [run] = await db.select().from(runs).where(eq(runs.id, runId));
-    if (!run) return;
+    if (!run || run.status === 'done') return;
     try {
       const counts = await this.counts(runId);
       let metrics: Record<string, unknown>;
@@ -341,17 +348,21 @@ export class RunService {
         metrics,
         aggregates,
       };
-      await db.transaction(async (tx) => {
-        await tx
+      // finished once: a second finalize (a restart racing a late result) changes nothing
+      const first = await db.transaction(async (tx) => {
+        const updated = await tx
           .update(runs)
-          .set({ status: 'done', report, finishedAt: new Date() })
-          .where(eq(runs.id, runId));
+          .set({ status: 'done', report, finishedAt: new Date(), done: run.total })
+          .where(and(eq(runs.id, runId), sql`${runs.status} <> 'done'`))
+          .returning({ id: runs.id });
+        if (updated.length === 0) return false;
         await tx
           .insert(leaderboard)
           .values({ runId, dataset: run.dataset, task: run.task, model: run.model, metrics, n: run.total })
           .onConflictDoNothing();
+        return true;
       });
-      this.d.log({ event: 'run_done', run_id: runId, counts });
+      if (first) this.d.log({ event: 'run_done', run_id: runId, counts });
     } catch (e) {
       const message = (e as Error).message ?? String(e);
       await db
