@@ -60,7 +60,7 @@ async function openPglite(dir: string, o: OpenOptions): Promise<Database> {
   if (dir !== 'memory://') {
     checkPgliteFolder(dir);
     mkdirSync(dir, { recursive: true });
-    lock = acquireLock(dir, o.role ?? 'serve');
+    lock = acquireLock(dir, o.role ?? 'serve', o.progress ? { notice: o.progress } : {});
   }
   try {
     const t0 = performance.now();
