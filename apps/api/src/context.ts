@@ -25,6 +25,10 @@ export interface ApiConfig {
   anonRatePerSec: number;
   /** Log one JSON line per request (default true). */
   logRequests: boolean;
+  /** Seconds a connection may stay silent before the server closes it (default 30; at most 255). */
+  idleTimeoutS: number;
+  /** Interval of the comment lines that keep an idle event stream open, ms (default 10000). */
+  sseHeartbeatMs: number;
 }
 
 export const DEFAULT_CONFIG: ApiConfig = {
@@ -36,6 +40,8 @@ export const DEFAULT_CONFIG: ApiConfig = {
   keyCacheMs: 5000,
   anonRatePerSec: 50,
   logRequests: true,
+  idleTimeoutS: 30,
+  sseHeartbeatMs: 10_000,
 };
 
 export interface Services {

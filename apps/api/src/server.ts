@@ -158,6 +158,8 @@ async function serveWith(
     // every route bounds its own body and answers with the JSON envelope; Bun's own cap (a bare 413)
     // only stops bodies no route would read
     maxRequestBodySize: 2 ** 40,
+    // explicit: slow clients are dropped after this much silence (event streams send heartbeats)
+    idleTimeout: Math.min(255, Math.max(1, services.config.idleTimeoutS)),
     fetch: (req, srv) => app.fetch(req, { server: srv }),
   });
   const url = `http://${server.hostname}:${server.port}`;

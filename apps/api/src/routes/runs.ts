@@ -266,12 +266,19 @@ export function runRoutes(
       await getRun(s, id);
       return streamSSE(c, async (stream) => {
         let last = '';
+        let wrote = Date.now();
         for (let i = 0; !stream.aborted; i++) {
           const [row] = await s.db.db.select().from(runs).where(eq(runs.id, id));
           if (!row) break;
           const view = runView(row);
           const data = JSON.stringify(view);
-          if (data !== last) await stream.writeSSE({ event: 'progress', data, id: String(i) });
+          if (data !== last) {
+            await stream.writeSSE({ event: 'progress', data, id: String(i) });
+            wrote = Date.now();
+          } else if (Date.now() - wrote >= s.config.sseHeartbeatMs) {
+            await stream.write(': heartbeat\n\n'); // a comment: keeps the connection and proxies awake
+            wrote = Date.now();
+          }
           last = data;
           if (row.status === 'done' || row.status === 'error') {
             await stream.writeSSE({ event: row.status, data });
