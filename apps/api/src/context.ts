@@ -23,6 +23,8 @@ export interface ApiConfig {
   keyCacheMs: number;
   /** Anonymous read rate per client address, requests/s (burst 2×). */
   anonRatePerSec: number;
+  /** Failed authentications allowed per client address per minute (the burst; default 30). */
+  authFailuresPerMin: number;
   /** Log one JSON line per request (default true). */
   logRequests: boolean;
   /** Seconds a connection may stay silent before the server closes it (default 30; at most 255). */
@@ -39,6 +41,7 @@ export const DEFAULT_CONFIG: ApiConfig = {
   maxScoreItems: 500,
   keyCacheMs: 5000,
   anonRatePerSec: 50,
+  authFailuresPerMin: 30,
   logRequests: true,
   idleTimeoutS: 30,
   sseHeartbeatMs: 10_000,

@@ -126,6 +126,7 @@ export const Paging = z.object({
     .number()
     .int()
     .min(1)
+    .max(999_999)
     .default(1)
     .openapi({ param: { name: 'page', in: 'query' } }),
   per_page: z.coerce
