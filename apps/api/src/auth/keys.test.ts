@@ -26,8 +26,7 @@ test('token bucket allows a burst then the refill rate', () => {
 });
 
 test('the bucket map is bounded: the least recently used bucket goes first', () => {
-  let t = 0;
-  const r = new RateLimiter(() => t, 3);
+  const r = new RateLimiter(() => 0, 3);
   for (const k of ['a', 'b', 'c']) r.take(k, 1, 1);
   expect(r.take('a', 1, 1)).toBeGreaterThan(0); // 'a' is empty and now the most recently used
   r.take('d', 1, 1); // evicts 'b', the least recently used
