@@ -68,7 +68,10 @@ test('failed authentications from one address are rate-limited', async () => {
   expect(codes.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
   expect(codes.slice(6)).toEqual([429, 429, 429, 429, 429, 429]);
   const r = await s.req('/v1/datasets', { token: 'faun_000000000000_AAAAAAAAAAAAAAAAAAAA' });
+  expect(r.status).toBe(429);
   expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  // a valid key from the same address is not locked out by someone else's guessing
+  expect((await s.req('/v1/datasets')).status).toBe(200);
 });
 
 test('database files are created private: folders 0700, files 0600', async () => {

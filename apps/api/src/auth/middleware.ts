@@ -55,11 +55,12 @@ export function createAuth(s: Services) {
       const header = c.req.header('authorization');
       let key: KeyRow | null = null;
       if (header !== undefined) {
+        // after too many failures from an address, its failures are 429s (a valid key still works:
+        // a shared address is not locked out by someone else's guessing)
         const ip = clientAddress(c);
-        const blocked = failLimiter.peek(ip, failRate, failBurst);
-        if (blocked > 0) throw limited(blocked, 'too many failed authentications from this address: wait');
         const fail = (message: string) => {
-          failLimiter.take(ip, failRate, failBurst);
+          const blocked = failLimiter.take(ip, failRate, failBurst);
+          if (blocked > 0) return limited(blocked, 'too many failed authentications from this address: wait');
           return unauthorized(message);
         };
         const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
