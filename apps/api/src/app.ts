@@ -55,6 +55,7 @@ export function createApp(s: Services): OpenAPIHono<AppEnv> {
   });
   // page numbers anywhere (API and pages) are small decimal integers: `page=1e308` is a 400, not a 500
   app.use(async (c, next) => {
+    if (!c.req.url.includes('page=')) return next();
     for (const name of ['page', 'per_page']) {
       const v = c.req.query(name);
       if (v !== undefined && !/^[0-9]{1,6}$/.test(v))

@@ -114,7 +114,11 @@ export function boundedJson(b: BodyBounds): MiddlewareHandler<AppEnv> {
       });
     const media = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
     if (!/^application\/([\w.-]+\+)?json$/i.test(media)) return next();
-    const bytes = await readBounded(c.req.raw, b.maxBytes);
+    // a declared length (within the limit) is enforced by the engine: read it in one go
+    const bytes =
+      declared !== undefined
+        ? new Uint8Array(await c.req.raw.arrayBuffer())
+        : await readBounded(c.req.raw, b.maxBytes);
     if (!bytes)
       throw tooLarge(`the body exceeds ${b.maxBytes} bytes${b.hint ? ` (${b.hint})` : ''}`, {
         limit: b.maxBytes,

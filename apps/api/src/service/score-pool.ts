@@ -30,7 +30,7 @@ export function scoreCost(items: number, bootstrap: number | undefined): number 
 }
 
 /** Calls cheap enough to run inline (well under a millisecond). */
-export const isLight = (items: number, bootstrap: number | undefined) => scoreCost(items, bootstrap) <= 64;
+export const isLight = (items: number, bootstrap: number | undefined) => scoreCost(items, bootstrap) <= 1000;
 
 export class ScorePool {
   private readonly idle: Worker[] = [];
