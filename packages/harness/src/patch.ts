@@ -117,8 +117,7 @@ export function unsafePaths(diff: string): string[] {
   const links = patchSymlinks(diff);
   for (const [at, target] of links) if (escapes(at, target)) bad.add(`${at} -> ${target}`);
   for (const f of files)
-    for (const p of [f.from, f.to])
-      for (const at of links.keys()) if (p && p.startsWith(`${at}/`)) bad.add(p);
+    for (const p of [f.from, f.to]) for (const at of links.keys()) if (p?.startsWith(`${at}/`)) bad.add(p);
   // `--- ../x` without an a/ prefix is stripped by -p1 to `x`… but the raw header is what `patch` may use.
   for (const line of diff.split('\n')) {
     if (!line.startsWith('--- ') && !line.startsWith('+++ ')) continue;
