@@ -135,7 +135,8 @@ const keys = defineCommand({
         emit(ctx, made);
         if (!ctx.json) {
           process.stdout.write(`${made.token}\n`);
-          ctx.log(`key ${made.id} created for '${name}'; the token above is shown only once`);
+          // stdout carries the token alone (TOKEN=$(faun serve keys create …)); the note goes to stderr
+          process.stderr.write(`key ${made.id} created for '${name}'; the token above is shown only once\n`);
         }
         return 0;
       },

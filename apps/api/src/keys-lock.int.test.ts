@@ -68,6 +68,14 @@ test('keys create/list/revoke while the server holds the PGlite folder go throug
   }
 }, 60_000);
 
+test('keys create prints the token alone on stdout', async () => {
+  const db = join(dir, 'token-db');
+  const r = await faun(['serve', 'keys', 'create', '--database', db, '--name', 'script']);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/^faun_[0-9a-f]{12}_[A-Za-z0-9_-]+\n$/);
+  expect(r.stderr).toContain('shown only once');
+}, 60_000);
+
 test('a folder held by another process is refused, naming its PID', async () => {
   const db = join(dir, 'held-db');
   const { mkdirSync } = await import('node:fs');

@@ -26,6 +26,7 @@ import { type Database, openDatabase } from './db/open.ts';
 import { DatasetRegistry } from './service/datasets.ts';
 import { importPredictions } from './service/importer.ts';
 import { RunService } from './service/runs.ts';
+import { ScorePool } from './service/score-pool.ts';
 import { createStats } from './service/stats.ts';
 
 export interface ServeOptions {
@@ -103,12 +104,16 @@ async function serveWith(
   if (dir) o.progress?.(`datasets: ${datasets.list().length} registered from ${dir}`);
   const work = openQueue(WORK_QUEUE, { redisUrl });
   const results = openQueue(RESULTS_QUEUE, { redisUrl });
+  const config = { ...DEFAULT_CONFIG, ...o.config };
+  const scorePool =
+    o.scoreTask || config.scoreThreads <= 0 ? null : new ScorePool({ threads: config.scoreThreads });
   const scoreTaskLoader = o.scoreTask ? async () => o.scoreTask! : loadScoreTask;
   const runs = new RunService({
     db: db.db,
     datasets,
     work,
-    loadScoreTask: scoreTaskLoader,
+    // a finished run's report (bootstrap over the whole dataset) is computed on a scoring thread
+    loadScoreTask: scorePool ? async () => scorePool.scoreTask : scoreTaskLoader,
     log,
     ...(o.chunkSize ? { chunkSize: o.chunkSize } : {}),
   });
@@ -124,7 +129,8 @@ async function serveWith(
       o.storeCacheMs === undefined ? {} : { cacheMs: o.storeCacheMs },
     ),
     loadScoreTask: scoreTaskLoader,
-    config: { ...DEFAULT_CONFIG, ...o.config },
+    scorePool,
+    config,
     log,
   };
   await results.process(async (job) => runs.ingest(ResultMessage.parse(job.data)), { concurrency: 1 });
@@ -155,7 +161,11 @@ async function serveWith(
   const server = Bun.serve({
     port: o.port ?? 8787,
     hostname: o.hostname ?? '127.0.0.1',
-    maxRequestBodySize: Math.max(services.config.runBodyLimit, services.config.scoreBodyLimit) + 1024,
+    // every route bounds its own body and answers with the JSON envelope; Bun's own cap (a bare 413)
+    // only stops bodies no route would read
+    maxRequestBodySize: 2 ** 40,
+    // explicit: slow clients are dropped after this much silence (event streams send heartbeats)
+    idleTimeout: Math.min(255, Math.max(1, services.config.idleTimeoutS)),
     fetch: (req, srv) => app.fetch(req, { server: srv }),
   });
   const url = `http://${server.hostname}:${server.port}`;
@@ -182,6 +192,7 @@ async function serveWith(
       await work.close();
       await results.close();
       await services.stats.close();
+      await scorePool?.close();
       await db.close();
     },
   };

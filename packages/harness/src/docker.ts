@@ -161,13 +161,45 @@ export class DockerBackend implements Backend {
   }
 }
 
-/** A container with the pids limit testcontainers has no builder method for. */
+/**
+ * Capabilities a test run may need (file ownership and modes, switching users, signalling its own
+ * processes); everything else Docker grants by default (raw sockets, mknod, chroot, setfcap…) is dropped.
+ */
+export const SANDBOX_CAPS = ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'SETUID', 'SETGID', 'KILL'];
+
+/**
+ * The size-limited mounts of a sandbox: memory-backed volumes of the local driver, which Docker fills
+ * with the image's content at that path (so /testbed starts as the snapshot) and removes with the
+ * container. Written bytes count against the quota and the container's memory, never the host's disk.
+ */
+export function quotaMounts(diskMb: number): { Type: 'volume'; Target: string; VolumeOptions: unknown }[] {
+  const tmpfs = (target: string, mb: number) => ({
+    Type: 'volume' as const,
+    Target: target,
+    VolumeOptions: {
+      NoCopy: false,
+      DriverConfig: {
+        Name: 'local',
+        Options: { type: 'tmpfs', device: 'tmpfs', o: `size=${mb}m,nodev,nosuid` },
+      },
+    },
+  });
+  const small = Math.max(16, Math.min(1024, Math.floor(diskMb / 4)));
+  return [tmpfs(WORKDIR, diskMb), tmpfs(SCRATCH, small), tmpfs('/tmp', small)];
+}
+
+/** A container with the limits testcontainers has no builder methods for (pids, capabilities, disk). */
 class LimitedContainer extends GenericContainer {
   constructor(image: string, limits: Limits) {
     super(image);
     this.withResourcesQuota({ memory: limits.memoryMb / 1024, cpu: limits.cpus });
     this.hostConfig.PidsLimit = limits.pids;
     this.hostConfig.MemorySwap = limits.memoryMb * 1024 * 1024; // no swap beyond the memory limit
+    this.hostConfig.CapDrop = ['ALL'];
+    this.hostConfig.CapAdd = SANDBOX_CAPS;
+    this.hostConfig.SecurityOpt = ['no-new-privileges'];
+    if (limits.diskMb && limits.diskMb > 0)
+      (this.hostConfig as { Mounts?: unknown[] }).Mounts = quotaMounts(limits.diskMb);
   }
 }
 

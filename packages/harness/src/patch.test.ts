@@ -60,3 +60,30 @@ test('testPatchTargets separates files to restore from files to create', () => {
     created: ['tests/test_new.py'],
   });
 });
+
+describe('unsafePaths: copies, renames and links', () => {
+  test('copy to / rename to outside the tree', () => {
+    const copy =
+      'diff --git a/a.txt b/a.txt\nsimilarity index 100%\ncopy from a.txt\ncopy to ../../etc/cron.d/x\n';
+    expect(unsafePaths(copy)).toContain('../../etc/cron.d/x');
+    const rename =
+      'diff --git a/a.txt b/a.txt\nsimilarity index 100%\nrename from a.txt\nrename to ../x.txt\n';
+    expect(unsafePaths(rename)).toContain('../x.txt');
+    const inside = 'diff --git a/a.txt b/b.txt\nsimilarity index 100%\ncopy from a.txt\ncopy to b.txt\n';
+    expect(unsafePaths(inside)).toEqual([]);
+  });
+  test('a symlink, then a write through it', () => {
+    const link =
+      'diff --git a/lib b/lib\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/lib\n@@ -0,0 +1 @@\n+/etc\n\\ No newline at end of file\n';
+    const through =
+      'diff --git a/lib/passwd b/lib/passwd\nnew file mode 100644\n--- /dev/null\n+++ b/lib/passwd\n@@ -0,0 +1 @@\n+root::0:0::/:/bin/sh\n';
+    const bad = unsafePaths(link + through);
+    expect(bad).toContain('lib -> /etc');
+    expect(bad).toContain('lib/passwd');
+    const relOut = link.replace('+/etc', '+../../outside');
+    expect(unsafePaths(relOut)).toEqual(['lib -> ../../outside']);
+    const inTree = link.replace('+/etc', '+src/real');
+    expect(unsafePaths(inTree)).toEqual([]);
+    expect(unsafePaths(inTree + through)).toEqual(['lib/passwd']);
+  });
+});

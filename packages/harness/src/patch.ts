@@ -50,11 +50,50 @@ export function patchFiles(diff: string): PatchFile[] {
     else if (cur && line.startsWith('deleted file mode')) cur.to = null;
     else if (cur && line.startsWith('rename from ')) cur.from = line.slice(12).trim();
     else if (cur && line.startsWith('rename to ')) cur.to = line.slice(10).trim();
+    else if (cur && line.startsWith('copy from ')) cur.from = line.slice(10).trim();
+    else if (cur && line.startsWith('copy to ')) cur.to = line.slice(8).trim();
   }
   return out;
 }
 
-/** Paths in a patch that point outside the repository (absolute, `..` segments, or into `.git`). */
+/** Symbolic links a git diff creates (or turns a file into): path → target. */
+export function patchSymlinks(diff: string): Map<string, string> {
+  const links = new Map<string, string>();
+  let path: string | null = null;
+  let link = false;
+  let inHunk = false;
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('diff --git ')) {
+      const m = /^diff --git ("(?:[^"\\]|\\.)*"|\S+) ("(?:[^"\\]|\\.)*"|\S+)$/.exec(line);
+      path = m ? strip(m[2]!) : null;
+      link = false;
+      inHunk = false;
+    } else if (/^(new file mode|new mode) 120000/.test(line)) link = true;
+    else if (line.startsWith('@@ ')) inHunk = true;
+    else if (inHunk && link && path && line.startsWith('+') && !links.has(path))
+      links.set(path, line.slice(1));
+  }
+  return links;
+}
+
+/** True when `target`, a link at `at`, resolves outside the tree (absolute, or `..` past the root). */
+function escapes(at: string, target: string): boolean {
+  if (target.startsWith('/') || /^[A-Za-z]:/.test(target)) return true;
+  const parts = at.split('/').slice(0, -1);
+  for (const seg of target.split(/[\\/]+/)) {
+    if (seg === '..') {
+      if (parts.length === 0) return true;
+      parts.pop();
+    } else if (seg && seg !== '.') parts.push(seg);
+  }
+  return false;
+}
+
+/**
+ * Paths in a patch that point outside the repository: absolute, `..` segments or into `.git` (also as a
+ * rename or copy target), links created to outside the tree, and files written through a link the
+ * patch itself creates.
+ */
 export function unsafePaths(diff: string): string[] {
   const bad = new Set<string>();
   const check = (p: string | null) => {
@@ -69,10 +108,16 @@ export function unsafePaths(diff: string): string[] {
     )
       bad.add(p);
   };
-  for (const f of patchFiles(diff)) {
+  const files = patchFiles(diff);
+  for (const f of files) {
     check(f.from);
     check(f.to);
   }
+  // a link out of the tree, or a write through a link the same patch creates (symlink-then-write)
+  const links = patchSymlinks(diff);
+  for (const [at, target] of links) if (escapes(at, target)) bad.add(`${at} -> ${target}`);
+  for (const f of files)
+    for (const p of [f.from, f.to]) for (const at of links.keys()) if (p?.startsWith(`${at}/`)) bad.add(p);
   // `--- ../x` without an a/ prefix is stripped by -p1 to `x`… but the raw header is what `patch` may use.
   for (const line of diff.split('\n')) {
     if (!line.startsWith('--- ') && !line.startsWith('+++ ')) continue;

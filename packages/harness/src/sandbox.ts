@@ -45,9 +45,21 @@ export interface Limits {
   cpus: number;
   memoryMb: number;
   pids: number;
+  /**
+   * Disk quota of the writable places of a sandbox, MB: the work tree, the scratch folder and /tmp are
+   * size-limited file systems, so a test that writes without end gets "No space left on device" instead
+   * of filling the host. 0 = no quota (the image's own writable layer, as before).
+   */
+  diskMb?: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { cpus: 1, memoryMb: 2048, pids: 512 };
+/** The disk quota from FAUN_SANDBOX_DISK_MB (default 4096 MB; 0 turns it off). */
+export function defaultDiskMb(env = process.env): number {
+  const v = Number(env.FAUN_SANDBOX_DISK_MB ?? 4096);
+  return Number.isFinite(v) && v >= 0 ? Math.floor(v) : 4096;
+}
+
+export const DEFAULT_LIMITS: Limits = { cpus: 1, memoryMb: 2048, pids: 512, diskMb: defaultDiskMb() };
 
 /** How environments are built and sandboxes started. */
 export interface Backend {

@@ -48,3 +48,23 @@ test('ping is false when Redis is unreachable', async () => {
   expect(await q.ping()).toBe(false);
   await q.close().catch(() => {});
 }, 10_000);
+
+test('cancelGroup removes the waiting jobs of a group; the other groups run', async () => {
+  const q = new RedisQueue(`t-cancel-${Date.now()}`, { url: redis.url, lockMs: 2000 });
+  const ran: string[] = [];
+  await q.enqueueMany(
+    Array.from({ length: 6 }, (_, n) => ({
+      name: 'x',
+      id: `c:${n}`,
+      group: n % 2 ? 'odd' : 'even',
+      data: { n },
+    })),
+  );
+  expect(await q.cancelGroup('odd')).toBe(3);
+  await q.process(async (job) => {
+    ran.push(String((job.data as { n: number }).n));
+  });
+  await q.drained();
+  expect(ran.sort()).toEqual(['0', '2', '4']);
+  await q.close();
+}, 30_000);

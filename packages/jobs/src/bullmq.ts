@@ -4,6 +4,7 @@
  * to waiting, and another worker picks it up. `lockMs` bounds how long that takes.
  */
 import { Queue as BullQueue, type Job, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import {
   DEFAULT_ATTEMPTS,
   DEFAULT_BACKOFF_MS,
@@ -65,8 +66,38 @@ export class RedisQueue implements Queue {
     };
   }
 
+  /** Redis keys of a group's job ids and of the ids cancelled (checked before a job starts). */
+  private groupKey(group: string): string {
+    return `faun:${this.name}:group:${group}`;
+  }
+  private get cancelledKey(): string {
+    return `faun:${this.name}:cancelled`;
+  }
+
+  private bookkeeping: Redis | null = null;
+  /** A connection of our own for group bookkeeping (ids of a group, cancelled ids). */
+  private redis(): Redis {
+    this.bookkeeping ??= new Redis(this.connection.url, { maxRetriesPerRequest: null, lazyConnect: false });
+    this.bookkeeping.on('error', () => {});
+    return this.bookkeeping;
+  }
+
+  private async remember(jobs: JobSpec[], ids: string[]): Promise<void> {
+    const byGroup = new Map<string, string[]>();
+    jobs.forEach((j, i) => {
+      if (j.group) byGroup.set(j.group, [...(byGroup.get(j.group) ?? []), ids[i]!]);
+    });
+    if (byGroup.size === 0) return;
+    const client = this.redis();
+    for (const [g, list] of byGroup) {
+      await client.sadd(this.groupKey(g), ...list);
+      await client.expire(this.groupKey(g), 7 * 86_400);
+    }
+  }
+
   async enqueue(job: JobSpec): Promise<string> {
     const added = await this.queue.add(job.name, job.data, this.options(job));
+    await this.remember([job], [String(added.id)]);
     return String(added.id);
   }
 
@@ -74,13 +105,42 @@ export class RedisQueue implements Queue {
     const added = await this.queue.addBulk(
       jobs.map((j) => ({ name: j.name, data: j.data, opts: this.options(j) })),
     );
-    return added.map((a) => String(a.id));
+    const ids = added.map((a) => String(a.id));
+    await this.remember(jobs, ids);
+    return ids;
+  }
+
+  /**
+   * Removes the group's jobs that are not running, and marks all of them cancelled: a worker skips a
+   * cancelled job it picks up (a running one in another process finishes; its results are dropped).
+   */
+  async cancelGroup(group: string): Promise<number> {
+    const client = this.redis();
+    const ids = await client.smembers(this.groupKey(group));
+    if (ids.length === 0) return 0;
+    await client.sadd(this.cancelledKey, ...ids);
+    let n = 0;
+    for (const id of ids) {
+      const job = await this.queue.getJob(id);
+      if (!job) continue;
+      const state = await job.getState();
+      if (state === 'completed' || state === 'failed') continue;
+      try {
+        await job.remove();
+      } catch {
+        // locked by a worker: it skips or finishes the job, and the results are dropped
+      }
+      n++;
+    }
+    await client.del(this.groupKey(group));
+    return n;
   }
 
   async process(handler: JobHandler, opts: ProcessOptions = {}): Promise<void> {
     const worker = new Worker(
       this.name,
       async (job: Job) => {
+        if (await this.redis().sismember(this.cancelledKey, String(job.id))) return { cancelled: true };
         try {
           return await handler({
             id: String(job.id),
@@ -210,5 +270,6 @@ export class RedisQueue implements Queue {
     clearTimeout(timer);
     if (!done)
       await Promise.allSettled([...this.workers.map((w) => w.disconnect()), this.queue.disconnect()]);
+    this.bookkeeping?.disconnect();
   }
 }

@@ -32,12 +32,16 @@ export class MemoryQueue implements Queue {
   private seq = 0;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
+  private readonly running = new Map<Entry, AbortController>();
+  /** Cancelled groups (bounded: the oldest are forgotten first). */
+  private readonly cancelled = new Set<string>();
 
   constructor(readonly name: string) {}
 
   async enqueue(job: JobSpec): Promise<string> {
     const id = job.id ?? `${this.name}-${++this.seq}`;
     if (this.known.has(id)) return id;
+    if (job.group && this.cancelled.has(job.group)) return id;
     this.known.add(id);
     this.waiting.push({ id, spec: job, attempt: 1 });
     this.pump();
@@ -69,6 +73,24 @@ export class MemoryQueue implements Queue {
       completed: this.completed,
       failed: this.failed,
     };
+  }
+
+  async cancelGroup(group: string): Promise<number> {
+    this.cancelled.add(group);
+    if (this.cancelled.size > 10_000) this.cancelled.delete(this.cancelled.values().next().value!);
+    let n = 0;
+    for (let i = this.waiting.length - 1; i >= 0; i--)
+      if (this.waiting[i]!.spec.group === group) {
+        this.waiting.splice(i, 1);
+        n++;
+      }
+    for (const [entry, ctl] of this.running)
+      if (entry.spec.group === group && !ctl.signal.aborted) {
+        ctl.abort(new Error(`group ${group} was cancelled`));
+        n++;
+      }
+    if (this.idle()) for (const w of this.idleWaiters.splice(0)) w();
+    return n;
   }
 
   async ping(): Promise<boolean> {
@@ -115,6 +137,8 @@ export class MemoryQueue implements Queue {
   private async run(entry: Entry, handler: JobHandler): Promise<void> {
     const { spec, id } = entry;
     const attempts = spec.attempts ?? DEFAULT_ATTEMPTS;
+    const ctl = new AbortController();
+    this.running.set(entry, ctl);
     try {
       const result = await handler({
         id,
@@ -123,11 +147,13 @@ export class MemoryQueue implements Queue {
         attempt: entry.attempt,
         attempts,
         progress: async (value) => this.emit({ type: 'progress', id, name: spec.name, value }),
+        signal: ctl.signal,
       });
       this.completed++;
       this.emit({ type: 'completed', id, name: spec.name, result });
     } catch (e) {
-      const final = e instanceof PermanentJobError || entry.attempt >= attempts || this.closed;
+      const final =
+        e instanceof PermanentJobError || entry.attempt >= attempts || this.closed || ctl.signal.aborted;
       this.emit({
         type: 'failed',
         id,
@@ -144,10 +170,13 @@ export class MemoryQueue implements Queue {
       this.delayed++;
       setTimeout(() => {
         this.delayed--;
-        this.waiting.push({ ...entry, attempt: entry.attempt + 1 });
+        if (!(spec.group && this.cancelled.has(spec.group)))
+          this.waiting.push({ ...entry, attempt: entry.attempt + 1 });
         this.pump();
         if (this.idle()) for (const w of this.idleWaiters.splice(0)) w();
       }, delay);
+    } finally {
+      this.running.delete(entry);
     }
   }
 }

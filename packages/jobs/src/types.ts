@@ -14,6 +14,8 @@ export interface JobSpec<T = unknown> {
   attempts?: number;
   /** Base delay of the exponential backoff between tries, ms (default 500). */
   backoffMs?: number;
+  /** The group the job belongs to (a run id): `cancelGroup` removes every job of a group at once. */
+  group?: string;
 }
 
 /** What a handler receives. */
@@ -27,6 +29,8 @@ export interface JobContext<T = unknown> {
   attempts: number;
   /** Reports progress (a number in [0, 100] or a small object); listeners get `progress` events. */
   progress(value: number | Record<string, unknown>): Promise<void>;
+  /** Aborted when the job's group is cancelled while it runs (in-process queue). */
+  signal?: AbortSignal;
 }
 
 export type JobHandler = (job: JobContext) => Promise<unknown>;
@@ -60,6 +64,11 @@ export interface Queue {
   /** Subscribes to events of jobs this process runs; returns the unsubscribe function. */
   on(listener: (e: QueueEvent) => void): () => void;
   counts(): Promise<QueueCounts>;
+  /**
+   * Cancels every job of `group`: waiting, delayed and retrying ones are removed and never start; running
+   * ones in this process see their `signal` aborted. Returns how many jobs were removed or aborted.
+   */
+  cancelGroup(group: string): Promise<number>;
   /** True when the backend is reachable. */
   ping(): Promise<boolean>;
   /** Resolves once no job is waiting or running (in-process) — for tests and graceful shutdown. */

@@ -47,6 +47,7 @@ export function createWorkHandler(results: Queue, deps: WorkDeps): JobHandler {
   return async (job: JobContext) => {
     deps.log?.(`job ${job.id} ${job.name} start (try ${job.attempt}/${job.attempts})`);
     if (deps.slowMs) await new Promise((r) => setTimeout(r, deps.slowMs));
+    if (job.signal?.aborted) throw new PermanentJobError('cancelled: the run was deleted');
     let message: ResultMessage;
     if (job.name === 'score') {
       const parsed = ScoreJobData.safeParse(job.data);
@@ -61,6 +62,7 @@ export function createWorkHandler(results: Queue, deps: WorkDeps): JobHandler {
     } else {
       throw new PermanentJobError(`unknown job kind '${job.name}' (expected score or verify)`);
     }
+    if (job.signal?.aborted) throw new PermanentJobError('cancelled: the run was deleted');
     await job.progress(100);
     await results.enqueue({ name: 'result', id: `r-${job.id}`, data: message, attempts: 5 });
     deps.log?.(`job ${job.id} ${job.name} done (${message.results.length} results)`);

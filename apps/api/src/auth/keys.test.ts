@@ -24,3 +24,13 @@ test('token bucket allows a burst then the refill rate', () => {
   expect(r.take('k', 2, 3)).toBeCloseTo(0.5, 5);
   expect(r.take('other', 2, 3)).toBe(0);
 });
+
+test('the bucket map is bounded: the least recently used bucket goes first', () => {
+  const r = new RateLimiter(() => 0, 3);
+  for (const k of ['a', 'b', 'c']) r.take(k, 1, 1);
+  expect(r.take('a', 1, 1)).toBeGreaterThan(0); // 'a' is empty and now the most recently used
+  r.take('d', 1, 1); // evicts 'b', the least recently used
+  expect(r.size).toBe(3);
+  expect(r.take('b', 1, 1)).toBe(0); // a fresh bucket
+  expect(r.take('a', 1, 1)).toBeGreaterThan(0); // still the same (empty) bucket
+});

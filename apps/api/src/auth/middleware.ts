@@ -21,7 +21,20 @@ function clientAddress(c: Context): string {
 
 export function createAuth(s: Services) {
   const cache = new Map<string, { row: KeyRow | null; at: number }>();
-  const limiter = new RateLimiter();
+  // separate buckets: verified keys, anonymous readers, failed authentications (per client address)
+  const keyLimiter = new RateLimiter();
+  const anonLimiter = new RateLimiter();
+  const failLimiter = new RateLimiter();
+  const failRate = s.config.authFailuresPerMin / 60;
+  const failBurst = Math.max(1, s.config.authFailuresPerMin);
+  const limited = (wait: number, message: string) =>
+    new ApiError(
+      429,
+      'rate_limited',
+      message,
+      { retry_after_s: wait },
+      { 'retry-after': String(Math.ceil(wait)) },
+    );
   s.onKeyRevoked = (id) => cache.delete(id);
 
   async function lookup(id: string): Promise<KeyRow | null> {
@@ -42,30 +55,28 @@ export function createAuth(s: Services) {
       const header = c.req.header('authorization');
       let key: KeyRow | null = null;
       if (header !== undefined) {
+        // after too many failures from an address, its failures are 429s (a valid key still works:
+        // a shared address is not locked out by someone else's guessing)
+        const ip = clientAddress(c);
+        const fail = (message: string) => {
+          const blocked = failLimiter.take(ip, failRate, failBurst);
+          if (blocked > 0) return limited(blocked, 'too many failed authentications from this address: wait');
+          return unauthorized(message);
+        };
         const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
         const parsed = m ? parseToken(m[1]!) : null;
-        if (!parsed)
-          throw unauthorized('malformed Authorization header: expected "Bearer faun_<id>_<secret>"');
+        if (!parsed) throw fail('malformed Authorization header: expected "Bearer faun_<id>_<secret>"');
         const row = await lookup(parsed.id);
         if (!row || row.revokedAt || !verifySecret(row.salt, row.hash, parsed.secret))
-          throw unauthorized('invalid or revoked API key');
+          throw fail('invalid or revoked API key');
         key = row;
       } else if (access === 'key' || !s.config.publicReads) {
         throw unauthorized('this endpoint needs an API key: send "Authorization: Bearer <key>"');
       }
       const wait = key
-        ? limiter.take(`k:${key.id}`, key.ratePerSec, key.burst)
-        : limiter.take(`a:${clientAddress(c)}`, s.config.anonRatePerSec, s.config.anonRatePerSec * 2);
-      if (wait > 0)
-        throw new ApiError(
-          429,
-          'rate_limited',
-          'too many requests: slow down',
-          { retry_after_s: wait },
-          {
-            'retry-after': String(Math.ceil(wait)),
-          },
-        );
+        ? keyLimiter.take(key.id, key.ratePerSec, key.burst)
+        : anonLimiter.take(clientAddress(c), s.config.anonRatePerSec, s.config.anonRatePerSec * 2);
+      if (wait > 0) throw limited(wait, 'too many requests: slow down');
       c.set('key', key);
       await next();
     };

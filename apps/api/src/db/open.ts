@@ -2,7 +2,7 @@
  * Opens the API database: embedded PGlite in a folder (default `.faun/api-db`), or a PostgreSQL server
  * when a `postgres://` URL is given (DATABASE_URL). Applies the committed migrations on open.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PrerequisiteError, UsageError } from '@faun/kit';
 import { sql } from 'drizzle-orm';
@@ -38,6 +38,25 @@ export function redactUrl(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
 }
 
+/**
+ * Makes a database folder private to its owner: folders 0700, files 0600 (the embedded engine creates
+ * its files world-readable). The folder itself is 0700 from the start, so nothing inside is reachable by
+ * others in between.
+ */
+export function restrictTree(dir: string): void {
+  const walk = (p: string, isDir: boolean) => {
+    try {
+      chmodSync(p, isDir ? 0o700 : 0o600);
+    } catch {
+      return; // vanished meanwhile
+    }
+    if (!isDir) return;
+    for (const e of readdirSync(p, { withFileTypes: true }))
+      if (!e.isSymbolicLink()) walk(join(p, e.name), e.isDirectory());
+  };
+  walk(dir, true);
+}
+
 /** Rejects a PGlite target that is a file (a DuckDB store passed by mistake, most often). */
 export function checkPgliteFolder(dir: string): void {
   let isFile = false;
@@ -59,8 +78,9 @@ async function openPglite(dir: string, o: OpenOptions): Promise<Database> {
   let lock: FolderLock | null = null;
   if (dir !== 'memory://') {
     checkPgliteFolder(dir);
-    mkdirSync(dir, { recursive: true });
-    lock = acquireLock(dir, o.role ?? 'serve');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    restrictTree(dir);
+    lock = acquireLock(dir, o.role ?? 'serve', o.progress ? { notice: o.progress } : {});
   }
   try {
     const t0 = performance.now();
@@ -89,6 +109,7 @@ async function openPglite(dir: string, o: OpenOptions): Promise<Database> {
     await migrate(db, { migrationsFolder: MIGRATIONS });
     if (fresh && !saved && tpl)
       saveTemplate(tpl, new Uint8Array(await (await client.dumpDataDir('gzip')).arrayBuffer()));
+    if (dir !== 'memory://') restrictTree(dir);
     o.progress?.(`database ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     return pgliteHandle(dir, client, db, lock);
   } catch (e) {
@@ -119,6 +140,7 @@ function pgliteHandle(
     async close() {
       try {
         await client.close();
+        if (dir !== 'memory://') restrictTree(dir);
       } finally {
         lock?.release();
       }

@@ -117,3 +117,39 @@ export const leaderboard = pgTable(
   },
   (t) => [index('leaderboard_dataset_task').on(t.dataset, t.task)],
 );
+
+/**
+ * Usage of a key per UTC day, counted when a submission or a scoring request is accepted (deleting a run
+ * gives nothing back). Updated in the same transaction as the run it admits, so quotas hold under
+ * concurrent requests.
+ */
+export const keyUsage = pgTable(
+  'key_usage',
+  {
+    keyId: text('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    /** UTC day, `YYYY-MM-DD`. */
+    day: text('day').notNull(),
+    runs: integer('runs').notNull().default(0),
+    runItems: integer('run_items').notNull().default(0),
+    scoreItems: integer('score_items').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day] })],
+);
+
+/** Model names and the key that first published each (null: the server itself, e.g. imported runs). */
+export const models = pgTable('models', {
+  name: text('name').primaryKey(),
+  ownerKeyId: text('owner_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** Deleted runs: who deleted them, when, and how many of their queued jobs were cancelled. */
+export const runDeletions = pgTable('run_deletions', {
+  runId: text('run_id').primaryKey(),
+  keyId: text('key_id'),
+  status: text('status').notNull(),
+  jobsCancelled: integer('jobs_cancelled').notNull().default(0),
+  deletedAt: ts('deleted_at').notNull().defaultNow(),
+});

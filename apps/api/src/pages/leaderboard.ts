@@ -41,7 +41,7 @@ export async function leaderboardPage(s: Services, dataset?: string, task?: stri
     const max = Math.max(...bars.map((b) => Math.max(b.value, b.hi ?? 0)));
     const rows = entries.map(
       (e, i) =>
-        h`<tr><td class="num">${i + 1}</td><td><a href="/runs/${e.run_id}">${e.model}</a></td>${ordered.map(
+        h`<tr><td class="num">${i + 1}</td><td><a href="/runs/${e.run_id}">${e.model}</a></td><td class="muted">${e.owner ?? 'server'}</td>${ordered.map(
           (m) => {
             const v = e.metrics[m];
             const mark =
@@ -56,7 +56,7 @@ export async function leaderboardPage(s: Services, dataset?: string, task?: stri
     );
     content = h`<div class="card"><h2 style="margin-top:0">${metricLabel(primary)} <span class="muted">(95% CI)</span></h2>
 ${barChart(bars, { title: `${metricLabel(primary)} by model`, max: Math.max(max, 1), width: 1000 })}</div>
-<div class="card"><table id="leaderboard"><thead><tr><th class="num">#</th><th>Model</th>${ordered.map((m) => h`<th class="num">${metricLabel(m)}${m === primary ? h`<span class="ci">primary</span>` : ''}</th>`)}<th class="num">Items</th><th>Date</th><th>Compare</th></tr></thead>
+<div class="card"><table id="leaderboard"><thead><tr><th class="num">#</th><th>Model</th><th>Owner</th>${ordered.map((m) => h`<th class="num">${metricLabel(m)}${m === primary ? h`<span class="ci">primary</span>` : ''}</th>`)}<th class="num">Items</th><th>Date</th><th>Compare</th></tr></thead>
 <tbody>${rows}</tbody></table>
 <p class="muted">† the difference from the best model is significant (paired bootstrap over the items, p &lt; 0.05).${entries[0]!.task === 'ce' ? ' CE is ranked by CodeBLEU of the SEARCH/REPLACE edit text, as in the paper; the edited-file scores are shown beside it (they are high for any small edit, even none).' : ''}</p></div>`;
   }

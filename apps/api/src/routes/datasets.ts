@@ -1,9 +1,9 @@
 /** Datasets, their statistics, and the leaderboard. */
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Services } from '../context.ts';
-import { leaderboard } from '../db/schema.ts';
+import { apiKeys, leaderboard, models } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import type { Interval } from '../service/report.ts';
 import { DatasetStatsView, DatasetView, ErrorSchema, errorResponses, LeaderboardEntry } from './schemas.ts';
@@ -39,6 +39,15 @@ export async function leaderboardEntries(s: Services, dataset?: string, task?: s
         task ? eq(leaderboard.task, task) : undefined,
       ),
     );
+  const owners = new Map(
+    (
+      await s.db.db
+        .select({ name: models.name, owner: apiKeys.name })
+        .from(models)
+        .leftJoin(apiKeys, eq(models.ownerKeyId, apiKeys.id))
+        .where(inArray(models.name, [...new Set(rows.map((r) => r.model)), '']))
+    ).map((m) => [m.name, m.owner]),
+  );
   // one entry per (dataset, task, model): its latest finished run
   const latest = new Map<string, (typeof rows)[number]>();
   const count = new Map<string, number>();
@@ -55,6 +64,7 @@ export async function leaderboardEntries(s: Services, dataset?: string, task?: s
     dataset: r.dataset,
     task: r.task,
     model: r.model,
+    owner: owners.get(r.model) ?? null,
     n: r.n,
     metrics: r.metrics as Record<string, Interval>,
     created_at: r.createdAt.toISOString(),

@@ -4,12 +4,12 @@ import { ItemOutcome } from '@faun/jobs';
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import type { AppEnv, Services } from '../context.ts';
 import { results, runs } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import type { Interval } from '../service/report.ts';
+import { boundedJson } from './body.ts';
 import { primaryMetric } from './datasets.ts';
 import {
   ErrorSchema,
@@ -21,7 +21,7 @@ import {
   RunStatus,
   RunView,
   SampleView,
-  SubmitRunBody,
+  submitRunBody,
 } from './schemas.ts';
 
 type RunRow = typeof runs.$inferSelect;
@@ -85,11 +85,13 @@ export function runRoutes(
   s: Services,
   auth: { key: MiddlewareHandler<AppEnv>; read: MiddlewareHandler<AppEnv> },
 ): void {
-  const limit = bodyLimit({
-    maxSize: s.config.runBodyLimit,
-    onError: () => {
-      throw new ApiError(413, 'payload_too_large', `the body exceeds ${s.config.runBodyLimit} bytes`);
-    },
+  const max = s.config.maxRunPredictions;
+  const limit = boundedJson({
+    maxBytes: s.config.runBodyLimit,
+    // a prediction record is one object with a few small nested ones at most
+    maxContainers: max * 8 + 64,
+    maxValues: max * 64 + 256,
+    hint: `a run holds at most ${max} predictions, and never more than its dataset's items`,
   });
   app.openapi(
     createRoute({
@@ -101,7 +103,7 @@ export function runRoutes(
       middleware: [auth.key, limit] as const,
       request: {
         headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
-        body: { content: { 'application/json': { schema: SubmitRunBody } }, required: true },
+        body: { content: { 'application/json': { schema: submitRunBody(max) } }, required: true },
       },
       responses: {
         202: json(RunView, 'Accepted; poll the run'),
@@ -114,7 +116,7 @@ export function runRoutes(
       const body = c.req.valid('json');
       const key = c.get('key')!;
       const { id } = await s.runs.submit(
-        { keyId: key.id, runsPerDay: key.runsPerDay, itemsPerDay: key.itemsPerDay },
+        { keyId: key.id, admin: key.admin, runsPerDay: key.runsPerDay, itemsPerDay: key.itemsPerDay },
         {
           dataset: body.dataset,
           model: body.model,
@@ -264,12 +266,19 @@ export function runRoutes(
       await getRun(s, id);
       return streamSSE(c, async (stream) => {
         let last = '';
+        let wrote = Date.now();
         for (let i = 0; !stream.aborted; i++) {
           const [row] = await s.db.db.select().from(runs).where(eq(runs.id, id));
           if (!row) break;
           const view = runView(row);
           const data = JSON.stringify(view);
-          if (data !== last) await stream.writeSSE({ event: 'progress', data, id: String(i) });
+          if (data !== last) {
+            await stream.writeSSE({ event: 'progress', data, id: String(i) });
+            wrote = Date.now();
+          } else if (Date.now() - wrote >= s.config.sseHeartbeatMs) {
+            await stream.write(': heartbeat\n\n'); // a comment: keeps the connection and proxies awake
+            wrote = Date.now();
+          }
           last = data;
           if (row.status === 'done' || row.status === 'error') {
             await stream.writeSSE({ event: row.status, data });
@@ -306,7 +315,7 @@ export function runRoutes(
           'forbidden',
           'only the key that submitted a run (or an admin key) can delete it',
         );
-      await s.db.db.delete(runs).where(eq(runs.id, run.id));
+      await s.runs.remove(run.id, key.id);
       return c.body(null, 204);
     },
   );

@@ -64,15 +64,30 @@ export const ScoreResponse = z
   })
   .openapi('ScoreResponse');
 
-export const SubmitRunBody = z
-  .object({
-    dataset: z.string().min(1).openapi({ example: 'fl-sample' }),
-    model: z.string().min(1).optional(),
-    predictions: z.array(z.record(z.string(), z.unknown())).min(1).openapi({
-      description: 'Prediction records (text datasets) or {instance_id, model_patch} (execution)',
-    }),
-  })
-  .openapi('SubmitRun');
+/** Model names: letters, digits and `. _ : @ / + -`, starting with a letter or digit, at most 128. */
+export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$/;
+export const MODEL_NAME_RULE =
+  'at most 128 letters, digits and . _ : @ / + - (starting with a letter or digit)';
+export const ModelName = z.string().regex(MODEL_NAME, MODEL_NAME_RULE);
+/** Dataset names: the JSONL file name without `.jsonl`. */
+export const DatasetName = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits and . _ - (a dataset file name)');
+
+/** Body of POST /v1/runs, with at most `maxPredictions` records. */
+export const submitRunBody = (maxPredictions: number) =>
+  z
+    .object({
+      dataset: DatasetName.openapi({ example: 'fl-sample' }),
+      model: ModelName.optional(),
+      predictions: z.array(z.record(z.string(), z.unknown())).min(1).max(maxPredictions).openapi({
+        description:
+          'Prediction records (text datasets) or {instance_id, model_patch} (execution); at most one per dataset item',
+      }),
+    })
+    .openapi('SubmitRun');
 
 export const RunStatus = z.enum(['queued', 'running', 'done', 'error']);
 
@@ -111,6 +126,7 @@ export const Paging = z.object({
     .number()
     .int()
     .min(1)
+    .max(999_999)
     .default(1)
     .openapi({ param: { name: 'page', in: 'query' } }),
   per_page: z.coerce
@@ -183,6 +199,8 @@ export const LeaderboardEntry = z
     dataset: z.string(),
     task: z.string(),
     model: z.string(),
+    /** The name of the key that owns the model name; null for the server's own (imported) runs. */
+    owner: z.string().nullable(),
     n: z.number().int(),
     metrics: z.record(z.string(), Interval),
     created_at: z.string(),

@@ -2,48 +2,23 @@
 import { itemScoresOf } from '@faun/jobs';
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv, Services } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { isLight } from '../service/score-pool.ts';
+import { ScoreQuota } from '../service/usage.ts';
+import { boundedJson } from './body.ts';
 import { errorResponses, ScoreResponse, scoreBody } from './schemas.ts';
 
 const TASKS = ['qa', 'fl', 'ce'] as const;
 
-/** Items scored per key per UTC day through this endpoint (kept in this process). */
-class DailyItems {
-  private day = '';
-  private used = new Map<string, number>();
-  add(keyId: string, n: number, limit: number): void {
-    const today = new Date().toISOString().slice(0, 10);
-    if (today !== this.day) {
-      this.day = today;
-      this.used = new Map();
-    }
-    const u = this.used.get(keyId) ?? 0;
-    if (u + n > limit)
-      throw new ApiError(
-        429,
-        'quota_exceeded',
-        `item quota reached: ${u} + ${n} exceeds ${limit} items per day`,
-        {
-          quota: 'items_per_day',
-          limit,
-          used: u,
-        },
-      );
-    this.used.set(keyId, u + n);
-  }
-}
-
 export function scoreRoutes(app: OpenAPIHono<AppEnv>, s: Services, auth: MiddlewareHandler<AppEnv>): void {
-  const daily = new DailyItems();
-  const limit = bodyLimit({
-    maxSize: s.config.scoreBodyLimit,
-    onError: () => {
-      throw new ApiError(413, 'payload_too_large', `the body exceeds ${s.config.scoreBodyLimit} bytes`, {
-        limit: s.config.scoreBodyLimit,
-      });
-    },
+  const quota = new ScoreQuota(s.db.db);
+  const max = s.config.maxScoreItems;
+  const limit = boundedJson({
+    maxBytes: s.config.scoreBodyLimit,
+    // items (with their trees and contexts) and predictions
+    maxContainers: max * 64 + 64,
+    maxValues: max * 4096 + 256,
+    hint: `at most ${max} items per request`,
   });
   for (const task of TASKS) {
     const route = createRoute({
@@ -53,7 +28,7 @@ export function scoreRoutes(app: OpenAPIHono<AppEnv>, s: Services, auth: Middlew
       summary: `Score ${task.toUpperCase()} predictions`,
       description:
         'Scores the predictions against the items with the same function as `faun score`: per-item scores and ' +
-        'aggregates with bootstrap confidence intervals. Synchronous; the batch size is bounded.',
+        'aggregates with bootstrap confidence intervals. The batch size is bounded; heavy batches are scored on worker threads.',
       security: [{ bearer: [] }],
       middleware: [auth, limit] as const,
       request: {
@@ -74,8 +49,12 @@ export function scoreRoutes(app: OpenAPIHono<AppEnv>, s: Services, auth: Middlew
     app.openapi(route, async (c) => {
       const body = c.req.valid('json');
       const key = c.get('key')!;
-      daily.add(key.id, body.items.length, key.itemsPerDay);
-      const scoreTask = await s.loadScoreTask();
+      await quota.take(key.id, body.items.length, key.itemsPerDay);
+      // heavy calls (many items, many bootstrap resamples) run on the scoring threads
+      const scoreTask =
+        s.scorePool && !isLight(body.items.length, body.bootstrap)
+          ? s.scorePool.scoreTask
+          : await s.loadScoreTask();
       const opts: Record<string, unknown> = {};
       if (body.bootstrap !== undefined) opts.bootstrap = body.bootstrap;
       if (body.seed !== undefined) opts.seed = body.seed;

@@ -11,9 +11,10 @@ import { sha256, UsageError } from '@faun/kit';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/open.ts';
 import { runs, submissions } from '../db/schema.ts';
+import { MODEL_NAME, MODEL_NAME_RULE } from '../routes/schemas.ts';
 import type { DatasetInfo, DatasetRegistry } from './datasets.ts';
 import { parsePredictions, planJobs } from './plan.ts';
-import type { RunService } from './runs.ts';
+import { claimModel, type RunService } from './runs.ts';
 
 export interface ImportResult {
   file: string;
@@ -117,8 +118,15 @@ export async function importFile(d: ImportDeps, file: string): Promise<ImportRes
       reason: (e as Error).message.replace('body.predictions', 'line'),
     };
   }
+  if (!MODEL_NAME.test(preds.model))
+    return {
+      file: name,
+      status: 'skipped',
+      reason: `model name '${preds.model.slice(0, 140)}': ${MODEL_NAME_RULE}`,
+    };
   const ds = await d.datasets.items(info.name);
   await d.db.transaction(async (tx) => {
+    await claimModel(tx as unknown as Db, preds.model, null);
     await tx.insert(runs).values({
       id,
       keyId: null,

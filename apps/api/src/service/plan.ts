@@ -49,7 +49,7 @@ export function parsePredictions(task: string, raw: unknown[], ids: Set<string>)
 
 export interface JobPlan {
   skipped: ItemResultInput[];
-  jobs: { name: string; id: string; data: unknown }[];
+  jobs: { name: string; id: string; group: string; data: unknown }[];
 }
 
 /**
@@ -79,6 +79,7 @@ export function planJobs(o: {
         jobs.push({
           name: 'verify',
           id: `${prefix}:${inst.instance_id}`,
+          group: runId,
           data: { runId, instance: inst, model: o.model, patch: String(p.model_patch) },
         });
     }
@@ -92,6 +93,7 @@ export function planJobs(o: {
     jobs.push({
       name: 'score',
       id: `${prefix}:${i / o.chunkSize}`,
+      group: runId,
       data: { runId, task: ds.task, items, predictions: items.map((it) => byId.get(it.id)) },
     });
   }
