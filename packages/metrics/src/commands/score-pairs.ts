@@ -15,9 +15,14 @@ import {
   UsageError,
 } from '@faun/kit';
 import { formatIssue, parseJsonlLine, readLines, stableStringify, writeJsonlAtomic } from '@faun/schema';
-import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
-import { needsCodeBleu, PAIR_METRICS, PAIR_VARIANTS, type PairMetric, scorePair } from '../pairs.ts';
+import { CODE_LANGS, type CodeLang } from '../codebleu/index.ts';
+import { PAIR_METRICS, PAIR_VARIANTS, type PairMetric } from '../pairs.ts';
+import { createScorer, inOrder, Later } from '../pool/pool.ts';
 import { requireReadableFile } from './input.ts';
+import { THREADS_OPTION, threadsOption } from './threads.ts';
+
+/** Families whose per-pair cost is worth a worker pool (the others run in this process). */
+const POOLED_METRICS = new Set<PairMetric>(['codebleu', 'all', 'editsim', 'lev', 'rougeL']);
 
 /** How many failed lines are quoted on stderr at the end. */
 const SHOWN_ERRORS = 5;
@@ -66,6 +71,7 @@ async function run(ctx: CommandContext): Promise<number> {
     throw new UsageError(`--lang ${langOpt} is not supported (choose one of ${CODE_LANGS.join(', ')})`);
   await requireReadableFile(input, 'input');
   const limit = ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit);
+  const threads = threadsOption(ctx.opts.threads);
   const runId = newRunId('score-pairs');
   const rec = await RunRecord.start({
     dir: join(ctx.logDir, runId),
@@ -77,12 +83,13 @@ async function run(ctx: CommandContext): Promise<number> {
   });
   const intr = onInterrupt(() => null);
   const progress = ctx.progress({ label: 'score-pairs' });
-  const loaded = new Set<CodeLang>();
   const sums: Record<string, { sum: number; n: number }> = {};
   let errors = 0;
   let lines = 0;
   const firstErrors: string[] = [];
-  async function* rows(): AsyncGenerator<Row> {
+  const scorer = createScorer(POOLED_METRICS.has(metric) ? threads : 1);
+  let chain: Promise<unknown> = Promise.resolve();
+  async function* rows(): AsyncGenerator<Row | Later<Row>> {
     for await (const { line, text } of readLines(input)) {
       // Abort the atomic write: an interrupted run must not leave a partial file that looks complete.
       if (intr.signal.aborted) throw new CancelledError(null);
@@ -125,37 +132,41 @@ async function run(ctx: CommandContext): Promise<number> {
         continue;
       }
       const lang = (row.lang ?? langOpt) as CodeLang | undefined;
-      try {
-        if (lang && needsCodeBleu(metric, lang) && !loaded.has(lang)) {
-          await initCodeBleu([lang]);
-          loaded.add(lang);
-        }
-        const fields = scorePair(metric, row.hyp as string, row.ref as string, { variant, lang });
-        for (const [k, v] of Object.entries(fields)) {
-          const s = (sums[k] ??= { sum: 0, n: 0 });
-          s.sum += v;
-          s.n++;
-        }
-        void rec.sample({
-          id: `line-${line}`,
-          outcome: 'pass',
-          duration_ms: performance.now() - started,
-          data: fields,
-        });
-        progress.tick();
-        yield { ...row, ...fields };
-      } catch (e) {
-        yield fail(lang ? 'hyp/ref' : '', `could not be scored: ${(e as Error).message}`, row);
-      }
+      const job = scorer.pair({ metric, hyp: row.hyp as string, ref: row.ref as string, variant, lang });
+      // results are taken in input order, so sums, samples and messages do not depend on --threads
+      const done: Promise<Row> = chain.then(() =>
+        job.then(
+          (fields) => {
+            for (const [k, v] of Object.entries(fields)) {
+              const s = (sums[k] ??= { sum: 0, n: 0 });
+              s.sum += v;
+              s.n++;
+            }
+            void rec.sample({
+              id: `line-${line}`,
+              outcome: 'pass',
+              duration_ms: performance.now() - started,
+              data: fields,
+            });
+            progress.tick();
+            return { ...row, ...fields };
+          },
+          (e: Error) => fail(lang ? 'hyp/ref' : '', `could not be scored: ${e.message}`, row),
+        ),
+      );
+      chain = done;
+      yield new Later(done);
     }
   }
+  const ordered = inOrder(rows(), 64 * scorer.threads);
   try {
-    if (out) await writeJsonlAtomic(out, rows());
-    else for await (const r of rows()) process.stdout.write(`${stableStringify(r)}\n`);
+    if (out) await writeJsonlAtomic(out, ordered);
+    else for await (const r of ordered) process.stdout.write(`${stableStringify(r)}\n`);
   } catch (e) {
     if (!(e instanceof CancelledError)) throw e;
   } finally {
     intr.dispose();
+    await scorer.close();
   }
   const means = Object.fromEntries(Object.entries(sums).map(([k, s]) => [k, s.sum / s.n]));
   const cancelled = intr.signal.aborted;
@@ -229,6 +240,7 @@ export const scorePairs = defineCommand({
         .map(([m, v]) => `${m}: ${v.join('|')}`)
         .join('; ')}`,
     },
+    THREADS_OPTION,
   ],
   run,
 });

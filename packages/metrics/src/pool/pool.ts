@@ -1,0 +1,195 @@
+/**
+ * A pool of scoring workers (Bun Workers) behind one promise-per-job interface. With one thread the jobs run
+ * in this process. Jobs go out in small batches; each job carries an affinity key (the reference text, the
+ * item id) and goes to the worker that key hashes to, so the worker's CodeBLEU cache sees every use of that
+ * text and parses it once, unless that worker is well behind the others (then the least busy one takes it).
+ * Results are values of pure functions of the job, so they are the same for any number of threads; callers
+ * keep the input order by awaiting the promises in order.
+ * @module
+ */
+import { availableParallelism, cpus } from 'node:os';
+import type { ItemResult } from '../score/items.ts';
+import { type ItemJob, type Job, type JobBatch, type JobReply, type PairJob, runJob } from './jobs.ts';
+
+/** Runs scoring jobs, in this process or spread over workers. */
+export interface Scorer {
+  readonly threads: number;
+  pair(job: Omit<PairJob, 'kind'>): Promise<Record<string, number>>;
+  item(job: Omit<ItemJob, 'kind'>, affinity: string): Promise<ItemResult>;
+  /** Stops the workers (after the jobs already given finish). */
+  close(): Promise<void>;
+}
+
+/** The machine's cores (the default `--threads`). */
+export function machineThreads(): number {
+  try {
+    return Math.max(1, availableParallelism());
+  } catch {
+    return Math.max(1, cpus().length);
+  }
+}
+
+/** Jobs per message to a worker. */
+const BATCH = 16;
+/** A worker this many jobs behind the least busy one loses new jobs to it. */
+const SLACK = 4 * BATCH;
+
+class InlineScorer implements Scorer {
+  readonly threads = 1;
+  pair(job: Omit<PairJob, 'kind'>): Promise<Record<string, number>> {
+    return runJob({ kind: 'pair', ...job }) as Promise<Record<string, number>>;
+  }
+  item(job: Omit<ItemJob, 'kind'>): Promise<ItemResult> {
+    return runJob({ kind: 'item', ...job }) as Promise<ItemResult>;
+  }
+  async close(): Promise<void> {}
+}
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+class Lane {
+  readonly worker: Worker;
+  readonly waiting = new Map<number, Pending>();
+  batch: { id: number; job: Job }[] = [];
+  failed: Error | null = null;
+
+  constructor(url: URL) {
+    this.worker = new Worker(url);
+    this.worker.onmessage = (e: MessageEvent<JobReply[]>) => {
+      for (const r of e.data) {
+        const p = this.waiting.get(r.id);
+        if (!p) continue;
+        this.waiting.delete(r.id);
+        if (r.ok) p.resolve(r.value);
+        else p.reject(new Error(r.error));
+      }
+    };
+    this.worker.onerror = (e: ErrorEvent) => this.fail(new Error(`scoring worker failed: ${e.message}`));
+  }
+
+  fail(err: Error): void {
+    this.failed = err;
+    for (const p of this.waiting.values()) p.reject(err);
+    this.waiting.clear();
+  }
+
+  get load(): number {
+    return this.waiting.size;
+  }
+
+  flush(): void {
+    if (!this.batch.length) return;
+    const msg: JobBatch = { jobs: this.batch };
+    this.batch = [];
+    this.worker.postMessage(msg);
+  }
+}
+
+/** 32-bit FNV-1a of a string's UTF-16 units (cheap and stable). */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+class WorkerScorer implements Scorer {
+  private readonly lanes: Lane[];
+  private nextId = 0;
+  private flushScheduled = false;
+
+  constructor(readonly threads: number) {
+    const url = new URL('./worker.ts', import.meta.url);
+    this.lanes = Array.from({ length: threads }, () => new Lane(url));
+  }
+
+  private submit(job: Job, affinity: string): Promise<unknown> {
+    let lane = this.lanes[hash(affinity) % this.lanes.length] as Lane;
+    let least = lane;
+    for (const l of this.lanes) if (l.load < least.load) least = l;
+    if (lane.load > least.load + SLACK) lane = least;
+    if (lane.failed) return Promise.reject(lane.failed);
+    const id = this.nextId++;
+    const p = new Promise<unknown>((resolve, reject) => lane.waiting.set(id, { resolve, reject }));
+    lane.batch.push({ id, job });
+    if (lane.batch.length >= BATCH) lane.flush();
+    else if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => {
+        this.flushScheduled = false;
+        for (const l of this.lanes) l.flush();
+      });
+    }
+    return p;
+  }
+
+  pair(job: Omit<PairJob, 'kind'>): Promise<Record<string, number>> {
+    return this.submit({ kind: 'pair', ...job }, job.ref) as Promise<Record<string, number>>;
+  }
+
+  item(job: Omit<ItemJob, 'kind'>, affinity: string): Promise<ItemResult> {
+    return this.submit({ kind: 'item', ...job }, affinity) as Promise<ItemResult>;
+  }
+
+  async close(): Promise<void> {
+    for (const l of this.lanes) l.flush();
+    const left = this.lanes.flatMap((l) =>
+      [...l.waiting.values()].map(
+        (p) =>
+          new Promise<void>((done) => {
+            const { resolve, reject } = p;
+            p.resolve = (v) => {
+              resolve(v);
+              done();
+            };
+            p.reject = (e) => {
+              reject(e);
+              done();
+            };
+          }),
+      ),
+    );
+    await Promise.all(left);
+    for (const l of this.lanes) l.worker.terminate();
+  }
+}
+
+/** A scorer with `threads` workers (1 = this process; default: the machine's cores). */
+export function createScorer(threads: number = machineThreads()): Scorer {
+  if (!Number.isInteger(threads) || threads < 1)
+    throw new Error(`threads must be a positive integer, got ${threads}`);
+  return threads === 1 ? new InlineScorer() : new WorkerScorer(threads);
+}
+
+/**
+ * A value still being computed. Async generators await a yielded promise before handing it on, so a
+ * generator that wants to keep going while a job runs yields the promise wrapped in this.
+ */
+export class Later<T> {
+  constructor(readonly promise: Promise<T>) {
+    promise.catch(() => {}); // a rejection surfaces when inOrder awaits it
+  }
+}
+
+/**
+ * Yields the values of `source` in order, awaiting the {@link Later} ones, while keeping up to `window` of
+ * them in flight (so a pool has work queued while the caller writes earlier results).
+ */
+export async function* inOrder<T>(source: AsyncIterable<T | Later<T>>, window: number): AsyncGenerator<T> {
+  const queue: (T | Later<T>)[] = [];
+  let inFlight = 0;
+  const take = async (): Promise<T> => {
+    const v = queue.shift() as T | Later<T>;
+    if (!(v instanceof Later)) return v;
+    inFlight--;
+    return await v.promise;
+  };
+  for await (const v of source) {
+    queue.push(v);
+    if (v instanceof Later) inFlight++;
+    while (inFlight >= window || (queue.length > 0 && !(queue[0] instanceof Later))) yield await take();
+  }
+  while (queue.length) yield await take();
+}
