@@ -184,7 +184,11 @@ export function fiveHypotheses(pairs: RealPair[]): { lang: string; hyp: string; 
 }
 
 /** `n` distinct pairs of the same texts, combined at random within each language (seeded). */
-export function manyPairs(pairs: RealPair[], n: number, seed = 1): { lang: string; hyp: string; ref: string }[] {
+export function manyPairs(
+  pairs: RealPair[],
+  n: number,
+  seed = 1,
+): { lang: string; hyp: string; ref: string }[] {
   const rnd = prng(seed);
   const pools = [...byLang(pairs)].map(([lang, list]) => ({
     lang,
