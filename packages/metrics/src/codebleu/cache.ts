@@ -81,9 +81,12 @@ export class BoundedCache<V> {
     return this.map.size;
   }
 
+  /** Drops every entry and resets the hit and miss counts. */
   clear(): void {
     this.map.clear();
     this.used = 0;
+    this.hits = 0;
+    this.misses = 0;
   }
 }
 
