@@ -1,6 +1,6 @@
 /**
  * A pool of scoring workers (Bun Workers) behind one promise-per-job interface. With one thread the jobs run
- * in this process. Jobs go out in small batches; each job carries an affinity key (the reference text, the
+ * in this process; with N, this thread is one of the N lanes and N − 1 workers are the others. Jobs go out in small batches; each job carries an affinity key (the reference text, the
  * item id) and goes to the worker that key hashes to, so the worker's CodeBLEU cache sees every use of that
  * text and parses it once, unless that worker is well behind the others (then the least busy one takes it).
  * Results are values of pure functions of the job, so they are the same for any number of threads; callers
@@ -34,13 +34,22 @@ const BATCH = 16;
 /** A worker this many jobs behind the least busy one loses new jobs to it. */
 const SLACK = 4 * BATCH;
 
+/**
+ * Marks a job's promise as handled: callers await results in input order, so a job may fail before its
+ * turn comes, which must not count as an unhandled rejection. The caller still sees the rejection.
+ */
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
+}
+
 class InlineScorer implements Scorer {
   readonly threads = 1;
   pair(job: Omit<PairJob, 'kind'>): Promise<Record<string, number>> {
-    return runJob({ kind: 'pair', ...job }) as Promise<Record<string, number>>;
+    return handled(runJob({ kind: 'pair', ...job }) as Promise<Record<string, number>>);
   }
   item(job: Omit<ItemJob, 'kind'>): Promise<ItemResult> {
-    return runJob({ kind: 'item', ...job }) as Promise<ItemResult>;
+    return handled(runJob({ kind: 'item', ...job }) as Promise<ItemResult>);
   }
   async close(): Promise<void> {}
 }
@@ -50,7 +59,53 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
-class Lane {
+/** Where a batch of jobs runs: a worker, or this thread. */
+interface JobLane {
+  readonly waiting: Map<number, Pending>;
+  batch: { id: number; job: Job }[];
+  failed: Error | null;
+  readonly load: number;
+  flush(): void;
+  stop(): void;
+}
+
+/**
+ * This thread as one of the lanes: it would otherwise mostly wait, and a lane here costs no second copy of
+ * the grammars and compiled code. Batches run one macrotask each, so reading and writing go on between them.
+ */
+class InlineLane implements JobLane {
+  readonly waiting = new Map<number, Pending>();
+  batch: { id: number; job: Job }[] = [];
+  failed: Error | null = null;
+
+  get load(): number {
+    return this.waiting.size;
+  }
+
+  flush(): void {
+    if (!this.batch.length) return;
+    const jobs = this.batch;
+    this.batch = [];
+    setImmediate(async () => {
+      for (const { id, job } of jobs) {
+        const p = this.waiting.get(id);
+        if (!p) continue;
+        try {
+          const v = await runJob(job);
+          this.waiting.delete(id);
+          p.resolve(v);
+        } catch (e) {
+          this.waiting.delete(id);
+          p.reject(e instanceof Error ? e : new Error(String(e)));
+        }
+      }
+    });
+  }
+
+  stop(): void {}
+}
+
+class Lane implements JobLane {
   readonly worker: Worker;
   readonly waiting = new Map<number, Pending>();
   batch: { id: number; job: Job }[] = [];
@@ -86,6 +141,10 @@ class Lane {
     this.batch = [];
     this.worker.postMessage(msg);
   }
+
+  stop(): void {
+    this.worker.terminate();
+  }
 }
 
 /** 32-bit FNV-1a of a string's UTF-16 units (cheap and stable). */
@@ -96,23 +155,23 @@ function hash(s: string): number {
 }
 
 class WorkerScorer implements Scorer {
-  private readonly lanes: Lane[];
+  private readonly lanes: JobLane[];
   private nextId = 0;
   private flushScheduled = false;
 
   constructor(readonly threads: number) {
     const url = new URL('./worker.ts', import.meta.url);
-    this.lanes = Array.from({ length: threads }, () => new Lane(url));
+    this.lanes = [new InlineLane(), ...Array.from({ length: threads - 1 }, () => new Lane(url))];
   }
 
   private submit(job: Job, affinity: string): Promise<unknown> {
-    let lane = this.lanes[hash(affinity) % this.lanes.length] as Lane;
+    let lane = this.lanes[hash(affinity) % this.lanes.length] as JobLane;
     let least = lane;
     for (const l of this.lanes) if (l.load < least.load) least = l;
     if (lane.load > least.load + SLACK) lane = least;
     if (lane.failed) return Promise.reject(lane.failed);
     const id = this.nextId++;
-    const p = new Promise<unknown>((resolve, reject) => lane.waiting.set(id, { resolve, reject }));
+    const p = handled(new Promise<unknown>((resolve, reject) => lane.waiting.set(id, { resolve, reject })));
     lane.batch.push({ id, job });
     if (lane.batch.length >= BATCH) lane.flush();
     else if (!this.flushScheduled) {
@@ -152,7 +211,7 @@ class WorkerScorer implements Scorer {
       ),
     );
     await Promise.all(left);
-    for (const l of this.lanes) l.worker.terminate();
+    for (const l of this.lanes) l.stop();
   }
 }
 
