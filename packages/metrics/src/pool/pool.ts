@@ -31,8 +31,11 @@ export function machineThreads(): number {
 
 /** Jobs per message to a worker. */
 const BATCH = 16;
-/** A worker this many jobs behind the least busy one loses new jobs to it. */
-const SLACK = 4 * BATCH;
+/**
+ * A lane this many jobs behind the least busy one loses new jobs to it: small, so a worker still warming up
+ * (its first batches run slowly) does not hold up the in-order results for long.
+ */
+const SLACK = BATCH;
 
 /**
  * Marks a job's promise as handled: callers await results in input order, so a job may fail before its
