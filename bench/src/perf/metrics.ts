@@ -4,11 +4,13 @@
  * pass, then repeated timed loops of ≥ `--seconds` (default 1) each; the median round is reported, both
  * per wall-clock second and per second of this process's CPU time (user + system). The CPU figure is
  * the one compared with the targets: on a shared 2-core machine other processes steal wall-clock time.
+ * Then the real-code CodeBLEU benchmark (whole commands; ../codebleu-real/bench.ts).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { sharedPath } from '@faun/kit';
 import { bleu, type CodeLang, codebleu, indelRatio, initCodeBleu, rouge1AndL } from '@faun/metrics';
+import { realCodeBench } from '../codebleu-real/bench.ts';
 
 interface Pair {
   hyp: string;
@@ -93,5 +95,6 @@ export default async function metricsBench(args: string[]): Promise<Record<strin
       `${k.padEnd(16)} ${Math.round(v).toLocaleString('en').padStart(9)} pairs/CPU-s (${Math.round(r.wall).toLocaleString('en')}/wall-s)  (target ≥ ${target.toLocaleString('en')}) ${ok ? 'ok' : 'BELOW TARGET'}`,
     );
   }
+  Object.assign(figures, await realCodeBench(args));
   return figures;
 }

@@ -53,8 +53,25 @@ export interface FlatSyntaxTree {
 /** Field value meaning the printed subtree is the root of the print (`ROOT_FIELD`). */
 const ROOT = -1;
 
+/** Node arrays reused from one read to the next (grown as needed), so a read allocates almost nothing. */
+function newScratch(cap: number) {
+  return {
+    cap,
+    named: new Uint8Array(cap),
+    missingA: new Uint8Array(cap),
+    field: new Uint16Array(cap),
+    start: new Uint32Array(cap),
+    end: new Uint32Array(cap),
+    parent: new Int32Array(cap),
+    sStart: new Int32Array(cap),
+    sEnd: new Int32Array(cap),
+  };
+}
+let scratch = newScratch(1024);
+
 /**
- * Reads `parsed`'s tree into a {@link FlatSyntaxTree}. Throws {@link TreeTooDeepError} past
+ * Reads `parsed`'s tree into a {@link FlatSyntaxTree}. Its arrays (and `nodeString`) are views of buffers the
+ * next `readTree` call reuses: copy out what must outlive it. Throws {@link TreeTooDeepError} past
  * {@link MAX_READ_DEPTH} levels or when the JS stack runs out first (use a cursor walk then). Nothing may use
  * the tree-sitter API meanwhile.
  */
@@ -80,16 +97,8 @@ export function readTree(parsed: ParsedCode): FlatSyntaxTree {
     entries,
   } = L;
 
-  let cap = 256;
+  let { cap, named, missingA, field, start, end, parent, sStart, sEnd } = scratch;
   const type: string[] = [];
-  let named = new Uint8Array(cap);
-  let missingA = new Uint8Array(cap);
-  let field = new Uint16Array(cap);
-  let start = new Uint32Array(cap);
-  let end = new Uint32Array(cap);
-  let parent = new Int32Array(cap);
-  let sStart = new Int32Array(cap);
-  let sEnd = new Int32Array(cap);
   let n = 0;
   let maxDepth = 1;
   const grow = () => {
@@ -114,6 +123,7 @@ export function readTree(parsed: ParsedCode): FlatSyntaxTree {
     parent = g32(parent, (k) => new Int32Array(k));
     sStart = g32(sStart, (k) => new Int32Array(k));
     sEnd = g32(sEnd, (k) => new Int32Array(k));
+    scratch = { cap, named, missingA, field, start, end, parent, sStart, sEnd };
   };
   /** Anonymous nodes with children: printed on their own later (tree-sitter prints them differently). */
   const standalone: [number, number, number, boolean][] = [];
@@ -287,13 +297,13 @@ export function readTree(parsed: ParsedCode): FlatSyntaxTree {
   return {
     count: n,
     type,
-    named,
-    missing: missingA,
-    field,
+    named: named.subarray(0, n),
+    missing: missingA.subarray(0, n),
+    field: field.subarray(0, n),
     fieldNames,
-    start,
-    end,
-    parent,
+    start: start.subarray(0, n),
+    end: end.subarray(0, n),
+    parent: parent.subarray(0, n),
     depth: maxDepth,
     rootString,
     nodeString(i) {

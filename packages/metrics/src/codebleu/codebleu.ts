@@ -4,6 +4,7 @@
  */
 import { initSyntax, isLoaded, parseCode, type SyntaxLang } from '@faun/syntax';
 import { corpusNgramMatch, corpusWeightedNgramMatch, sampleCounts, type TokenSample } from './bleu.ts';
+import { type Analysis, analysisCache, strippedCache } from './cache.ts';
 import { removeComments, removeCommentsByTree } from './comments.ts';
 import { extractDataflow, matchDataflow, normalizeDataflow } from './dataflow.ts';
 import { FIELD_PARENTS } from './dfg-langs.ts';
@@ -37,32 +38,35 @@ function grammar(lang: CodeLang, opts: CodeBleuOptions): SyntaxLang {
   return g;
 }
 
-/** What the syntax and dataflow components need from one comment-stripped string. */
-interface Analysis {
-  sexps: string[];
-  dataflow: string[];
-}
-
+/**
+ * Comment removal and analysis of one language under one set of options, memoised in the process-wide
+ * content-keyed caches (cache.ts): each distinct text is stripped and parsed once per run.
+ */
 class Analyzer {
-  private readonly cache = new Map<string, Analysis>();
-  private readonly stripped = new Map<string, string>();
+  private readonly stripKey: string;
+  private readonly analysisKey: string;
   constructor(
     private readonly lang: CodeLang,
     private readonly g: SyntaxLang,
     private readonly opts: CodeBleuOptions,
-  ) {}
+  ) {
+    const byTree = opts.fixCommentRemoval === true && lang !== 'python';
+    this.stripKey = `${lang}|${byTree ? g : '-'}|`;
+    this.analysisKey = `${lang}|${g}|${opts.fixByteColumns ? 1 : 0}${opts.fixDfgRules ? 1 : 0}|`;
+  }
 
   /** `remove_comments_and_docstrings` applied `times` times (the reference re-strips the candidate per reference). */
   strip(code: string, times: number): string {
     let s = code;
     for (let i = 0; i < times; i++) {
-      let next = this.stripped.get(s);
+      const key = this.stripKey + s;
+      let next = strippedCache.get(key);
       if (next === undefined) {
         next =
           this.opts.fixCommentRemoval && this.lang !== 'python'
             ? removeCommentsByTree(s, this.g)
             : removeComments(s, this.lang);
-        this.stripped.set(s, next);
+        strippedCache.set(key, next);
       }
       s = next;
     }
@@ -70,18 +74,24 @@ class Analyzer {
   }
 
   analyze(code: string): Analysis {
-    let a = this.cache.get(code);
+    const key = this.analysisKey + code;
+    let a = analysisCache.get(key);
     if (a) return a;
-    const parsed = parseCode(code, this.g);
-    try {
-      const flat = flattenTree(parsed, FIELD_PARENTS[this.lang === 'typescript' ? 'javascript' : this.lang]);
-      const dfg = extractDataflow(code, parsed.bytes, flat, this.lang, this.opts);
-      a = { sexps: flat.sexps, dataflow: normalizeDataflow(dfg) };
-    } finally {
-      parsed.delete();
-    }
-    this.cache.set(code, a);
+    a = analyzeText(code, this.lang, this.g, this.opts);
+    analysisCache.set(key, a);
     return a;
+  }
+}
+
+/** The syntax subtrees and normalised dataflow of one comment-stripped text (no caching). */
+export function analyzeText(code: string, lang: CodeLang, g: SyntaxLang, opts: CodeBleuOptions): Analysis {
+  const parsed = parseCode(code, g);
+  try {
+    const flat = flattenTree(parsed, FIELD_PARENTS[lang === 'typescript' ? 'javascript' : lang]);
+    const dfg = extractDataflow(code, parsed.bytes, flat, lang, opts);
+    return { sexps: flat.sexps, dataflow: normalizeDataflow(dfg) };
+  } finally {
+    parsed.delete();
   }
 }
 

@@ -16,10 +16,15 @@ import {
   UsageError,
 } from '@faun/kit';
 import { formatIssue, parseJsonlLine, readLines, toJsonlLine } from '@faun/schema';
-import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
-import { needsCodeBleu, PAIR_METRICS, PAIR_VARIANTS, type PairMetric, scorePair } from '../pairs.ts';
+import { CODE_LANGS, type CodeLang } from '../codebleu/index.ts';
+import { PAIR_METRICS, PAIR_VARIANTS, type PairMetric } from '../pairs.ts';
+import { createScorer, inOrder, Later } from '../pool/pool.ts';
 import { requireReadableFile } from './input.ts';
 import { checkOutPath, checkResumedLine, countLines, finishedLines, LineAppender } from './pairs-output.ts';
+import { THREADS_OPTION, threadsOption } from './threads.ts';
+
+/** Families whose per-pair cost is worth a worker pool (the others run in this process). */
+const POOLED_METRICS = new Set<PairMetric>(['codebleu', 'all', 'editsim', 'lev', 'rougeL']);
 
 /** How many failed lines are quoted on stderr at the end. */
 const SHOWN_ERRORS = 5;
@@ -81,6 +86,7 @@ async function run(ctx: CommandContext): Promise<number> {
       `--out ${out} has ${done.length} lines but --input ${input} only ${total}; it holds the scores of another input`,
       { hint: 'delete it or pass another --out to start over' },
     );
+  const threads = threadsOption(ctx.opts.threads);
   const runId = newRunId('score-pairs');
   const rec = await RunRecord.start({
     dir: join(ctx.logDir, runId),
@@ -95,7 +101,6 @@ async function run(ctx: CommandContext): Promise<number> {
   // to the last flush and a re-run resumes; the first Ctrl+C stops after the current line.
   const intr = onInterrupt(() => again, process.stderr, ['SIGINT']);
   const progress = ctx.progress({ label: 'score-pairs', total });
-  const loaded = new Set<CodeLang>();
   const sums: Record<string, { sum: number; n: number }> = {};
   let errors = 0;
   let lines = 0;
@@ -119,7 +124,16 @@ async function run(ctx: CommandContext): Promise<number> {
     if (firstErrors.length < SHOWN_ERRORS) firstErrors.push(msg);
     errors++;
   };
-  try {
+  const scorer = createScorer(POOLED_METRICS.has(metric) ? threads : 1);
+  // every outcome is taken in input order (a chain of promises), so sums, samples, messages and the
+  // output do not depend on --threads or on timing
+  let chain: Promise<unknown> = Promise.resolve();
+  const later = (f: () => Row | Promise<Row>): Later<Row> => {
+    const next: Promise<Row> = chain.then(f);
+    chain = next;
+    return new Later(next);
+  };
+  async function* rows(): AsyncGenerator<Row | Later<Row>> {
     for await (const { line, text } of readLines(input)) {
       if (intr.signal.aborted) break;
       if (text.trim() === '') continue;
@@ -156,7 +170,7 @@ async function run(ctx: CommandContext): Promise<number> {
         return { ...base, error: msg };
       };
       if (text.length > MAX_LINE_BYTES || Buffer.byteLength(text) > MAX_LINE_BYTES) {
-        emit(
+        yield later(() =>
           fail(
             '',
             `line is ${Buffer.byteLength(text)} bytes, over the ${MAX_LINE_BYTES / 1024 / 1024} MB limit; split or shorten it`,
@@ -166,7 +180,8 @@ async function run(ctx: CommandContext): Promise<number> {
       }
       const parsed = parseJsonlLine<unknown>(input, line, text);
       if (!parsed.ok) {
-        emit(fail(parsed.issue.field, parsed.issue.problem));
+        const { field, problem } = parsed.issue;
+        yield later(() => fail(field, problem));
         continue;
       }
       const problem = checkRow(parsed.value, langOpt, metric);
@@ -176,32 +191,36 @@ async function run(ctx: CommandContext): Promise<number> {
           : {}
       ) as Row;
       if (problem) {
-        emit(fail(problem[0], problem[1], row));
+        yield later(() => fail(problem[0], problem[1], row));
         continue;
       }
       const lang = (row.lang ?? langOpt) as CodeLang | undefined;
-      try {
-        if (lang && needsCodeBleu(metric, lang) && !loaded.has(lang)) {
-          await initCodeBleu([lang]);
-          loaded.add(lang);
-        }
-        const fields = scorePair(metric, row.hyp as string, row.ref as string, { variant, lang });
-        addSums(fields);
-        void rec.sample({
-          id: `line-${line}`,
-          outcome: 'pass',
-          duration_ms: performance.now() - started,
-          data: fields,
-        });
-        progress.tick();
-        emit({ ...row, ...fields });
-      } catch (e) {
-        emit(fail(lang ? 'hyp/ref' : '', `could not be scored: ${(e as Error).message}`, row));
-      }
+      const job = scorer.pair({ metric, hyp: row.hyp as string, ref: row.ref as string, variant, lang });
+      yield later(() =>
+        job.then(
+          (fields) => {
+            addSums(fields);
+            void rec.sample({
+              id: `line-${line}`,
+              outcome: 'pass',
+              duration_ms: performance.now() - started,
+              data: fields,
+            });
+            progress.tick();
+            return { ...row, ...fields };
+          },
+          (e: Error) => fail(lang ? 'hyp/ref' : '', `could not be scored: ${e.message}`, row),
+        ),
+      );
     }
+  }
+  try {
+    // on Ctrl+C reading stops; the lines already in flight finish and are written, in order
+    for await (const r of inOrder(rows(), 64 * scorer.threads)) emit(r);
   } finally {
     sink?.close();
     intr.dispose();
+    await scorer.close();
   }
   const means = Object.fromEntries(Object.entries(sums).map(([k, s]) => [k, s.sum / s.n]));
   const cancelled = intr.signal.aborted;
@@ -291,6 +310,7 @@ export const scorePairs = defineCommand({
         .map(([m, v]) => `${m}: ${v.join('|')}`)
         .join('; ')}`,
     },
+    THREADS_OPTION,
   ],
   run,
 });

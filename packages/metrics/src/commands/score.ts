@@ -12,6 +12,7 @@ import {
   requireOutputFile,
 } from '@faun/kit';
 import { CeItem, FlItem, type Prediction, QaItem, type TaskName, writeJsonlAtomic } from '@faun/schema';
+import { createScorer } from '../pool/pool.ts';
 import { METRICS } from '../registry.ts';
 import { scoreTask, type TaskScore } from '../score/task.ts';
 import { requireReadableFile } from './input.ts';
@@ -25,6 +26,7 @@ import {
   readDataset,
   readPredictions,
 } from './score-input.ts';
+import { THREADS_OPTION, threadsOption } from './threads.ts';
 
 const SCHEMAS = { qa: QaItem, fl: FlItem, ce: CeItem } as const;
 
@@ -143,15 +145,25 @@ async function run(ctx: CommandContext): Promise<number> {
   progress.status(task === 'ce' ? 'loading grammars and scoring' : 'scoring');
   // One score per model, each over the whole dataset (a model's missing items score as empty).
   const results: TaskScore[] = [];
-  for (const [model, preds] of byModel) {
-    const r = await scoreTask(task, list, preds, { seed, bootstrap: iterations });
-    // A model whose predictions all fall outside the scored items still names its rows.
-    results.push({ ...r, models: [model], items: r.items.map((it) => ({ ...it, model })) });
-    progress.tick(list.length);
-    if (!preds.length)
-      process.stderr.write(
-        `warning: model ${model} has no prediction for any of the ${list.length} scored items\n`,
-      );
+  // QA and FL items are cheap to score; CE items (CodeBLEU of patches and whole files) go to the pool
+  const scorer = task === 'ce' ? createScorer(threadsOption(ctx.opts.threads)) : null;
+  try {
+    for (const [model, preds] of byModel) {
+      const r = await scoreTask(task, list, preds, {
+        seed,
+        bootstrap: iterations,
+        scorer: scorer ?? undefined,
+      });
+      // A model whose predictions all fall outside the scored items still names its rows.
+      results.push({ ...r, models: [model], items: r.items.map((it) => ({ ...it, model })) });
+      progress.tick(list.length);
+      if (!preds.length)
+        process.stderr.write(
+          `warning: model ${model} has no prediction for any of the ${list.length} scored items\n`,
+        );
+    }
+  } finally {
+    await scorer?.close();
   }
   progress.done();
   const out = ctx.opts.out === undefined ? join(rec.dir, 'scores.jsonl') : String(ctx.opts.out);
@@ -257,6 +269,7 @@ export const score = defineCommand({
       default: 1000,
       description: 'bootstrap resamples (0 = none)',
     },
+    THREADS_OPTION,
   ],
   run,
 });

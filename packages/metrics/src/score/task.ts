@@ -7,13 +7,23 @@
 import { CeItem, FlItem, type ItemScore, Prediction, QaItem, type TaskName } from '@faun/schema';
 import { bootstrapCiMany, type ConfidenceInterval } from '../bootstrap.ts';
 import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
-import { scoreCe, scoreFl, scoreQa } from './items.ts';
+import { type ItemResult, scoreCe, scoreFl, scoreQa } from './items.ts';
 
 export interface ScoreTaskOptions {
   /** Bootstrap seed (default 0). */
   seed?: number;
   /** Bootstrap resamples (default 1000; 0 = no interval, low/high = mean). */
   bootstrap?: number;
+  /**
+   * Scores the items elsewhere (a worker pool: `createScorer` of `@faun/metrics/pool`); the results are the
+   * same as in-process scoring. Default: in this process.
+   */
+  scorer?: ItemScorer;
+}
+
+/** Where items are scored: one item with one output, keyed for cache affinity by `affinity`. */
+export interface ItemScorer {
+  item(job: { item: QaItem | FlItem | CeItem; output: string }, affinity: string): Promise<ItemResult>;
 }
 
 export interface AggregateScore extends ConfidenceInterval {
@@ -57,6 +67,14 @@ function parseAll<T>(schema: Schema<T>, rows: readonly unknown[], what: string):
   });
 }
 
+function scoreItem(item: QaItem | FlItem | CeItem, output: string): ItemResult {
+  return item.task === 'qa'
+    ? scoreQa(item, output)
+    : item.task === 'fl'
+      ? scoreFl(item, output)
+      : scoreCe(item, output);
+}
+
 /**
  * Scores `predictions` against `items` of one task. Items and predictions are validated with the
  * schema records (a bad record throws naming its position, id and field). Predictions are matched by
@@ -86,17 +104,17 @@ export async function scoreTask(
     if (langs.size) await initCodeBleu([...langs].sort());
   }
   const missing: string[] = [];
-  const scored: ItemScore[] = parsedItems.map((item) => {
+  const outputs = parsedItems.map((item) => byId.get(item.id)?.output ?? '');
+  const results: ItemResult[] = opts.scorer
+    ? await Promise.all(
+        parsedItems.map((item, k) => opts.scorer!.item({ item, output: outputs[k]! }, item.id)),
+      )
+    : parsedItems.map((item, k) => scoreItem(item, outputs[k]!));
+  const scored: ItemScore[] = parsedItems.map((item, k) => {
     const pred = byId.get(item.id);
     if (!pred) missing.push(item.id);
-    const output = pred?.output ?? '';
     const base = { v: 1 as const, id: item.id, task, model: pred?.model ?? fallbackModel, missing: !pred };
-    const r =
-      item.task === 'qa'
-        ? scoreQa(item, output)
-        : item.task === 'fl'
-          ? scoreFl(item, output)
-          : scoreCe(item, output);
+    const r = results[k]!;
     const note = [
       !pred ? 'no prediction: scored as empty' : null,
       pred?.error ? `model error: ${pred.error}` : null,

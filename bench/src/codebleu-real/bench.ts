@@ -1,0 +1,198 @@
+/**
+ * Real-code CodeBLEU benchmark: whole `faun score-pairs --metric codebleu` commands on before/after hunks of
+ * real commits (build.ts), timed by wall clock per language with `--threads 1` and with all cores, on the
+ * whole file, and on the file where each reference has five hypotheses. When FAUN_CODEBLEU_REF names a
+ * reference command (reads `{hyp, ref, lang}` JSONL on stdin, writes one JSON object of the five CodeBLEU
+ * fields per line on stdout; see the metrics specification, §9, for building codebleu 0.7.1), it runs on the
+ * same files in the same run: the ratios and a field-by-field comparison are printed. With
+ * FAUN_BENCH_50K=1 the 50,000-pair file is scored with one thread and all cores too (byte identity, peak
+ * memory).
+ */
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DEFAULT_OUT, mirrorsDir, mirrorsPresent, POINTERS, writePairFiles } from './build.ts';
+
+const CLI = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
+const FIELDS = [
+  'codebleu',
+  'ngram_match_score',
+  'weighted_ngram_match_score',
+  'syntax_match_score',
+  'dataflow_match_score',
+] as const;
+
+interface Run {
+  wall_s: number;
+  cpu_s: number;
+  max_rss_mb: number;
+}
+
+function timed(cmd: string[], stdin?: string, stdout?: string): Run {
+  const t0 = performance.now();
+  const p = Bun.spawnSync(cmd, {
+    stdin: stdin ? Bun.file(stdin) : 'ignore',
+    stdout: stdout ? Bun.file(stdout) : 'ignore',
+    stderr: 'pipe',
+    env: { ...process.env, FAUN_NO_UPDATE_CHECK: '1' },
+  });
+  const wall = (performance.now() - t0) / 1000;
+  if (p.exitCode !== 0)
+    throw new Error(
+      `${cmd.slice(0, 4).join(' ')} … exited ${p.exitCode}: ${p.stderr.toString().slice(-2000)}`,
+    );
+  const u = p.resourceUsage;
+  return {
+    wall_s: wall,
+    cpu_s: u ? Number(u.cpuTime.total) / 1e6 : Number.NaN,
+    max_rss_mb: u ? Math.round(u.maxRSS / 1024 / 1024) : Number.NaN,
+  };
+}
+
+function faun(input: string, out: string, threads: number, logDir: string): Run {
+  return timed([
+    process.execPath,
+    CLI,
+    'score-pairs',
+    '--metric',
+    'codebleu',
+    '--quiet',
+    '--threads',
+    String(threads),
+    '--log-dir',
+    logDir,
+    '--input',
+    input,
+    '--out',
+    out,
+  ]);
+}
+
+function reference(cmd: string, input: string, out: string): Run {
+  return timed(['sh', '-c', cmd], input, out);
+}
+
+function lines(file: string): string[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
+}
+
+/** Rows whose five fields differ from the reference's by more than 1e-6, and those where only dataflow does. */
+function compare(faunOut: string, refOut: string): { rows: number; differ: number; dataflow_only: number } {
+  const a = lines(faunOut).map((l) => JSON.parse(l) as Record<string, number>);
+  const b = lines(refOut).map((l) => JSON.parse(l) as Record<string, number>);
+  if (a.length !== b.length) throw new Error(`${faunOut}: ${a.length} rows, reference ${b.length}`);
+  let differ = 0;
+  let dataflowOnly = 0;
+  a.forEach((r, i) => {
+    const bad = FIELDS.filter((k) => Math.abs((r[k] as number) - (b[i]?.[k] as number)) > 1e-6);
+    if (bad.length) differ++;
+    if (bad.length && bad.every((k) => k === 'codebleu' || k === 'dataflow_match_score')) dataflowOnly++;
+  });
+  return { rows: a.length, differ, dataflow_only: dataflowOnly };
+}
+
+const rate = (n: number, r: Run) => Math.round(n / r.wall_s);
+const fmt = (x: number) => x.toLocaleString('en', { maximumFractionDigits: 2 });
+
+/** Runs the benchmark; returns its figures (empty with a note when the pairs cannot be built). */
+export async function realCodeBench(args: string[] = []): Promise<Record<string, unknown>> {
+  const mirrors = mirrorsDir(args);
+  const dir = DEFAULT_OUT;
+  let files = {
+    pairs: join(dir, 'pairs.jsonl'),
+    fiveHyp: join(dir, 'pairs-5hyp.jsonl'),
+    many: join(dir, 'pairs-50k.jsonl'),
+  };
+  const fresh = Object.values(files).every(
+    (f) => existsSync(f) && statSync(f).mtimeMs >= statSync(POINTERS).mtimeMs,
+  );
+  if (fresh) {
+    // built earlier from the same pointers
+  } else if (mirrorsPresent(mirrors)) files = writePairFiles(mirrors, dir);
+  else {
+    console.log(
+      `codebleu real-code: skipped (mirrors missing under ${mirrors}; see bench/src/codebleu-real/build.ts)`,
+    );
+    return { real_code: 'skipped: mirrors missing' };
+  }
+  const work = join(dir, 'run');
+  const logDir = join(work, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const cores = cpus().length;
+  const refCmd = process.env.FAUN_CODEBLEU_REF;
+  const all = lines(files.pairs);
+  const langs = [...new Set(all.map((l) => (JSON.parse(l) as { lang: string }).lang))].sort();
+  const inputs: [string, string, number][] = langs.map((lang) => {
+    const own = all.filter((l) => (JSON.parse(l) as { lang: string }).lang === lang);
+    const f = join(work, `${lang}.jsonl`);
+    writeFileSync(f, `${own.join('\n')}\n`);
+    return [lang, f, own.length];
+  });
+  inputs.push(['all', files.pairs, all.length]);
+  const figures: Record<string, unknown> = { real_code_cores: cores, real_code_reference: refCmd ?? null };
+  console.log(
+    `codebleu real-code (whole commands, wall pairs/s; t1 = --threads 1, t${cores} = all cores${refCmd ? '; ref = FAUN_CODEBLEU_REF' : ''})`,
+  );
+  for (const [name, input, n] of inputs) {
+    const o1 = join(work, `${name}.t1.jsonl`);
+    const oN = join(work, `${name}.t${cores}.jsonl`);
+    const r1 = faun(input, o1, 1, logDir);
+    const rN = faun(input, oN, cores, logDir);
+    const identical = readFileSync(o1).equals(readFileSync(oN));
+    const row: Record<string, unknown> = {
+      pairs: n,
+      t1_pairs_per_s: rate(n, r1),
+      tN_pairs_per_s: rate(n, rN),
+      t1: r1,
+      tN: rN,
+      threads_identical: identical,
+    };
+    let line = `  ${name.padEnd(11)} ${String(n).padStart(5)} pairs  t1 ${fmt(r1.wall_s)}s (${rate(n, r1)}/s)  t${cores} ${fmt(rN.wall_s)}s (${rate(n, rN)}/s)`;
+    if (refCmd) {
+      const oR = join(work, `${name}.ref.jsonl`);
+      const rR = reference(refCmd, input, oR);
+      const cmp = compare(o1, oR);
+      Object.assign(row, {
+        ref: rR,
+        ref_pairs_per_s: rate(n, rR),
+        ratio_t1: rR.wall_s / r1.wall_s,
+        ratio_tN: rR.wall_s / rN.wall_s,
+        parity: cmp,
+      });
+      line += `  ref ${fmt(rR.wall_s)}s (${rate(n, rR)}/s)  ×${fmt(rR.wall_s / r1.wall_s)} t1, ×${fmt(rR.wall_s / rN.wall_s)} t${cores}  differ ${cmp.differ} (dataflow only ${cmp.dataflow_only})`;
+    }
+    line += `  | CPU-s t1 ${fmt(r1.cpu_s)} t${cores} ${fmt(rN.cpu_s)}${row.ref ? ` ref ${fmt((row.ref as Run).cpu_s)}` : ''}`;
+    console.log(`${line}${identical ? '' : '  OUTPUTS DIFFER BETWEEN THREAD COUNTS'}`);
+    figures[`real_code_${name}`] = row;
+  }
+  const nFive = lines(files.fiveHyp).length;
+  const five = faun(files.fiveHyp, join(work, 'five.jsonl'), cores, logDir);
+  const distinct = figures.real_code_all as { tN_pairs_per_s: number };
+  const speedup = rate(nFive, five) / distinct.tN_pairs_per_s;
+  figures.real_code_five_hyp = {
+    pairs: nFive,
+    pairs_per_s: rate(nFive, five),
+    run: five,
+    vs_distinct: speedup,
+  };
+  console.log(
+    `  5 hyps/ref  ${String(nFive).padStart(5)} pairs  t${cores} ${fmt(five.wall_s)}s (${rate(nFive, five)}/s) = ×${fmt(speedup)} the distinct-pair rate`,
+  );
+  if (process.env.FAUN_BENCH_50K === '1') {
+    const n = lines(files.many).length;
+    const o1 = join(work, 'many.t1.jsonl');
+    const oN = join(work, `many.t${cores}.jsonl`);
+    const r1 = faun(files.many, o1, 1, logDir);
+    const rN = faun(files.many, oN, cores, logDir);
+    const identical = readFileSync(o1).equals(readFileSync(oN));
+    figures.real_code_50k = { pairs: n, t1: r1, tN: rN, threads_identical: identical };
+    console.log(
+      `  50k pairs   t1 ${fmt(r1.wall_s)}s ${r1.max_rss_mb} MB  t${cores} ${fmt(rN.wall_s)}s ${rN.max_rss_mb} MB  ${identical ? 'byte-identical' : 'OUTPUTS DIFFER'}`,
+    );
+  }
+  return figures;
+}
+
+if (import.meta.main) console.log(JSON.stringify(await realCodeBench(process.argv.slice(2)), null, 2));

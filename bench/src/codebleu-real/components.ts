@@ -1,0 +1,133 @@
+/**
+ * Where CodeBLEU's time goes on the real-code pairs, per component, in one process: comment removal,
+ * parsing (wasm), reading the tree (walk + S-expressions), dataflow, the two n-gram parts, and matching.
+ * Each component runs over every text of the file in turn; the first pass (`cold`: compiled code still
+ * warming up) and the median of three later passes (`warm`) are reported in CPU milliseconds.
+ *
+ *   bun bench/src/codebleu-real/components.ts [pairs.jsonl]
+ */
+import { readFileSync } from 'node:fs';
+import {
+  corpusNgramMatch,
+  corpusWeightedNgramMatch,
+  sampleCounts,
+} from '../../../packages/metrics/src/codebleu/bleu.ts';
+import { removeComments } from '../../../packages/metrics/src/codebleu/comments.ts';
+import {
+  extractDataflow,
+  matchDataflow,
+  normalizeDataflow,
+} from '../../../packages/metrics/src/codebleu/dataflow.ts';
+import { FIELD_PARENTS } from '../../../packages/metrics/src/codebleu/dfg-langs.ts';
+import { KEYWORDS } from '../../../packages/metrics/src/codebleu/keywords.ts';
+import { pySplit, pyStrip } from '../../../packages/metrics/src/codebleu/pystr.ts';
+import { flattenTree } from '../../../packages/metrics/src/codebleu/tree.ts';
+import type { CodeLang } from '../../../packages/metrics/src/codebleu/types.ts';
+import { initSyntax, parseCode, type SyntaxLang } from '../../../packages/syntax/src/index.ts';
+import { DEFAULT_OUT } from './build.ts';
+
+interface P {
+  lang: CodeLang;
+  hyp: string;
+  ref: string;
+}
+
+function cpuMs(fn: () => void): number {
+  const c = process.cpuUsage();
+  fn();
+  const d = process.cpuUsage(c);
+  return (d.user + d.system) / 1000;
+}
+
+const file = process.argv[2] ?? `${DEFAULT_OUT}/pairs.jsonl`;
+const pairs = readFileSync(file, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as P);
+const langs = [...new Set(pairs.map((p) => p.lang))];
+await initSyntax(langs as SyntaxLang[]);
+const texts = pairs.flatMap((p) => [
+  { lang: p.lang, code: pyStrip(p.hyp) },
+  { lang: p.lang, code: pyStrip(p.ref) },
+]);
+const stripped = texts.map((t) => ({ lang: t.lang, code: removeComments(t.code, t.lang) }));
+const fields = (l: CodeLang) => FIELD_PARENTS[l === 'typescript' ? 'javascript' : l];
+
+const steps: [string, () => void][] = [
+  [
+    'comment removal',
+    () => {
+      for (const t of texts) removeComments(t.code, t.lang);
+    },
+  ],
+  [
+    'parse (wasm)',
+    () => {
+      for (const t of stripped) parseCode(t.code, t.lang).delete();
+    },
+  ],
+  [
+    'parse + tree read',
+    () =>
+      stripped.forEach((t) => {
+        const p = parseCode(t.code, t.lang);
+        flattenTree(p, fields(t.lang));
+        p.delete();
+      }),
+  ],
+  [
+    'parse + tree read + dataflow',
+    () =>
+      stripped.forEach((t) => {
+        const p = parseCode(t.code, t.lang);
+        const flat = flattenTree(p, fields(t.lang));
+        normalizeDataflow(extractDataflow(t.code, p.bytes, flat, t.lang));
+        p.delete();
+      }),
+  ],
+  [
+    'n-gram + weighted n-gram',
+    () =>
+      pairs.forEach((p) => {
+        const c = sampleCounts(
+          [{ hyp: pySplit(pyStrip(p.hyp)), refs: [pySplit(pyStrip(p.ref))] }],
+          KEYWORDS[p.lang],
+        );
+        corpusNgramMatch(c);
+        corpusWeightedNgramMatch(c, false);
+      }),
+  ],
+];
+const analyses = stripped.map((t) => {
+  const p = parseCode(t.code, t.lang);
+  const flat = flattenTree(p, fields(t.lang));
+  const a = {
+    sexps: flat.sexps,
+    dataflow: normalizeDataflow(extractDataflow(t.code, p.bytes, flat, t.lang)),
+  };
+  p.delete();
+  return a;
+});
+let matched = 0;
+steps.push([
+  'syntax + dataflow matching',
+  () => {
+    for (let i = 0; i < analyses.length; i += 2) {
+      const cand = analyses[i]!;
+      const ref = analyses[i + 1]!;
+      const set = new Set(cand.sexps);
+      matched += ref.sexps.filter((s) => set.has(s)).length;
+      matched += matchDataflow(cand.dataflow, ref.dataflow)[0];
+    }
+  },
+]);
+
+console.log(`${pairs.length} pairs (${texts.length} texts) from ${file}; CPU ms`);
+for (const [name, fn] of steps) {
+  const cold = cpuMs(fn);
+  const warm = [cpuMs(fn), cpuMs(fn), cpuMs(fn)].sort((a, b) => a - b)[1]!;
+  console.log(
+    `  ${name.padEnd(30)} cold ${cold.toFixed(0).padStart(6)}  warm ${warm.toFixed(0).padStart(6)}`,
+  );
+}
+if (matched < 0) console.log(matched); // keeps the matching work observable

@@ -1,0 +1,66 @@
+/**
+ * The unit of work a scoring pool runs: one `{hyp, ref}` pair with a metric family (`faun score-pairs`) or
+ * one task item against one model output (`faun score`). The same function runs in-process and in the
+ * workers, so results do not depend on where or how many ways a file is scored.
+ * @module
+ */
+import type { CeItem, FlItem, QaItem } from '@faun/schema';
+import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
+import { needsCodeBleu, type PairMetric, scorePair } from '../pairs.ts';
+import { type ItemResult, scoreCe, scoreFl, scoreQa } from '../score/items.ts';
+
+/** One pair for {@link scorePair}. */
+export interface PairJob {
+  kind: 'pair';
+  metric: PairMetric;
+  hyp: string;
+  ref: string;
+  variant?: string;
+  lang?: CodeLang;
+}
+
+/** One task item with one model output (scoreQa / scoreFl / scoreCe). */
+export interface ItemJob {
+  kind: 'item';
+  item: QaItem | FlItem | CeItem;
+  output: string;
+}
+
+export type Job = PairJob | ItemJob;
+export type JobResult<J extends Job> = J extends PairJob ? Record<string, number> : ItemResult;
+
+const loaded = new Set<CodeLang>();
+
+async function ensureCodeBleu(lang: CodeLang): Promise<void> {
+  if (loaded.has(lang)) return;
+  await initCodeBleu([lang]);
+  loaded.add(lang);
+}
+
+/** The CodeBLEU language a job needs loaded, if any. */
+function codeLangOf(job: Job): CodeLang | null {
+  if (job.kind === 'pair') return job.lang && needsCodeBleu(job.metric, job.lang) ? job.lang : null;
+  if (job.item.task !== 'ce') return null;
+  const l = job.item.language as CodeLang;
+  return CODE_LANGS.includes(l) ? l : null;
+}
+
+/** Runs one job (loading the grammar it needs first). Throws what the metric throws. */
+export async function runJob(job: Job): Promise<Record<string, number> | ItemResult> {
+  const lang = codeLangOf(job);
+  if (lang && !loaded.has(lang)) await ensureCodeBleu(lang);
+  if (job.kind === 'pair')
+    return scorePair(job.metric, job.hyp, job.ref, { variant: job.variant, lang: job.lang });
+  const { item, output } = job;
+  return item.task === 'qa'
+    ? scoreQa(item, output)
+    : item.task === 'fl'
+      ? scoreFl(item, output)
+      : scoreCe(item, output);
+}
+
+/** Messages between a pool and its workers. */
+export interface JobBatch {
+  jobs: { id: number; job: Job }[];
+}
+export type JobReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };

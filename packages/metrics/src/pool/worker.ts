@@ -1,0 +1,24 @@
+/**
+ * A scoring worker: receives batches of jobs, runs them in order with {@link runJob} (grammars load on first
+ * use and stay loaded; the CodeBLEU caches live as long as the worker) and posts one reply per batch.
+ */
+import { initCodeBleu } from '../codebleu/index.ts';
+import { type JobBatch, type JobReply, runJob } from './jobs.ts';
+
+declare const self: Worker;
+
+// load the tree-sitter runtime while the first jobs are on their way (grammars load on first use)
+const ready = initCodeBleu([]);
+
+self.onmessage = async (e: MessageEvent<JobBatch>) => {
+  await ready.catch(() => {});
+  const replies: JobReply[] = [];
+  for (const { id, job } of e.data.jobs) {
+    try {
+      replies.push({ id, ok: true, value: await runJob(job) });
+    } catch (err) {
+      replies.push({ id, ok: false, error: (err as Error)?.message ?? String(err) });
+    }
+  }
+  self.postMessage(replies);
+};
