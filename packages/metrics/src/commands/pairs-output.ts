@@ -65,13 +65,19 @@ export class LineAppender {
   private readonly fd: number;
   private buf = '';
   private last = Date.now();
+  private readonly timer: ReturnType<typeof setInterval>;
   constructor(
     path: string,
     private readonly flushMs = 200,
   ) {
     this.fd = openSync(path, 'a');
+    // lines waiting while the next one is scored elsewhere (a worker) still reach the disk in time
+    this.timer = setInterval(() => this.flush(), flushMs);
+    this.timer.unref();
   }
   add(line: string): void {
+    // the lines finished in one turn of the event loop reach the disk before the next line is scored
+    if (!this.buf) queueMicrotask(() => this.flush());
     this.buf += line;
     if (this.buf.length >= 1 << 18 || Date.now() - this.last >= this.flushMs) this.flush();
   }
@@ -81,6 +87,7 @@ export class LineAppender {
     this.last = Date.now();
   }
   close(): void {
+    clearInterval(this.timer);
     this.flush();
     closeSync(this.fd);
   }

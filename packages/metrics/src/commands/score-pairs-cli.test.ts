@@ -50,6 +50,8 @@ test('Ctrl+C at a random line, then the printed resume command, gives a file byt
       out,
       '--log-dir',
       join(dir, 'logs'),
+      '--threads',
+      '1',
     ],
     {
       cwd: dir,
@@ -210,6 +212,8 @@ test('SIGTERM stops a run at once, even inside one long line, keeping the finish
       out,
       '--log-dir',
       join(dir, 'logs'),
+      '--threads',
+      '1',
     ],
     {
       cwd: dir,

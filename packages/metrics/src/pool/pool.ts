@@ -48,11 +48,24 @@ function handled<T>(p: Promise<T>): Promise<T> {
 
 class InlineScorer implements Scorer {
   readonly threads = 1;
+  private tail: Promise<unknown> = Promise.resolve();
+  /**
+   * Runs jobs one after another, each on a later turn of the event loop than the end of the one before, so
+   * what the caller does with a result (writing it out) happens before the next job starts.
+   */
+  private deferred(job: Job): Promise<unknown> {
+    const next = this.tail
+      .catch(() => {})
+      .then(() => new Promise((r) => setImmediate(r)))
+      .then(() => runJob(job));
+    this.tail = next;
+    return next;
+  }
   pair(job: Omit<PairJob, 'kind'>): Promise<Record<string, number>> {
-    return handled(runJob({ kind: 'pair', ...job }) as Promise<Record<string, number>>);
+    return handled(this.deferred({ kind: 'pair', ...job }) as Promise<Record<string, number>>);
   }
   item(job: Omit<ItemJob, 'kind'>): Promise<ItemResult> {
-    return handled(runJob({ kind: 'item', ...job }) as Promise<ItemResult>);
+    return handled(this.deferred({ kind: 'item', ...job }) as Promise<ItemResult>);
   }
   async close(): Promise<void> {}
 }
