@@ -8,7 +8,26 @@ import type { ParserName } from './index.ts';
 export type GraderSource = 'swebench' | 'multi-swe-bench';
 
 /** `owner/repo` → parser, as SWE-bench chooses. One line per repository. */
-export const SWEBENCH_PARSERS: Record<string, ParserName> = {};
+export const SWEBENCH_PARSERS: Record<string, ParserName> = {
+  'astropy/astropy': 'pytest-v2',
+  'django/django': 'django',
+  'matplotlib/matplotlib': 'matplotlib',
+  'mwaskom/seaborn': 'seaborn',
+  'pallets/flask': 'pytest',
+  'psf/requests': 'pytest-options',
+  'pydata/xarray': 'pytest',
+  'pylint-dev/pylint': 'pytest-options',
+  'pytest-dev/pytest': 'pytest',
+  'scikit-learn/scikit-learn': 'pytest-v2',
+  'sphinx-doc/sphinx': 'pytest-v2',
+  'sympy/sympy': 'sympy',
+  'marshmallow-code/marshmallow': 'pytest',
+  'pvlib/pvlib-python': 'pytest',
+  'pydicom/pydicom': 'pytest-options',
+  'pylint-dev/astroid': 'pytest',
+  'pyvista/pyvista': 'pytest',
+  'sqlfluff/sqlfluff': 'pytest',
+};
 
 /** `org/repo` → parser, as Multi-SWE-bench chooses. One line per repository. */
 export const MSB_PARSERS: Record<string, ParserName> = {};
