@@ -12,7 +12,7 @@
  * vectors from the committed logs without running anything.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -192,6 +192,13 @@ function writeVectors(p: Project, run: Run, ref: { dir: string; commit: string }
   const log = logFile(p, run);
   if (!log) usage(`no log for ${p.dir}/${run.name}; run without --vectors-only first`);
   let lines = 0;
+  for (const f of readdirSync(join(OUT, p.dir)))
+    if (
+      f.startsWith(`${run.name}.`) &&
+      f.endsWith('.json') &&
+      !run.parsers.includes(f.slice(run.name.length + 1, -5))
+    )
+      rmSync(join(OUT, p.dir, f));
   for (const parser of run.parsers) {
     const fn = REFERENCE_FUNCTIONS[parser] ?? usage(`no reference function for parser ${parser}`);
     const out = must(['python3', '-c', RUNNER, ref.dir, fn, join(OUT, p.dir, log)], `${fn} on ${log}`);

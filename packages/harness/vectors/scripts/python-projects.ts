@@ -39,7 +39,6 @@ export const REFERENCE_FUNCTIONS: Record<string, string> = {
   django: 'parse_log_django',
 };
 
-const PYTEST_FAMILY = ['pytest', 'pytest-options', 'pytest-v2', 'matplotlib', 'seaborn'];
 /** SWE-bench's pytest command (`pytest -rA`), and astropy's (`-vv`, classic progress, `id STATUS` lines). */
 const RA = 'python3 -m pytest -rA -p no:cacheprovider';
 const ASTROPY = 'python3 -m pytest -rA -vv -o console_output_style=classic --tb=no -p no:cacheprovider';
@@ -54,7 +53,13 @@ export const PROJECTS: Project[] = [
       tag: '2.2.2',
       commit: 'a1c478bc93d3dc018a6e7a1ba3cf5409553c9df3',
     },
-    runs: [{ name: 'tests', command: `PYTHONPATH=/testbed/src ${RA} tests`, parsers: PYTEST_FAMILY }],
+    runs: [
+      {
+        name: 'tests',
+        command: `PYTHONPATH=/testbed/src ${RA} tests`,
+        parsers: ['pytest', 'seaborn', 'pytest-v2'],
+      },
+    ],
   },
   {
     dir: 'requests',
@@ -65,7 +70,9 @@ export const PROJECTS: Project[] = [
       tag: 'v2.28.1',
       commit: '4d394574f5555a8ddcc38f707e0c9f57f55d9a3b',
     },
-    runs: [{ name: 'tests', command: `PYTHONPATH=/testbed ${RA} tests`, parsers: PYTEST_FAMILY }],
+    runs: [
+      { name: 'tests', command: `PYTHONPATH=/testbed ${RA} tests`, parsers: ['pytest-options', 'pytest'] },
+    ],
   },
   {
     dir: 'pytest',
@@ -82,7 +89,7 @@ export const PROJECTS: Project[] = [
       {
         name: 'skipping-terminal-mark',
         command: `PYTHONPATH=/testbed/src ${RA} testing/test_skipping.py testing/test_terminal.py testing/test_mark.py`,
-        parsers: PYTEST_FAMILY,
+        parsers: ['pytest', 'pytest-v2', 'seaborn', 'matplotlib'],
       },
       {
         name: 'python-vv-classic',
@@ -100,7 +107,9 @@ export const PROJECTS: Project[] = [
       tag: '3.18.0',
       commit: '2805f32461fc7801a5f7b6d83facf7cbb8bca278',
     },
-    runs: [{ name: 'tests', command: `PYTHONPATH=/testbed/src ${RA} tests`, parsers: PYTEST_FAMILY }],
+    runs: [
+      { name: 'tests', command: `PYTHONPATH=/testbed/src ${RA} tests`, parsers: ['pytest', 'matplotlib'] },
+    ],
   },
   {
     dir: 'seaborn',
@@ -125,7 +134,9 @@ export const PROJECTS: Project[] = [
     dir: 'astroid',
     project: 'pylint-dev/astroid',
     source: { kind: 'debian', package: 'astroid', version: '2.14.2-1', dir: 'astroid-2.14.2' },
-    runs: [{ name: 'tests', command: `PYTHONPATH=/testbed ${RA} tests`, parsers: PYTEST_FAMILY }],
+    runs: [
+      { name: 'tests', command: `PYTHONPATH=/testbed ${RA} tests`, parsers: ['pytest', 'pytest-options'] },
+    ],
   },
   {
     dir: 'django',
@@ -133,7 +144,7 @@ export const PROJECTS: Project[] = [
     source: {
       kind: 'debian',
       package: 'python-django',
-      version: '3:3.2.25-0+deb12u1',
+      version: '3:3.2.25-0+deb12u3',
       dir: 'python-django-3.2.25',
     },
     runs: [
