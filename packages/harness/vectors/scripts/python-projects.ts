@@ -133,7 +133,7 @@ export const PROJECTS: Project[] = [
   {
     dir: 'astroid',
     project: 'pylint-dev/astroid',
-    source: { kind: 'debian', package: 'astroid', version: '2.14.2-1', dir: 'astroid-2.14.2' },
+    source: { kind: 'debian', package: 'python3-astroid', version: '2.14.2-1', dir: 'astroid-2.14.2' },
     runs: [
       { name: 'tests', command: `PYTHONPATH=/testbed ${RA} tests`, parsers: ['pytest', 'pytest-options'] },
     ],
@@ -152,7 +152,7 @@ export const PROJECTS: Project[] = [
         name: 'runtests',
         // SWE-bench's django command.
         command:
-          'PYTHONPATH=/testbed LANG=C.UTF-8 ./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 basic model_fields expressions queries test_runner utils_tests validators',
+          'PYTHONPATH=/testbed LANG=C.UTF-8 python3 tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 basic model_fields expressions queries test_runner utils_tests validators',
         parsers: ['django'],
       },
     ],
