@@ -121,7 +121,9 @@ function sourceTree(p: Project, mirrors: string, image: string, work: string): s
 }
 
 /** Runs one command in the image with the tree at /testbed and no network; the combined output is the log. */
-function runLog(image: string, tree: string, command: string): string {
+function runLog(image: string, tree: string, command: string, stopAfter?: number): string {
+  const stop = stopAfter ? ['timeout', '-s', 'KILL', String(stopAfter)] : [];
+  // Stopped inside the container, so that no container outlives the run.
   const r = sh([
     'docker',
     'run',
@@ -133,6 +135,7 @@ function runLog(image: string, tree: string, command: string): string {
     '-w',
     '/testbed',
     image,
+    ...stop,
     'sh',
     '-c',
     `${command} 2>&1`,
@@ -225,6 +228,7 @@ function writeVectors(p: Project, run: Run, ref: { dir: string; commit: string }
               image: 'faun python toolchain + Debian bookworm packages (scripts/python-logs.ts)',
             },
       reference: { tool: 'SWE-bench', repository: 'SWE-bench/SWE-bench', commit: ref.commit, parser: fn },
+      ...(run.stopAfter ? { stopped_after_seconds: run.stopAfter } : {}),
       parser,
       log,
       dropped: Object.keys(all).length - Object.keys(statuses).length,
@@ -254,7 +258,7 @@ async function main() {
       if (p.prepare) must(['sh', '-c', p.prepare], `${p.dir} prepare`, { cwd: tree });
       for (const run of p.runs) {
         console.log(`${p.dir}/${run.name}: running tests…`);
-        const name = writeLog(p, run, runLog(image, tree, run.command));
+        const name = writeLog(p, run, runLog(image, tree, run.command, run.stopAfter));
         console.log(`${p.dir}/${run.name}: ${name}`);
       }
     }
