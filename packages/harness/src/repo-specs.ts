@@ -33,10 +33,11 @@ export const REPO_SPECS: EnvSpec[] = [
     apt: ['python3-mpmath'],
     envSetup: [PY_COLLECTIONS_COMPAT],
     install: [],
-    testCmd: 'python3 bin/test -C --verbose {test_files}',
+    testCmd:
+      "PYTHONWARNINGS='ignore::UserWarning,ignore::SyntaxWarning' python3 bin/test -C --verbose {test_files}",
     parser: 'sympy',
     env: PY_ENV,
-    specVersion: '1',
+    specVersion: '2',
   },
   {
     name: 'pytest-dev/pytest',
@@ -69,10 +70,10 @@ export const REPO_SPECS: EnvSpec[] = [
       // setuptools_scm writes this file at install time; nothing installs here, so write a stand-in.
       `[ ! -d src/_pytest ] || [ -f src/_pytest/_version.py ] || printf '%s\\n' "version = '{version}.0'" "__version__ = version" "version_tuple = tuple(int(p) for p in version.split('.'))" > src/_pytest/_version.py`,
     ],
-    testCmd: 'PYTHONPATH=/testbed/src python3 -m pytest -rA -v -p no:cacheprovider {test_files}',
+    testCmd: 'PYTHONPATH=/testbed/src python3 -m pytest -rA -p no:cacheprovider {test_files}',
     parser: 'pytest',
     env: { PYTHONWARNINGS: 'ignore' },
-    specVersion: '1',
+    specVersion: '2',
   },
   {
     name: 'psf/requests',
@@ -92,10 +93,10 @@ export const REPO_SPECS: EnvSpec[] = [
     ],
     envSetup: [PY_COLLECTIONS_COMPAT],
     install: [],
-    testCmd: `${LOCAL_HTTPBIN} HTTPBIN_URL=http://127.0.0.1:8089/ PYTHONPATH=/testbed python3 -m pytest -rA -v -p no:cacheprovider {test_files}`,
-    parser: 'pytest',
+    testCmd: `${LOCAL_HTTPBIN} HTTPBIN_URL=http://127.0.0.1:8089/ PYTHONPATH=/testbed python3 -m pytest -rA -p no:cacheprovider {test_files}`,
+    parser: 'pytest-options',
     env: PY_ENV,
-    specVersion: '1',
+    specVersion: '2',
   },
   {
     name: 'pallets/flask',
@@ -111,10 +112,10 @@ export const REPO_SPECS: EnvSpec[] = [
     ],
     envSetup: [],
     install: [],
-    testCmd: 'PYTHONPATH=/testbed/src:/testbed python3 -m pytest -rA -v -p no:cacheprovider {test_files}',
+    testCmd: 'PYTHONPATH=/testbed/src:/testbed python3 -m pytest -rA -p no:cacheprovider {test_files}',
     parser: 'pytest',
     env: PY_ENV,
-    specVersion: '1',
+    specVersion: '2',
   },
   {
     name: 'django/django',
@@ -134,7 +135,7 @@ export const REPO_SPECS: EnvSpec[] = [
       'PYTHONPATH=. python3 tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 {test_modules}',
     parser: 'django',
     env: { ...PY_ENV, LANG: 'C.UTF-8' },
-    specVersion: '1',
+    specVersion: '2',
   },
 ];
 

@@ -12,6 +12,10 @@ import type { EnvSpec } from './specs.ts';
 /** SWE-bench's parser names (its `PARSER_REGISTRY` keys, as v5 rows carry them) → faun's parser. */
 export const REFERENCE_PARSER_NAMES: Record<string, ParserName> = {
   parse_log_pytest: 'pytest',
+  parse_log_pytest_options: 'pytest-options',
+  parse_log_pytest_v2: 'pytest-v2',
+  parse_log_matplotlib: 'matplotlib',
+  parse_log_seaborn: 'seaborn',
   parse_log_django: 'django',
   parse_log_sympy: 'sympy',
   parse_log_ant: 'swebench-ant',

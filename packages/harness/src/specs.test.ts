@@ -1,6 +1,15 @@
 import { expect, test } from 'bun:test';
 import type { ExecutionInstance } from '@faun/schema';
-import { djangoModules, specFor, specId, testCommand, testFiles } from './specs.ts';
+import { SWEBENCH_PARSERS } from './parsers/select.ts';
+import {
+  djangoModules,
+  LANGUAGE_DEFAULTS,
+  REPO_SPECS,
+  specFor,
+  specId,
+  testCommand,
+  testFiles,
+} from './specs.ts';
 
 const inst = (over: Partial<ExecutionInstance>): ExecutionInstance => ({
   v: 1,
@@ -44,11 +53,24 @@ test('test command: data files dropped, django modules, row override wins', () =
 
 test('specId changes when the spec content changes', () => {
   const s = specFor(inst({ language: 'python' }))!;
-  expect(specId(s)).toMatch(/^default:python@1\+[0-9a-f]{8}$/);
+  expect(specId(s)).toMatch(/^default:python@2\+[0-9a-f]{8}$/);
   expect(specId({ ...s, testCmd: `${s.testCmd} -x` })).not.toBe(specId(s));
 });
 
 test('pytest 7.x runs on bookworm (its tomli dependency is not in bullseye)', () => {
   expect(specFor(inst({ repo: 'pytest-dev/pytest', version: '7.0' }))?.suite).toBeUndefined();
   expect(specFor(inst({ repo: 'pytest-dev/pytest', version: '6.3' }))?.suite).toBe('bullseye');
+});
+
+test("Python specs run pytest in SWE-bench's -rA form (no -v) and read logs with SWE-bench's parser", () => {
+  const pythonSpecs = [LANGUAGE_DEFAULTS.python!, ...REPO_SPECS.filter((s) => s.toolchain === 'python')];
+  for (const s of pythonSpecs) {
+    if (s.testCmd.includes('pytest')) {
+      expect(s.testCmd).toContain(' -rA');
+      expect(s.testCmd).not.toMatch(/ -v\b/);
+    }
+    const ref = SWEBENCH_PARSERS[s.name];
+    if (ref) expect(`${s.name}: ${s.parser}`).toBe(`${s.name}: ${ref}`);
+  }
+  expect(specFor(inst({ repo: 'psf/requests', version: '2.27' }))?.parser).toBe('pytest-options');
 });

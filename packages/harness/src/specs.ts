@@ -53,10 +53,11 @@ export const LANGUAGE_DEFAULTS: Record<Language, EnvSpec | null> = {
     apt: [],
     envSetup: [],
     install: [],
-    testCmd: 'python3 -m pytest -rA -v -p no:cacheprovider',
+    // SWE-bench's form: the `-rA` short summary is what the parser reads (no `-v`).
+    testCmd: 'python3 -m pytest -rA -p no:cacheprovider',
     parser: 'pytest',
     env: PY_ENV,
-    specVersion: '1',
+    specVersion: '2',
   },
   go: {
     name: 'default:go',

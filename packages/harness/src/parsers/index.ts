@@ -2,22 +2,28 @@
 import { parseCargo } from './cargo.ts';
 import type { LogParser, TestMap } from './common.ts';
 import { parseCtest, parseCtestGtest, parseGtest } from './ctest.ts';
+import { parseDjango } from './django.ts';
 import { parseGo, parseGoJson, parseGoVerbose } from './go.ts';
 import { parseJest, parseJestJson, parseMocha, parseVitest } from './js.ts';
 import { parseGradleText, parseJunit, parseJunitXml } from './junit.ts';
 import { NATIVE_PARSERS } from './native-registry.ts';
 import { parseNodeSpec, parseNodeTest, parseTap } from './node.ts';
-import { parsePytest } from './pytest.ts';
+import { parseMatplotlib, parsePytest, parsePytestOptions, parsePytestV2, parseSeaborn } from './pytest.ts';
 import { parseSympy } from './sympy.ts';
-import { parseDjango, parseUnittest } from './unittest.ts';
+import { parseUnittest } from './unittest.ts';
 
 export type { LogParser, TestMap } from './common.ts';
 export { put, stripAnsi } from './common.ts';
+export { conflictingReports } from './pytest.ts';
 export { normaliseUnittestId } from './unittest.ts';
 
 /** Every parser by name. */
 export const PARSERS = {
   pytest: parsePytest,
+  'pytest-options': parsePytestOptions,
+  'pytest-v2': parsePytestV2,
+  matplotlib: parseMatplotlib,
+  seaborn: parseSeaborn,
   sympy: parseSympy,
   django: parseDjango,
   unittest: parseUnittest,

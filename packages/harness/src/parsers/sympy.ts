@@ -1,35 +1,25 @@
-/** sympy's `bin/test --verbose`: `test_name ok|F|E|f|s|X` lines plus `___ file:test_name ___` failure headers. */
-import type { TestStatus } from '@faun/schema';
-import { lines, put, type TestMap } from './common.ts';
+/**
+ * sympy's `bin/test -C --verbose`, as SWE-bench's `parse_log_sympy` reads it: a `___ path.py:name ___`
+ * failure header marks `path.py:name` FAILED; a line starting with `test_` is PASSED when it ends in ` ok`,
+ * FAILED in ` F`, ERROR in ` E`, with its first field as id (`test_g printed text ok` → `test_g` PASSED).
+ * Expected failures (`f`), skips (`s`) and `X` are not recorded. The last report of a test wins.
+ */
+import type { TestMap } from './common.ts';
+import { assign, pySplit, pyStrip } from './py-str.ts';
 
-const CODES: Record<string, TestStatus> = {
-  ok: 'PASSED',
-  F: 'FAILED',
-  E: 'ERROR',
-  f: 'XFAIL',
-  X: 'PASSED',
-  s: 'SKIPPED',
-  w: 'SKIPPED',
-  T: 'FAILED',
-};
-// `test_x ok`, `test_x [0.12s] ok`, `test_x E` — possibly glued after a file header.
-const LINE = /(?:^|\s)(_*test_\w+)\s+(?:\[[\d.]+s\]\s+)?(ok|F|E|f|X|s|w|T)(?:\s|$)/;
-const HEADER = /^_{3,}\s+\S+?:(\w+)\s+_{3,}$/;
-const SECTION = /^_{3,}\s+(?:sympy\/|\S+\.py).*$/;
+// `(_*) (.*)\.py:(.*) (_*)` with Python's `.` (anything but a newline).
+const HEADER = /(_*) ([^\n]*)\.py:([^\n]*) (_*)/g;
 
 export function parseSympy(log: string): TestMap {
   const out: TestMap = {};
-  for (const raw of lines(log)) {
-    const line = raw.trim();
-    const h = HEADER.exec(line);
-    if (h) {
-      // Headers follow the run; they confirm a failure/error already recorded inline.
-      if (!out[h[1]!]) put(out, h[1]!, 'FAILED');
-      continue;
-    }
-    if (SECTION.test(line)) continue;
-    const m = LINE.exec(line);
-    if (m) put(out, m[1]!, CODES[m[2]!]!);
+  for (const m of log.matchAll(HEADER)) assign(out, `${m[2]}.py:${m[3]}`, 'FAILED');
+  for (const raw of log.split('\n')) {
+    const line = pyStrip(raw);
+    if (!line.startsWith('test_')) continue;
+    const id = pySplit(line)[0]!;
+    if (line.endsWith(' E')) assign(out, id, 'ERROR');
+    if (line.endsWith(' F')) assign(out, id, 'FAILED');
+    if (line.endsWith(' ok')) assign(out, id, 'PASSED');
   }
   return out;
 }

@@ -1,5 +1,5 @@
 /**
- * unittest verbose (`python -m unittest -v`) and django's `runtests.py --verbosity 2`:
+ * unittest verbose (`python -m unittest -v`), faun's own reading (django rows use SWE-bench's `django` parser):
  * `test_x (module.Class) ... ok|FAIL|ERROR|skipped '…'|expected failure|unexpected success`.
  * Ids are the text before ` ... ` (a docstring's first line when the test has one, as SWE-bench does).
  * Python ≥ 3.11's `test_x (module.Class.test_x)` is normalised to `test_x (module.Class)`.
@@ -58,6 +58,3 @@ export function parseUnittest(log: string): TestMap {
   }
   return out;
 }
-
-/** django's runner prints the same format as unittest. */
-export const parseDjango = parseUnittest;
