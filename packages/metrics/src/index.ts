@@ -31,9 +31,15 @@ export * from './codebleu/index.ts';
 export { difflibRatio } from './distance/difflib.ts';
 export { lcsLength, levenshtein } from './distance/lcs.ts';
 export { type ApplyResult, applySearchReplace, type EditFailure, type MatchKind } from './edit/apply.ts';
-export { deriveSearchReplace, verifySearchReplace } from './edit/derive.ts';
+export {
+  checkSearchReplace,
+  type DerivedEdits,
+  deriveSearchReplace,
+  verifySearchReplace,
+} from './edit/derive.ts';
 export {
   formatSearchReplace,
+  isMarkerLine,
   type ParsedEdits,
   type ParseProblem,
   parseSearchReplace,

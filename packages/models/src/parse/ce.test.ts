@@ -62,8 +62,9 @@ describe('gold SEARCH/REPLACE blocks', () => {
   test('context grows until each SEARCH part is unique', () => {
     const before = ['a', 'x', 'a', 'x', 'a', 'x', 'a', 'x', 'b', ''].join('\n');
     const after = ['a', 'x', 'a', 'x', 'a', 'x', 'a', 'y', 'b', ''].join('\n');
-    const blocks = deriveSearchReplace(before, after, 'f.txt') ?? [];
-    const parsed = parseSearchReplace(formatSearchReplace(blocks));
+    const derived = deriveSearchReplace(before, after, 'f.txt');
+    if (!derived.ok) throw new Error(derived.reason);
+    const parsed = parseSearchReplace(formatSearchReplace(derived.blocks));
     expect(parsed.problems).toEqual([]);
     const r = applySearchReplace(before, parsed.blocks);
     expect(r.matches).toEqual(['exact']);
