@@ -2,7 +2,8 @@
  * Dataset statistics: per-repository counts and the length distribution of the issue text, from the
  * dataset's items; the curation funnel and store counts from the DuckDB store (`--store`), when given.
  */
-import type { FunnelRow, RepoCounts } from '@faun/store';
+import type { FunnelRow } from '@faun/schema';
+import type { RepoCounts } from '@faun/store';
 import { ApiError } from '../errors.ts';
 import type { DatasetRegistry } from './datasets.ts';
 
