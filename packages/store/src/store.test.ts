@@ -312,7 +312,9 @@ describe('open', () => {
     await v1.all('DELETE FROM faun_migrations WHERE version = 2');
     await v1.close();
     const s = await Store.open(path);
-    expect((await s.all<{ version: number }>('SELECT version FROM faun_migrations ORDER BY 1')).length).toBe(2);
+    expect((await s.all<{ version: number }>('SELECT version FROM faun_migrations ORDER BY 1')).length).toBe(
+      2,
+    );
     await s.putFunnel([{ ...row, skipped: false, undecided: { 'no file source': 2 } }]);
     expect((await s.funnel()).map((f) => f.undecided)).toEqual([{ 'no file source': 2 }]);
     await s.close();
