@@ -4,7 +4,6 @@
  * {@link MemoryStore} is an in-memory implementation for tests and offline runs.
  * @module
  */
-import { PrerequisiteError } from '@faun/kit';
 import type { Comment, CrossRef, FixPair, IssueEvent, PrFile, RawEntry, TaskItem } from '@faun/schema';
 import type { FunnelRow, RepoData } from './funnel.ts';
 import { findLinks, isFixCandidate } from './pairing.ts';
@@ -38,16 +37,11 @@ export async function collect<T>(m: Many<T>): Promise<T[]> {
   return out;
 }
 
-/** Opens the DuckDB store at `path` through `@faun/store`. */
+/** Opens the DuckDB store at `path` through `@faun/store` (loaded on first use). */
 export async function openStore(path: string): Promise<CurateStore> {
-  const mod = (await import('@faun/store')) as unknown as {
-    Store?: { open(path: string, opts?: unknown): Promise<CurateStore> };
-  };
-  if (!mod.Store?.open)
-    throw new PrerequisiteError('this build of @faun/store has no Store.open', {
-      hint: 'update the workspace (the store package is required for faun curate/build --db)',
-    });
-  return mod.Store.open(path);
+  const { Store } = await import('@faun/store');
+  const store: CurateStore = await Store.open(path);
+  return store;
 }
 
 /** The distinct repositories of the stored entries, sorted. */

@@ -6,7 +6,6 @@
 export { RedisQueue, type RedisQueueOptions } from './bullmq.ts';
 export {
   defaultWorkDeps,
-  itemScoresOf,
   loadScoreTask,
   parseRepoDirs,
   type ScoreTaskFn,

@@ -5,6 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { type ItemResult, type Queue, ResultMessage, type ScoreTaskFn } from '@faun/jobs';
 import { sha256 } from '@faun/kit';
+import type { TaskScore } from '@faun/metrics';
+import { TaskName } from '@faun/schema';
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/open.ts';
 import { leaderboard, results, runs, submissions } from '../db/schema.ts';
@@ -240,7 +242,7 @@ export class RunService {
     try {
       const counts = await this.counts(runId);
       let metrics: Record<string, unknown>;
-      let aggregates: unknown = null;
+      let aggregates: Omit<TaskScore, 'items'> | null = null;
       if (run.kind === 'exec') {
         metrics = { resolved: wilson(counts.pass, run.total) };
       } else {
@@ -248,10 +250,9 @@ export class RunService {
         const [sub] = await db.select().from(submissions).where(eq(submissions.runId, runId));
         const preds = (sub?.predictions ?? []) as Record<string, unknown>[];
         const scoreTask = await this.d.loadScoreTask();
-        aggregates = await scoreTask(run.task, ds.items, preds, {});
-        metrics = metricsOf(aggregates);
-        if (aggregates && typeof aggregates === 'object' && 'items' in aggregates)
-          aggregates = { ...(aggregates as Record<string, unknown>), items: undefined };
+        const { items: _items, ...scored } = await scoreTask(TaskName.parse(run.task), ds.items, preds, {});
+        metrics = metricsOf(scored);
+        aggregates = scored;
       }
       const report = {
         run_id: runId,

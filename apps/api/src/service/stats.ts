@@ -126,7 +126,7 @@ export function createStats(
   const open =
     o.open ??
     ((path: string) =>
-      import('@faun/store').then(({ Store }) => Store.open(path, { readOnly: true }) as Promise<StoreLike>));
+      import('@faun/store').then(({ Store }): Promise<StoreLike> => Store.open(path, { readOnly: true })));
   let cached: {
     at: number;
     value: Promise<{ funnel: FunnelStep[]; counts: Record<string, number> }>;
