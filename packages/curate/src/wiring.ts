@@ -5,11 +5,12 @@
  * @module
  */
 
+import { parseRepoDirs } from '@faun/kit';
 import { extensionOf } from './filters.ts';
 import type { CommentOnlyCheck } from './funnel.ts';
 import { prFileTexts } from './patch.ts';
 import type { Generate } from './semantic.ts';
-import { GitHubApiSource, LocalGitSource, parseRepoDirs, type RepoSource, routeSources } from './source.ts';
+import { GitHubApiSource, LocalGitSource, type RepoSource, routeSources } from './source.ts';
 
 /**
  * A `generate(prompt)` backed by a `provider:name` model from @faun/models (temperature 0), with

@@ -7,6 +7,8 @@ import {
   InputError,
   type OptionSpec,
   onInterrupt,
+  parseRepoDirs,
+  repoDirOption,
   resumeCommand,
   sha256,
   sha256File,
@@ -18,7 +20,6 @@ import { loadInstances, loadPredictions } from './instances.ts';
 import { LocalBackend } from './local-backend.ts';
 import { pruneCommand } from './prune.ts';
 import { regradeRun } from './regrade.ts';
-import { parseRepoDirs } from './repo.ts';
 import type { RunIdentity } from './run-identity.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
 import { errorDigest, summaryLine } from './summary.ts';
@@ -44,13 +45,7 @@ const RUN_OPTIONS: OptionSpec[] = [
     description: 'per-instance test timeout in seconds',
   },
   { name: 'instance-ids', type: 'list', arg: 'ID', repeatable: true, description: 'only these instance ids' },
-  {
-    name: 'repo-dir',
-    type: 'list',
-    arg: 'OWNER/REPO=PATH',
-    repeatable: true,
-    description: 'local git directory of a repository (offline)',
-  },
+  repoDirOption('local git directory of a repository (offline)'),
   {
     name: 'backend',
     type: 'string',

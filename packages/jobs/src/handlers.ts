@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageError } from '@faun/kit';
+import type { RepoDirs } from '@faun/kit';
 import type { scoreTask } from '@faun/metrics';
 import type { ExecutionResult, ItemScore, SampleOutcome } from '@faun/schema';
 import type { ItemOutcome, ItemResultInput, ScoreJobData, VerifyJobData } from './kinds.ts';
@@ -70,22 +70,11 @@ export interface VerifyConfig {
   /** `docker` (containers, default) or `local` (host processes, no isolation; for tests). */
   backend?: 'docker' | 'local';
   /** `owner/repo` → local git directory (offline); other repositories are cloned into the cache. */
-  repoDirs?: Record<string, string>;
+  repoDirs?: RepoDirs;
   /** Per-instance test timeout, seconds (default 1800). */
   timeoutS?: number;
   /** Scratch folder for run directories and caches (default $FAUN_STATE_DIR or /var/cache/faun). */
   stateDir?: string;
-}
-
-/** `owner/repo=PATH` pairs → map. */
-export function parseRepoDirs(pairs: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const p of pairs.flatMap((x) => x.split(','))) {
-    const m = /^([^=\s]+\/[^=\s]+)=(.+)$/.exec(p.trim());
-    if (!m) throw new UsageError(`--repo-dir '${p}': expected OWNER/REPO=PATH`);
-    out[m[1]!] = m[2]!;
-  }
-  return out;
 }
 
 const OUTCOMES: Record<ExecutionResult['outcome'], SampleOutcome> = {

@@ -7,7 +7,6 @@ export { RedisQueue, type RedisQueueOptions } from './bullmq.ts';
 export {
   defaultWorkDeps,
   loadScoreTask,
-  parseRepoDirs,
   type ScoreTaskFn,
   scoreChunk,
   textOutcome,

@@ -27,7 +27,6 @@ export {
 } from './providers/openai.ts';
 export { createReplayProvider, replayModelName } from './providers/replay.ts';
 export * from './registry.ts';
-export * from './repo-dirs.ts';
 export { loadDataset, loadPredictions } from './runner/dataset.ts';
 export * from './runner/predict.ts';
 export * from './tokens.ts';

@@ -53,10 +53,10 @@ describe('BM25 fault-localization baseline', () => {
       const signal = new AbortController().signal;
       const without = await createBm25Provider('').generate({ messages: [], item }, { signal });
       expect(without.text).toBe('src/a.py');
-      const withContents = await createBm25Provider('', checkoutContents(dir)).generate(
-        { messages: [], item },
-        { signal },
-      );
+      const withContents = await createBm25Provider(
+        '',
+        checkoutContents({ 'o/r': join(dir, 'o/r') }),
+      ).generate({ messages: [], item }, { signal });
       expect(withContents.text).toBe('src/b.py');
     } finally {
       rmSync(dir, { recursive: true, force: true });
