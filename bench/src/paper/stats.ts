@@ -5,7 +5,7 @@
  * shows, so adding a model or a table never changes another cell's numbers; intervals therefore differ
  * slightly from `faun score --seed N`'s (different resamples), while means are identical.
  */
-import { bootstrapCi, mulberry32, quantileSorted } from '@faun/metrics';
+import { bootstrapCi, mean, mulberry32, quantileSorted } from '@faun/metrics';
 import { lengthBuckets } from '@faun/models';
 
 /** A 32-bit seed from a base seed and a label (FNV-1a over the label). */
@@ -16,13 +16,6 @@ export function deriveSeed(seed: number, label: string): number {
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h;
-}
-
-export function mean(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  let s = 0;
-  for (const v of values) s += v;
-  return s / values.length;
 }
 
 export interface Interval {
@@ -76,7 +69,7 @@ export function pairedBootstrapP(
   if (a.length !== b.length) throw new Error(`paired test needs equal lengths (${a.length} vs ${b.length})`);
   const n = a.length;
   const d = a.map((x, i) => x - (b[i] ?? 0));
-  const diff = mean(d);
+  const diff = mean(d, Number.NaN);
   if (n === 0) return { diff: Number.NaN, p: Number.NaN };
   if (diff === 0) return { diff, p: 1 };
   const rand = mulberry32(seed);

@@ -73,7 +73,6 @@ export {
 export { METRICS, type MetricInfo } from './registry.ts';
 export { porterStem } from './rouge/porter.ts';
 export {
-  mean,
   type RougeOptions,
   type RougeScore,
   rouge1AndL,
@@ -83,3 +82,4 @@ export {
 } from './rouge/rouge.ts';
 export { scoreCe, scoreFl, scoreQa } from './score/items.ts';
 export { type AggregateScore, type ScoreTaskOptions, scoreTask, type TaskScore } from './score/task.ts';
+export { mean, wilsonInterval } from './stats.ts';

@@ -2,7 +2,7 @@
  * Run reports: outcome counts and headline metrics with confidence intervals. Text-metric aggregates come
  * from `scoreTask` unchanged; this module only reshapes them into `{ value, lo, hi }` for the leaderboard.
  */
-import type { TaskScore } from '@faun/metrics';
+import { type TaskScore, wilsonInterval } from '@faun/metrics';
 
 export interface Interval {
   value: number;
@@ -23,14 +23,11 @@ export function metricsOf(result: Pick<TaskScore, 'aggregate'>): Record<string, 
   return out;
 }
 
-/** Wilson score interval (95%) for `k` successes out of `n`. */
-export function wilson(k: number, n: number, z = 1.959964): Interval {
+/** A proportion with its Wilson 95% interval (`@faun/metrics`' `wilsonInterval`; none when n = 0). */
+export function proportion(k: number, n: number): Interval {
   if (n === 0) return { value: 0, lo: null, hi: null };
-  const p = k / n;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return { value: p, lo: Math.max(0, c - h), hi: Math.min(1, c + h) };
+  const [lo, hi] = wilsonInterval(k, n);
+  return { value: k / n, lo, hi };
 }
 
 /** Items per outcome; `scored` counts QA/CE items that got metric scores (they have no pass/fail). */

@@ -13,7 +13,7 @@ import { leaderboard, results, runs, submissions } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import type { DatasetRegistry } from './datasets.ts';
 import { type JobPlan, parsePredictions, planJobs } from './plan.ts';
-import { emptyCounts, metricsOf, type OutcomeCounts, wilson } from './report.ts';
+import { emptyCounts, metricsOf, type OutcomeCounts, proportion } from './report.ts';
 
 export interface Caller {
   keyId: string;
@@ -244,7 +244,7 @@ export class RunService {
       let metrics: Record<string, unknown>;
       let aggregates: Omit<TaskScore, 'items'> | null = null;
       if (run.kind === 'exec') {
-        metrics = { resolved: wilson(counts.pass, run.total) };
+        metrics = { resolved: proportion(counts.pass, run.total) };
       } else {
         const ds = await this.d.datasets.items(run.dataset);
         const [sub] = await db.select().from(submissions).where(eq(submissions.runId, runId));
