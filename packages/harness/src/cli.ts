@@ -7,6 +7,7 @@ import {
   InputError,
   type OptionSpec,
   onInterrupt,
+  optionKey,
   parseRepoDirs,
   repoDirOption,
   resumeCommand,
@@ -138,7 +139,7 @@ export const commands = [
     async run(ctx) {
       if (ctx.opts.pruneImages) return pruneCommand(ctx);
       for (const name of ['instances', 'predictions', 'run-id'])
-        if (!ctx.opts[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())])
+        if (!ctx.opts[optionKey(name)])
           throw new UsageError(`missing required option --${name}`, {
             hint: 'faun verify --instances FILE --predictions FILE|gold|empty --run-id ID (or --prune-images)',
           });

@@ -10,6 +10,7 @@ import {
   RunRecord,
   repoDirOption,
   shellQuote,
+  taskDatasetOptions,
   UsageError,
 } from '@faun/kit';
 import type { TaskName } from '@faun/schema';
@@ -52,14 +53,7 @@ export const predict = defineCommand({
     'faun predict --task ce --dataset ce.jsonl --model openai:gpt-4o --ablate pr_title,pr_body --out ce-nopr.jsonl',
   ],
   options: [
-    {
-      name: 'task',
-      type: 'string',
-      choices: ['qa', 'fl', 'ce'],
-      required: true,
-      description: 'task of the dataset',
-    },
-    { name: 'dataset', type: 'string', arg: 'FILE', required: true, description: 'task dataset (JSONL)' },
+    ...taskDatasetOptions,
     {
       name: 'model',
       short: 'm',

@@ -3,7 +3,7 @@
  * per-item scores (ItemScore JSONL) atomically, records the run, and prints the aggregate table.
  */
 import { join } from 'node:path';
-import { type CommandContext, defineCommand, newRunId, RunRecord } from '@faun/kit';
+import { type CommandContext, defineCommand, newRunId, RunRecord, taskDatasetOptions } from '@faun/kit';
 import { CeItem, FlItem, type Prediction, QaItem, type TaskName, writeJsonlAtomic } from '@faun/schema';
 import { METRICS } from '../registry.ts';
 import { scoreTask, type TaskScore } from '../score/task.ts';
@@ -198,14 +198,7 @@ export const score = defineCommand({
     'faun score --task ce --dataset ce.jsonl --predictions preds/ce.jsonl --out ce-scores.jsonl --seed 1',
   ],
   options: [
-    {
-      name: 'task',
-      type: 'string',
-      choices: ['qa', 'fl', 'ce'],
-      required: true,
-      description: 'task of the dataset',
-    },
-    { name: 'dataset', type: 'string', arg: 'FILE', required: true, description: 'task dataset (JSONL)' },
+    ...taskDatasetOptions,
     {
       name: 'predictions',
       short: 'p',
