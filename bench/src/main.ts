@@ -8,7 +8,9 @@
 import { mkdir } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { UsageError } from '@faun/kit';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
+import { type FlagDefaults, parseFlags, pickFlags } from './args.ts';
 
 export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api'] as const;
 const ALL = [...BENCHES, 'tables'] as const;
@@ -25,15 +27,20 @@ function machine() {
   };
 }
 
-async function runOne(name: string, args: string[]): Promise<void> {
+interface BenchModule {
+  FLAGS: FlagDefaults;
+  default: (a: string[]) => Promise<Record<string, unknown>>;
+}
+
+const load = async (name: string): Promise<BenchModule> =>
+  name === 'tables' ? await import('./tables.ts') : ((await import(`./perf/${name}.ts`)) as BenchModule);
+
+async function runOne(name: string, mod: BenchModule, args: string[]): Promise<void> {
   if (name === 'tables') {
     console.log('\n== bench tables ==');
-    await (await import('./tables.ts')).default(args);
+    await mod.default(args);
     return;
   }
-  const mod = (await import(`./perf/${name}.ts`)) as {
-    default: (a: string[]) => Promise<Record<string, unknown>>;
-  };
   console.log(`\n== bench ${name} ==`);
   const started = Date.now();
   const figures = await mod.default(args);
@@ -64,11 +71,24 @@ if (argv.includes('--help') || argv.includes('-h')) {
 }
 const names = argv.filter((a) => (ALL as readonly string[]).includes(a));
 const rest = argv.filter((a) => !names.includes(a));
-const unknown = rest.filter(
-  (a) => !a.startsWith('-') && !/^\d/.test(a) && !rest[rest.indexOf(a) - 1]?.startsWith('--'),
+const selected = names.length ? names : [...ALL];
+const mods = new Map<string, BenchModule>();
+for (const name of selected) mods.set(name, await load(name));
+// Every flag must belong to a selected benchmark; each one then sees only its own flags.
+const known = [...new Set([...mods.values()].flatMap((m) => Object.keys(m.FLAGS)))];
+const stray = rest.find(
+  (a, i) => !a.startsWith('-') && !(rest[i - 1]?.startsWith('--') && !rest[i - 1]?.includes('=')),
 );
-if (unknown.length) {
-  console.error(`unknown bench: ${unknown.join(', ')}; available: ${ALL.join(', ')}`);
+if (stray) {
+  console.error(`unknown bench: ${stray}; available: ${ALL.join(', ')}`);
   process.exit(2);
 }
-for (const name of names.length ? names : ALL) await runOne(name, rest);
+try {
+  parseFlags(selected.join('+'), rest, Object.fromEntries(known.map((k) => [k, undefined])));
+  for (const [name, mod] of mods) parseFlags(name, pickFlags(rest, Object.keys(mod.FLAGS)), mod.FLAGS);
+} catch (e) {
+  if (!(e instanceof UsageError)) throw e;
+  console.error(`${e.message}\n  hint: ${e.hint}`);
+  process.exit(2);
+}
+for (const [name, mod] of mods) await runOne(name, mod, pickFlags(rest, Object.keys(mod.FLAGS)));

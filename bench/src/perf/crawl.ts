@@ -13,12 +13,9 @@ import { join } from 'node:path';
 import { type CrawlSink, crawl, createClient, resolveRepos, SimClock } from '@faun/github';
 import { FakeGitHub } from '@faun/github/testing';
 import { Store } from '@faun/store';
+import { parseFlags } from '../args.ts';
 
-function arg(args: string[], name: string, def: number): number {
-  const i = args.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(args[i + 1]) : Number.NaN;
-  return Number.isFinite(v) && v > 0 ? v : def;
-}
+export const FLAGS = { entries: 100_000, repos: 30, tokens: 4, concurrency: 2 };
 
 function peakRss(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
@@ -26,10 +23,7 @@ function peakRss(): number {
 }
 
 export default async function crawlBench(args: string[]): Promise<Record<string, unknown>> {
-  const entries = arg(args, 'entries', 100_000);
-  const repos = arg(args, 'repos', 30);
-  const tokenCount = arg(args, 'tokens', 4);
-  const concurrency = arg(args, 'concurrency', 2);
+  const { entries, repos, tokens: tokenCount, concurrency } = parseFlags('crawl', args, FLAGS);
   const dir = await mkdtemp(join(tmpdir(), 'faun-bench-crawl-'));
   const clock = new SimClock(36_000);
   const tokens = Array.from({ length: tokenCount }, (_, i) => `bench-token-${i}`);
