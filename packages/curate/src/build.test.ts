@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applySearchReplace, parseSearchReplace } from '@faun/metrics';
 import type { RawEntry } from '@faun/schema';
+import { MemoryStore } from '../testing/memory-store.ts';
 import { buildFromStore } from './build.ts';
 import { curateStore } from './curate.ts';
 import { writeDataset } from './dataset.ts';
 import { DEFAULT_FILTERS } from './filters.ts';
 import { LocalGitSource } from './source.ts';
-import { MemoryStore } from './store.ts';
 import { plantedRepo, REPO } from './test-corpus.ts';
 
 let dir = '';

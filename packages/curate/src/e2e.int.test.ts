@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { crawl, createClient, MemorySink, resolveRepos } from '@faun/github';
 import { Corpus, FakeGitHub, type FakeRepo, TRUTH_FILTERS, type TruthPair } from '@faun/github/testing';
 import { applySearchReplace, parseSearchReplace } from '@faun/metrics';
+import { MemoryStore } from '../testing/memory-store.ts';
 import { buildFromStore } from './build.ts';
 import { curateStore } from './curate.ts';
 import { DEFAULT_FILTERS, isMerged, targetsDefaultBranch } from './filters.ts';
 import { findLinks, isFixCandidate } from './pairing.ts';
 import { GitHubApiSource } from './source.ts';
-import { MemoryStore } from './store.ts';
 import { syntaxCommentOnly } from './wiring.ts';
 
 let fake: FakeGitHub;

@@ -50,6 +50,6 @@ export {
   semanticPrompt,
 } from './semantic.ts';
 export { GitHubApiSource, LocalGitSource, type RepoSource } from './source.ts';
-export { type CurateStore, MemoryStore, openStore } from './store.ts';
+export { type CurateStore, openStore } from './store.ts';
 export { importRow, normalizeRow } from './swebench.ts';
 export { buildCe, buildFl, buildQa, languageOf, pruneTree } from './tasks.ts';

@@ -5,11 +5,11 @@
  */
 import { describe, expect, test } from 'bun:test';
 import type { RawEntry } from '@faun/schema';
+import { MemoryStore } from '../testing/memory-store.ts';
 import { curateStore } from './curate.ts';
 import { DEFAULT_FILTERS } from './filters.ts';
 import { formatFunnel } from './funnel-table.ts';
 import type { RepoSource } from './source.ts';
-import { MemoryStore } from './store.ts';
 import { file, plantedRepo } from './test-corpus.ts';
 import { syntaxCommentOnly } from './wiring.ts';
 

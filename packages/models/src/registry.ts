@@ -87,7 +87,6 @@ registerProvider('bm25', async () => {
 });
 registerProvider('replay', async () => (await import('./providers/replay.ts')).createReplayProvider);
 registerProvider('baseline', async () => (await import('./providers/baseline.ts')).createBaselineProvider);
-registerProvider('echo', async () => (await import('./providers/baseline.ts')).createEchoProvider);
 
 /** Splits `provider:name` at the first colon (`bm25` alone has an empty name). */
 export function parseModelSpec(spec: string): { provider: string; name: string } {
