@@ -12,7 +12,7 @@ import { UsageError } from '@faun/kit';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
 import { type FlagDefaults, parseFlags, pickFlags } from './args.ts';
 
-export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api'] as const;
+export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api', 'jsonl'] as const;
 const ALL = [...BENCHES, 'tables'] as const;
 const OUT = join(import.meta.dir, '..', 'out');
 
@@ -58,6 +58,7 @@ const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
   store     DuckDB ingest of 800k synthetic entries, funnel query time, peak RSS
   harness   per-instance overhead over a bare docker run; throughput at 1, 2 and 4 workers
   api       POST /v1/score/fl under wrk: requests/second and p99 latency
+  jsonl     streaming a generated ~1 GB JSONL file: lines/second and RSS growth (--megabytes N)
   tables    the paper tables from prediction files (--datasets DIR --predictions DIR [--execution DIR]
             [--out DIR] [--seed N]); without --predictions, from the offline demo's outputs
 
