@@ -14,7 +14,6 @@ import { parseClock, SimClock } from './clock.ts';
 import { crawl, type StreamProgress } from './crawler.ts';
 import { FileEtagCache } from './etag.ts';
 import { parseRepos, resolveRepos } from './repos.ts';
-import { storeSink } from './store-sink.ts';
 import { tokensFromEnv } from './tokens.ts';
 
 function fmtDuration(ms: number): string {
@@ -94,7 +93,7 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
             await crawl({
               repos: metas,
               client,
-              sink: storeSink(store),
+              sink: store,
               since,
               concurrency: Number(o.concurrency ?? 2),
               survivors,

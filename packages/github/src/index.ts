@@ -23,7 +23,6 @@ export {
   type PrFilesRow,
   type RepoRow,
 } from './sink.ts';
-export { storeSink } from './store-sink.ts';
 export {
   type DetailTask,
   type SurvivorEntry,

@@ -1,6 +1,7 @@
 /**
- * End to end over the fake GitHub server: crawl (the real crawler, REST + GraphQL) into a sink, curate,
- * and check the planted truth: pairing precision/recall 1.0 and each filter removing exactly its pairs.
+ * Planted truth over the fake GitHub server, in memory: crawl (the real crawler, REST + GraphQL) into a
+ * MemorySink, curate over a MemoryStore, and check pairing precision/recall 1.0 and each filter removing
+ * exactly its pairs. (The DuckDB path end to end is `e2e-store.int.test.ts`.)
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { crawl, createClient, MemorySink, resolveRepos } from '@faun/github';
