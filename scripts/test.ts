@@ -1,6 +1,6 @@
 /**
  * Runs every `bun test` suite (unit and integration) and ends with one plain closing line,
- * `tests: N passed, N failed`, which CI reads. Extra arguments go to `bun test`.
+ * `tests: N passed, N failed, N skipped`, which CI reads. Extra arguments go to `bun test`.
  */
 const args = process.argv.slice(2);
 const proc = Bun.spawn(['bun', 'test', ...args], { stdout: 'inherit', stderr: 'pipe', env: process.env });
@@ -14,7 +14,8 @@ const code = await proc.exited;
 const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'm').exec(tail)?.[1] ?? 0);
 const passed = count('pass');
 const failed = count('fail');
-console.log(`\ntests: ${passed} passed, ${failed} failed`);
+const skipped = count('skip');
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 if (passed === 0 && code === 0) {
   console.error('no test ran');
   process.exit(1);

@@ -8,9 +8,11 @@
 import { mkdir } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { UsageError } from '@faun/kit';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
+import { type FlagDefaults, parseFlags, pickFlags } from './args.ts';
 
-export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api'] as const;
+export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api', 'jsonl'] as const;
 /** Benchmarks that need reference sources and run only when named. */
 const ON_REQUEST = ['reports'] as const;
 const ALL = [...BENCHES, ...ON_REQUEST, 'tables'] as const;
@@ -27,15 +29,20 @@ function machine() {
   };
 }
 
-async function runOne(name: string, args: string[]): Promise<void> {
+interface BenchModule {
+  FLAGS: FlagDefaults;
+  default: (a: string[]) => Promise<Record<string, unknown>>;
+}
+
+const load = async (name: string): Promise<BenchModule> =>
+  name === 'tables' ? await import('./tables.ts') : ((await import(`./perf/${name}.ts`)) as BenchModule);
+
+async function runOne(name: string, mod: BenchModule, args: string[]): Promise<void> {
   if (name === 'tables') {
     console.log('\n== bench tables ==');
-    await (await import('./tables.ts')).default(args);
+    await mod.default(args);
     return;
   }
-  const mod = (await import(`./perf/${name}.ts`)) as {
-    default: (a: string[]) => Promise<Record<string, unknown>>;
-  };
   console.log(`\n== bench ${name} ==`);
   const started = Date.now();
   const figures = await mod.default(args);
@@ -55,6 +62,7 @@ const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
   api       POST /v1/score/fl under wrk: requests/second and p99 latency
   reports   verify --report-dir output checked with SWE-bench's and Multi-SWE-bench's own report code
             (--swebench-src DIR --msb-src DIR: extracted reference sources; only when named)
+  jsonl     streaming a generated ~1 GB JSONL file: lines/second and RSS growth (--megabytes N)
   tables    the paper tables from prediction files (--datasets DIR --predictions DIR [--execution DIR]
             [--out DIR] [--seed N]); without --predictions, from the offline demo's outputs
 
@@ -68,12 +76,24 @@ if (argv.includes('--help') || argv.includes('-h')) {
 }
 const names = argv.filter((a) => (ALL as readonly string[]).includes(a));
 const rest = argv.filter((a) => !names.includes(a));
-const unknown = rest.filter(
-  (a) => !a.startsWith('-') && !/^\d/.test(a) && !rest[rest.indexOf(a) - 1]?.startsWith('--'),
+const selected = names.length ? names : ALL.filter((n) => !(ON_REQUEST as readonly string[]).includes(n));
+const mods = new Map<string, BenchModule>();
+for (const name of selected) mods.set(name, await load(name));
+// Every flag must belong to a selected benchmark; each one then sees only its own flags.
+const known = [...new Set([...mods.values()].flatMap((m) => Object.keys(m.FLAGS)))];
+const stray = rest.find(
+  (a, i) => !a.startsWith('-') && !(rest[i - 1]?.startsWith('--') && !rest[i - 1]?.includes('=')),
 );
-if (unknown.length) {
-  console.error(`unknown bench: ${unknown.join(', ')}; available: ${ALL.join(', ')}`);
+if (stray) {
+  console.error(`unknown bench: ${stray}; available: ${ALL.join(', ')}`);
   process.exit(2);
 }
-for (const name of names.length ? names : ALL.filter((n) => !(ON_REQUEST as readonly string[]).includes(n)))
-  await runOne(name, rest);
+try {
+  parseFlags(selected.join('+'), rest, Object.fromEntries(known.map((k) => [k, undefined])));
+  for (const [name, mod] of mods) parseFlags(name, pickFlags(rest, Object.keys(mod.FLAGS)), mod.FLAGS);
+} catch (e) {
+  if (!(e instanceof UsageError)) throw e;
+  console.error(`${e.message}\n  hint: ${e.hint}`);
+  process.exit(2);
+}
+for (const [name, mod] of mods) await runOne(name, mod, pickFlags(rest, Object.keys(mod.FLAGS)));

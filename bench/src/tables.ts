@@ -7,17 +7,20 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
+import { parseFlags } from './args.ts';
 import { buildPaper } from './paper/index.ts';
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-}
+export const FLAGS = {
+  datasets: undefined,
+  predictions: undefined,
+  execution: undefined,
+  out: undefined,
+  seed: 0,
+};
 
 export default async function tables(args: string[]): Promise<Record<string, unknown>> {
-  let datasets = flag(args, 'datasets');
-  let predictions = flag(args, 'predictions');
-  let execution = flag(args, 'execution');
+  const flags = parseFlags('tables', args, FLAGS);
+  let { datasets, predictions, execution } = flags;
   if (!predictions) {
     const demo = join(REPO_ROOT, 'demo-out');
     if (!existsSync(join(demo, 'predictions'))) {
@@ -37,8 +40,8 @@ export default async function tables(args: string[]): Promise<Record<string, unk
   }
   if (!datasets)
     throw new Error('--datasets DIR is required with --predictions (a folder with qa/fl/ce.jsonl)');
-  const out = resolve(flag(args, 'out') ?? join(import.meta.dir, '..', 'out', 'tables'));
-  const seed = Number(flag(args, 'seed') ?? 0);
+  const out = resolve(flags.out ?? join(import.meta.dir, '..', 'out', 'tables'));
+  const seed = flags.seed;
   const started = performance.now();
   const { tables: built, files } = await buildPaper({
     datasets: resolve(datasets),

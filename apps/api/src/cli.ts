@@ -1,8 +1,14 @@
 /** `faun serve` (the API and pages) and `faun serve keys create|list|revoke`. */
 
 import { statSync } from 'node:fs';
-import { parseRepoDirs } from '@faun/jobs';
-import { type CommandContext, defineCommand, type OptionSpec, UsageError } from '@faun/kit';
+import {
+  type CommandContext,
+  defineCommand,
+  type OptionSpec,
+  parseRepoDirs,
+  repoDirOption,
+  UsageError,
+} from '@faun/kit';
 import { startServer } from './server.ts';
 import { type KeyOps, openKeyOps } from './service/keyops.ts';
 
@@ -227,13 +233,7 @@ export const commands = [
         default: 'docker',
         description: 'where in-process verification jobs run (docker, or local processes for tests)',
       },
-      {
-        name: 'repo-dir',
-        type: 'list',
-        arg: 'OWNER/REPO=PATH',
-        repeatable: true,
-        description: 'local git directory of a repository (offline verification)',
-      },
+      repoDirOption('local git directory of a repository (offline verification)'),
     ],
     subcommands: [keys],
     async run(ctx) {

@@ -15,7 +15,7 @@ test('an unfinished run is resumed after a restart', async () => {
   const db = join(root, 'db');
   const slow: ScoreTaskFn = async (...a) => {
     await Bun.sleep(150);
-    return (scoreTask as unknown as ScoreTaskFn)(...a);
+    return scoreTask(...a);
   };
   const first = await startTestServer({ db, serve: { scoreTask: slow, chunkSize: 2, inlineWorkers: 1 } });
   const items = flItems(FL_DATASET_SIZE);

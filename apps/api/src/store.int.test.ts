@@ -20,6 +20,7 @@ const row = (run_id: string, repo: string, order: number, input: number, output:
   removed: input - output,
   output,
   skipped: false,
+  undecided: {},
 });
 
 test('the funnel sums steps over repositories of the latest curation run', () => {

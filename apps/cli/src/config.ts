@@ -5,17 +5,13 @@
  * and wins over the top level. Keys may be kebab-case or camelCase.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { didYouMean, type OptionSpec, UsageError } from '@faun/kit';
+import { didYouMean, type OptionSpec, optionKey, UsageError } from '@faun/kit';
 
 export type Source = 'flag' | 'env' | 'config' | 'default';
 
 export function envName(option: string, command?: string): string {
   const up = (x: string) => x.replace(/-/g, '_').toUpperCase();
   return command ? `FAUN_${up(command)}_${up(option)}` : `FAUN_${up(option)}`;
-}
-
-export function camel(name: string): string {
-  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 export function loadConfig(explicit: string | undefined, env = process.env): Record<string, unknown> {
@@ -38,7 +34,7 @@ export function loadConfig(explicit: string | undefined, env = process.env): Rec
 
 function configValue(config: Record<string, unknown>, command: string, name: string): unknown {
   const section = config[command];
-  const keys = [name, camel(name)];
+  const keys = [name, optionKey(name)];
   if (section && typeof section === 'object' && !Array.isArray(section)) {
     for (const k of keys) if (k in section) return (section as Record<string, unknown>)[k];
   }
@@ -104,7 +100,7 @@ export function resolveOptions(
   const values: Record<string, unknown> = {};
   const sources: Record<string, Source> = {};
   for (const spec of specs) {
-    const key = camel(spec.name);
+    const key = optionKey(spec.name);
     let value: unknown;
     let source: Source = 'default';
     if (flags[key] !== undefined) {

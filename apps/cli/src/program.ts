@@ -11,11 +11,12 @@ import {
   FAUN_VERSION,
   FaunError,
   type OptionSpec,
+  optionKey,
   UsageError,
 } from '@faun/kit';
 import { JsonlError } from '@faun/schema';
 import { Command, CommanderError, Option } from 'commander';
-import { camel, envName, loadConfig, resolveOptions } from './config.ts';
+import { envName, loadConfig, resolveOptions } from './config.ts';
 import { REGISTRY } from './registry.ts';
 
 /** Flags every command accepts. */
@@ -113,7 +114,7 @@ function buildCommand(
     const flags = command.opts() as Record<string, unknown>;
     // commander sets `--no-x` as x=false and fills x=true default for negatable pairs; keep only explicit ones.
     for (const o of all)
-      if (command.getOptionValueSource(camel(o.name)) !== 'cli') delete flags[camel(o.name)];
+      if (command.getOptionValueSource(optionKey(o.name)) !== 'cli') delete flags[optionKey(o.name)];
     out.ran = runSpec(spec, [...path, spec.name], flags, command.args, all);
   });
 }

@@ -3,6 +3,7 @@
  * table, the RQ3 length analysis, per-language and per-repository breakdowns and execution results.
  * Every cell carries a seeded bootstrap 95% interval.
  */
+import { mean } from '@faun/metrics';
 import type { TaskName } from '@faun/schema';
 import {
   type Cell,
@@ -21,7 +22,6 @@ import {
   bootstrapMean,
   bucketOf,
   deriveSeed,
-  mean,
   pairedBootstrapP,
   terciles,
 } from './stats.ts';
@@ -137,10 +137,18 @@ export function significance(input: PaperInput): Table {
           const vb = values(b, ids, m.key);
           const seed = deriveSeed(input.seed, `pair|${task}|${m.key}|${a.model}|${b.model}`);
           const { diff, p } = pairedBootstrapP(va, vb, seed, input.resamples);
-          const d = bootstrap(ids.length, (idx) => mean(idx.map((k) => (va[k] ?? 0) - (vb[k] ?? 0))), {
-            seed,
-            resamples: input.resamples,
-          });
+          const d = bootstrap(
+            ids.length,
+            (idx) =>
+              mean(
+                idx.map((k) => (va[k] ?? 0) - (vb[k] ?? 0)),
+                Number.NaN,
+              ),
+            {
+              seed,
+              resamples: input.resamples,
+            },
+          );
           rows.push({
             keys: [TASK_LABEL[task], m.label, a.model, b.model],
             cells: [
@@ -191,8 +199,19 @@ export function ablation(input: PaperInput): Table {
         const vb = values(base, ids, metric);
         const va = values(abl, ids, metric);
         const rel = (idx: readonly number[]) => {
-          const b = mean(idx.map((i) => vb[i] ?? 0));
-          return b === 0 ? Number.NaN : ((mean(idx.map((i) => va[i] ?? 0)) - b) / b) * 100;
+          const b = mean(
+            idx.map((i) => vb[i] ?? 0),
+            Number.NaN,
+          );
+          return b === 0
+            ? Number.NaN
+            : ((mean(
+                idx.map((i) => va[i] ?? 0),
+                Number.NaN,
+              ) -
+                b) /
+                b) *
+                100;
         };
         return bootstrap(ids.length, rel, {
           seed: deriveSeed(input.seed, `abl|${model}|${removed}|${task}|${metric}`),

@@ -18,13 +18,6 @@ export function deriveSeed(seed: number, label: string): number {
   return h;
 }
 
-export function mean(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  let s = 0;
-  for (const v of values) s += v;
-  return s / values.length;
-}
-
 export interface Interval {
   value: number;
   lo: number;

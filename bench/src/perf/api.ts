@@ -10,16 +10,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PrerequisiteError, REPO_ROOT } from '@faun/kit';
+import { parseFlags } from '../args.ts';
 
 const CLI = join(REPO_ROOT, 'apps/cli/src/main.ts');
 const TARGET_RPS = 2000;
 const TARGET_P99_MS = 50;
 
-function arg(args: string[], name: string, def: number): number {
-  const i = args.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(args[i + 1]) : Number.NaN;
-  return Number.isFinite(v) && v > 0 ? v : def;
-}
+export const FLAGS = { seconds: 10, connections: 8, threads: 1 };
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -127,9 +124,7 @@ function runWrk(o: {
 export default async function api(args: string[]): Promise<Record<string, unknown>> {
   if (!Bun.which('wrk'))
     throw new PrerequisiteError('wrk is not installed', { hint: 'apt-get install -y wrk' });
-  const seconds = arg(args, 'seconds', 10);
-  const connections = arg(args, 'connections', 8);
-  const threads = arg(args, 'threads', 1);
+  const { seconds, connections, threads } = parseFlags('api', args, FLAGS);
   const dir = mkdtempSync(join(tmpdir(), 'faun-bench-api-'));
   mkdirSync(join(dir, 'datasets'));
   const db = join(dir, 'db');

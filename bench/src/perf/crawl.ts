@@ -21,22 +21,19 @@ import { join } from 'node:path';
 import { appTokens, type CrawlSink, crawl, createClient, resolveRepos, SimClock } from '@faun/github';
 import { FakeGitHub, type FakeGitHubOptions } from '@faun/github/testing';
 import { Store } from '@faun/store';
+import { parseFlags } from '../args.ts';
 
-function arg(args: string[], name: string, def: number): number {
-  const i = args.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(args[i + 1]) : Number.NaN;
-  return Number.isFinite(v) && v > 0 ? v : def;
-}
+export const FLAGS = {
+  entries: 100_000,
+  repos: 30,
+  concurrency: 2,
+  faults: 'load',
+  configs: '1,4same,4users,app',
+};
 
 function peakRss(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
   return m ? Number(m[1]) * 1024 : process.memoryUsage().rss;
-}
-
-function strArg(args: string[], name: string, def: string): string {
-  const i = args.indexOf(`--${name}`);
-  const v = i >= 0 ? args[i + 1] : undefined;
-  return v && !v.startsWith('--') ? v : def;
 }
 
 type Config = '1' | '4same' | '4users' | 'app';
@@ -222,11 +219,10 @@ async function runConfig(
 }
 
 export default async function crawlBench(args: string[]): Promise<Record<string, unknown>> {
-  const entries = arg(args, 'entries', 100_000);
-  const repos = arg(args, 'repos', 30);
-  const concurrency = arg(args, 'concurrency', 2);
-  const faults = strArg(args, 'faults', 'load') !== 'none';
-  const configs = strArg(args, 'configs', CONFIGS.join(','))
+  const flags = parseFlags('crawl', args, FLAGS);
+  const { entries, repos, concurrency } = flags;
+  const faults = (flags.faults ?? 'load') !== 'none';
+  const configs = (flags.configs ?? CONFIGS.join(','))
     .split(',')
     .filter((x): x is Config => (CONFIGS as string[]).includes(x));
   const runs: Record<string, RunFigures> = {};

@@ -11,14 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bareDockerRun, DockerBackend, runInstance, specFor, testCommand, verifyRun } from '@faun/harness';
 import { makeFixture } from '@faun/harness/testing';
+import { parseFlags } from '../args.ts';
 
 const TARGET_OVERHEAD_S = 1.5;
 
-function arg(args: string[], name: string, def: number): number {
-  const i = args.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(args[i + 1]) : Number.NaN;
-  return Number.isFinite(v) && v > 0 ? v : def;
-}
+export const FLAGS = { repeats: 5, instances: 8 };
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -28,8 +25,7 @@ const median = (xs: number[]) => {
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 export default async function harness(args: string[]): Promise<Record<string, unknown>> {
-  const repeats = arg(args, 'repeats', 5);
-  const n = arg(args, 'instances', 8);
+  const { repeats, instances: n } = parseFlags('harness', args, FLAGS);
   const root = await mkdtemp(join(tmpdir(), 'faun-bench-harness-'));
   try {
     const fx = makeFixture('python', root);

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { sharedPath } from '@faun/kit';
 import { bleu, type CodeLang, codebleu, indelRatio, initCodeBleu, rouge1AndL } from '@faun/metrics';
+import { parseFlags } from '../args.ts';
 import { realCodeBench } from '../codebleu-real/bench.ts';
 
 interface Pair {
@@ -60,9 +61,10 @@ function rate(pairs: Pair[], fn: (p: Pair) => unknown, seconds: number, rounds =
   return rates[Math.floor(rates.length / 2)]!;
 }
 
+export const FLAGS = { seconds: 1, mirrors: undefined };
+
 export default async function metricsBench(args: string[]): Promise<Record<string, unknown>> {
-  const i = args.indexOf('--seconds');
-  const seconds = i >= 0 ? Number(args[i + 1]) : 1;
+  const { seconds } = parseFlags('metrics', args, FLAGS);
   const text = load('data/metrics/text-dev.jsonl');
   const code = load('data/metrics/codebleu-dev.jsonl').filter(
     (r) => r.source !== 'hand' && r.source !== 'edge',

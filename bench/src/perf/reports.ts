@@ -83,6 +83,9 @@ print(json.dumps({k: getattr(r, k) for k in ("total_instances", "completed_insta
 
 const COUNT_KEYS = ['total', 'completed', 'resolved', 'unresolved', 'empty_patch', 'error'] as const;
 
+/** Flags (reference sources; also FAUN_SWEBENCH_SRC / FAUN_MSB_SRC). */
+export const FLAGS = { 'swebench-src': undefined, 'msb-src': undefined };
+
 export default async function reports(args: string[]): Promise<Record<string, unknown>> {
   const sweSrc = opt(args, 'swebench-src');
   const msbSrc = opt(args, 'msb-src');

@@ -14,16 +14,20 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '@faun/store';
 import { crawlPages, makeComment, rng } from '@faun/store/testing';
+import { parseFlags } from '../args.ts';
 
 const TARGET_INGEST_S = 60;
 const TARGET_FUNNEL_S = 1;
 const TARGET_RSS = 2 * 1024 ** 3;
 
-function arg(args: string[], name: string, def: number): number {
-  const i = args.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(args[i + 1]) : Number.NaN;
-  return Number.isFinite(v) && v >= 0 ? v : def;
-}
+export const FLAGS = {
+  entries: 800_000,
+  repos: 8,
+  page: 100,
+  group: 0,
+  'durable-entries': 40_000,
+  comments: 100_000,
+};
 
 /** Peak resident set size of this process so far (VmHWM), in bytes. */
 function peakRss(): number {
@@ -109,12 +113,9 @@ async function ingestComments(path: string, count: number, repos: number): Promi
 }
 
 export default async function run(args: string[]): Promise<Record<string, unknown>> {
-  const entries = arg(args, 'entries', 800_000);
-  const repos = arg(args, 'repos', 8);
-  const page = arg(args, 'page', 100);
-  const group = arg(args, 'group', 0);
-  const durableEntries = arg(args, 'durable-entries', 40_000);
-  const commentCount = arg(args, 'comments', 100_000);
+  const f = parseFlags('store', args, FLAGS);
+  const { entries, repos, page, group, comments: commentCount } = f;
+  const durableEntries = f['durable-entries'];
   const dir = await mkdtemp(join(tmpdir(), 'faun-bench-store-'));
   try {
     const path = join(dir, 'bench.duckdb');

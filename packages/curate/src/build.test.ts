@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applySearchReplace, parseSearchReplace } from '@faun/metrics';
 import type { RawEntry } from '@faun/schema';
+import { MemoryStore } from '../testing/memory-store.ts';
 import { buildFromStore } from './build.ts';
 import { curateStore } from './curate.ts';
 import { writeDataset } from './dataset.ts';
 import { DEFAULT_FILTERS } from './filters.ts';
 import { LocalGitSource } from './source.ts';
-import { MemoryStore } from './store.ts';
 import { plantedRepo, REPO } from './test-corpus.ts';
 
 let dir = '';
@@ -83,7 +83,7 @@ describe('curate → build over a local clone', () => {
         removed: 0,
       });
       expect(cur.agreement.total.compared).toBe(2);
-      const source = new LocalGitSource(new Map([[REPO, dir]]));
+      const source = new LocalGitSource({ [REPO]: dir });
       const built = await buildFromStore(store, { tasks: ['qa', 'fl', 'ce'], source });
       expect(built.skipped).toEqual([]);
       expect(built.qa.map((q) => [q.id, q.answer, q.answer_association, q.question_association])).toEqual([
@@ -116,7 +116,7 @@ describe('curate → build over a local clone', () => {
       await curateStore(store, { filters: DEFAULT_FILTERS, commentOnly });
       const built = await buildFromStore(store, {
         tasks: ['qa', 'fl', 'ce'],
-        source: new LocalGitSource(new Map([[REPO, dir]])),
+        source: new LocalGitSource({ [REPO]: dir }),
       });
       const out = join(dir, `..`, `${dir.split('/').pop()}-out${k}`);
       outs.push(out);

@@ -84,7 +84,8 @@ export async function buildFromStore(store: CurateStore, o: BuildOptions): Promi
       }
       if (o.tasks.includes('ce')) {
         const texts = await prFileTexts(o.source, p.repo, pr, file);
-        if (!texts) skip('ce', `cannot read ${file.filename} before/after the PR`);
+        if ('unreadable' in texts)
+          skip('ce', `cannot read ${file.filename} before/after the PR: ${texts.unreadable}`);
         else {
           const r = buildCe({
             ...common,

@@ -1,17 +1,11 @@
 /** Option declarations and small formatters shared by `faun curate` and `faun build`. */
-import type { OptionSpec } from '@faun/kit';
+import { type OptionSpec, repoDirOption } from '@faun/kit';
 import { botConfigFrom } from './bots.ts';
 import { DEFAULT_FILTERS, type FilterConfig } from './filters.ts';
 import type { Agreement } from './pairing.ts';
 
 export const sourceOptions: OptionSpec[] = [
-  {
-    name: 'repo-dir',
-    type: 'list',
-    repeatable: true,
-    arg: 'OWNER/REPO=PATH',
-    description: 'read trees and files of a repository from a local clone (git ls-tree / git show)',
-  },
+  repoDirOption('read trees and files of a repository from a local clone (git ls-tree / git show)'),
   {
     name: 'api-url',
     type: 'string',

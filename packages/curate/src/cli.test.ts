@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandContext } from '@faun/kit';
 import { sharedPath } from '@faun/kit';
+import { MemoryStore } from '../testing/memory-store.ts';
 import { commands, runBuild, runCurate } from './cli.ts';
-import { MemoryStore } from './store.ts';
 import { plantedRepo } from './test-corpus.ts';
+// Registers the echo test provider named in --semantic-check below.
+import '@faun/models/testing';
 
 const tmp = await mkdtemp(join(tmpdir(), 'faun-curate-cli-'));
 afterAll(() => rm(tmp, { recursive: true, force: true }));

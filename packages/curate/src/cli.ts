@@ -18,7 +18,8 @@ import { buildFromStore } from './build.ts';
 import { filterOptions, filtersFrom, formatAgreement, sourceOptions } from './cli-options.ts';
 import { curateStore } from './curate.ts';
 import { writeDataset } from './dataset.ts';
-import { type FunnelRow, formatFunnel } from './funnel.ts';
+import type { FunnelRow } from './funnel.ts';
+import { formatFunnel } from './funnel-table.ts';
 import { KEEP_RULES, parseKeepRule, readReview, reviewRows, toCsv } from './review.ts';
 import { collect, openStore } from './store.ts';
 import { importRow, normalizeRow } from './swebench.ts';
@@ -102,6 +103,7 @@ export async function runCurate(ctx: CommandContext, open = openStore): Promise<
         funnel: result.rows,
         agreement: result.agreement,
         removed: result.removed,
+        undecided: result.undecided,
         kappa: result.review?.kappa ?? null,
       });
       return 0;

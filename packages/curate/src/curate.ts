@@ -5,7 +5,15 @@
  */
 import type { FixPair, SemanticReview } from '@faun/schema';
 import type { FilterConfig } from './filters.ts';
-import { type CommentOnlyCheck, type CuratedPair, curateRepo, type FunnelRow, STEPS } from './funnel.ts';
+import {
+  type CommentOnlyCheck,
+  type CuratedPair,
+  curateRepo,
+  type FunnelRow,
+  STEPS,
+  type Undecided,
+} from './funnel.ts';
+import { tally } from './funnel-table.ts';
 import { type Agreement, sumAgreement } from './pairing.ts';
 import {
   applyReview,
@@ -42,6 +50,17 @@ export interface CurateResult {
   agreement: { perRepo: Record<string, Agreement>; total: Agreement };
   review: ReviewOutcome | null;
   removed: Record<string, Record<string, Array<{ issue: number; pr: number | null }>>>;
+  /** Per repository and step, the items the step could not decide about, with why. */
+  undecided: Record<string, Record<string, Undecided[]>>;
+}
+
+/** Why the semantic step could not decide about a pair, or null when it did. */
+function semanticUndecided(label: SemanticLabel | undefined, decidedByReview: boolean): string | null {
+  if (decidedByReview) return null;
+  if (!label || label.llm === 'skipped')
+    return 'no model (--semantic-check MODEL) and no review (--review-in)';
+  if (label.llm !== 'error') return null;
+  return label.reason.startsWith('model call failed') ? 'model call failed' : 'model answer unreadable';
 }
 
 /** Runs the whole curation over `store` and writes pairs + funnel back to it. */
@@ -51,6 +70,7 @@ export async function curateStore(store: CurateStore, o: CurateOptions): Promise
   const survivors: CuratedPair[] = [];
   const perRepo: Record<string, Agreement> = {};
   const removed: CurateResult['removed'] = {};
+  const undecided: CurateResult['undecided'] = {};
   for (const repo of repos) {
     o.onRepo?.(repo);
     const r = await curateRepo(await loadRepo(store, repo), o.filters, o.commentOnly);
@@ -58,6 +78,7 @@ export async function curateStore(store: CurateStore, o: CurateOptions): Promise
     survivors.push(...r.pairs);
     perRepo[repo] = r.agreement;
     removed[repo] = r.removed as Record<string, Array<{ issue: number; pr: number | null }>>;
+    undecided[repo] = r.undecided as Record<string, Undecided[]>;
   }
   const labels = await semanticCheck(survivors, o.generate ?? null, o.model ?? null, o.onPair, o.concurrency);
   const labelOf = new Map(labels.map((l) => [pairKey(l.repo, l.issue, l.pr), l]));
@@ -69,10 +90,13 @@ export async function curateStore(store: CurateStore, o: CurateOptions): Promise
   for (const repo of repos) {
     const mine = survivors.filter((p) => p.pair.repo === repo);
     const gone: Array<{ issue: number; pr: number | null }> = [];
+    const unsure: Undecided[] = [];
     for (const p of mine) {
       const key = pairKey(repo, p.pair.issue, p.pair.pr);
       const label = labelOf.get(key);
       const rr = reviewRow.get(key);
+      const why = semanticUndecided(label, review !== null);
+      if (why) unsure.push({ issue: p.pair.issue, pr: p.pair.pr, reason: why });
       let keepIt = true;
       if (review) keepIt = review.kept.get(key) ?? false;
       else if (ranModel) keepIt = label?.llm === 'clear';
@@ -99,8 +123,10 @@ export async function curateStore(store: CurateStore, o: CurateOptions): Promise
       removed: gone.length,
       output: mine.length - gone.length,
       skipped: !review && !ranModel,
+      undecided: tally(unsure.map((u) => u.reason)),
     });
     (removed[repo] ??= {}).semantic = gone;
+    if (unsure.length) (undecided[repo] ??= {}).semantic = unsure;
   }
   rows.sort((a, b) => a.repo.localeCompare(b.repo) || a.order - b.order);
   // A fresh run replaces the stored pairs of every curated repository, also those left with none.
@@ -116,5 +142,6 @@ export async function curateStore(store: CurateStore, o: CurateOptions): Promise
     agreement: { perRepo, total: sumAgreement(Object.values(perRepo)) },
     review,
     removed,
+    undecided,
   };
 }

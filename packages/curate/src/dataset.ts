@@ -8,7 +8,8 @@
 import { join } from 'node:path';
 import { sha256 } from '@faun/kit';
 import { stableStringify, type TaskItem, type TaskName, toJsonlLine, writeFileAtomic } from '@faun/schema';
-import { type FunnelRow, totalRows } from './funnel.ts';
+import type { FunnelRow } from './funnel.ts';
+import { tally, totalRows } from './funnel-table.ts';
 
 export interface LengthStats {
   n: number;
@@ -39,12 +40,6 @@ export interface DatasetCard {
   skipped: Record<string, Record<string, number>>;
   source: string;
 }
-
-const tally = (keys: string[]) => {
-  const m: Record<string, number> = {};
-  for (const k of [...keys].sort()) m[k] = (m[k] ?? 0) + 1;
-  return m;
-};
 
 /** Writes `<task>.jsonl`, `card.json` and `README.md` into `dir`; returns the card. */
 export async function writeDataset(
@@ -132,13 +127,17 @@ export function renderCard(c: DatasetCard): string {
       '',
       '## Curation funnel',
       '',
-      '| repo | step | unit | in | removed | out |',
-      '|---|---|---|---:|---:|---:|',
+      '| repo | step | unit | in | removed | out | could not decide (kept) |',
+      '|---|---|---|---:|---:|---:|---|',
     );
-    for (const r of c.funnel)
+    for (const r of c.funnel) {
+      const unsure = Object.entries(r.undecided ?? {})
+        .map(([reason, n]) => `${n} × ${reason}`)
+        .join('; ');
       lines.push(
-        `| ${r.repo} | ${r.step}${r.skipped ? ' (skipped)' : ''} | ${r.unit} | ${r.input} | ${r.removed} | ${r.output} |`,
+        `| ${r.repo} | ${r.step}${r.skipped ? ' (skipped)' : ''} | ${r.unit} | ${r.input} | ${r.removed} | ${r.output} | ${unsure} |`,
       );
+    }
   }
   const skipped = Object.entries(c.skipped);
   if (skipped.length) {

@@ -4,11 +4,17 @@ import { deriveBlocks, formatBlocks, parseBlocks, verifyBlocks } from './edits.t
 test('gold blocks render with the path, parse back, and re-apply exactly', () => {
   const before = 'a\nb\nc\n';
   const after = 'a\nB\nc\n';
-  const blocks = deriveBlocks(before, after, 'src/x.py');
-  expect(blocks).toEqual([{ search: 'a\nb\nc\n', replace: 'a\nB\nc\n' }]);
-  const text = formatBlocks(blocks ?? [], 'src/x.py');
+  const derived = deriveBlocks(before, after, 'src/x.py');
+  expect(derived).toEqual({ blocks: [{ search: 'a\nb\nc\n', replace: 'a\nB\nc\n' }] });
+  const blocks = 'blocks' in derived ? derived.blocks : [];
+  const text = formatBlocks(blocks, 'src/x.py');
   expect(text.startsWith('src/x.py\n')).toBe(true);
-  expect(parseBlocks(text)).toEqual(blocks ?? []);
+  expect(parseBlocks(text)).toEqual(blocks);
   expect(verifyBlocks(before, after, text)).toBe(true);
-  expect(deriveBlocks('Title\n=======\n\nx = 1\n', 'Title\n=======\n\nx = 2\n')).toBeNull();
+});
+
+test('a change that writes a marker-like line has no gold blocks, and says so', () => {
+  expect(deriveBlocks('Title\n', 'Title\n=======\n')).toEqual({
+    reason: "the change writes a line that reads as a block marker ('=======')",
+  });
 });

@@ -29,13 +29,17 @@ export function parseBlocks(text: string): EditBlock[] {
 }
 
 /**
- * Gold blocks turning `before` into `after` (@faun/metrics' `deriveSearchReplace`), or null when no
- * context width makes them re-apply exactly (e.g. the file holds lines that look like block markers).
+ * Gold blocks turning `before` into `after` (@faun/metrics' `deriveSearchReplace`), or the specific
+ * reason there are none (the change writes or removes a marker-like line, or no SEARCH part is unique).
  */
-export function deriveBlocks(before: string, after: string, path: string | null = null): EditBlock[] | null {
-  return (
-    deriveSearchReplace(before, after, path)?.map((b) => ({ search: b.search, replace: b.replace })) ?? null
-  );
+export function deriveBlocks(
+  before: string,
+  after: string,
+  path: string | null = null,
+): { blocks: EditBlock[] } | { reason: string } {
+  const d = deriveSearchReplace(before, after, path);
+  if (!d.ok) return { reason: d.reason };
+  return { blocks: d.blocks.map((b) => ({ search: b.search, replace: b.replace })) };
 }
 
 /** True when the blocks in `text` re-apply exactly to `before` and give `after` (@faun/metrics). */

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { humanParticipants, isBot } from './bots.ts';
 import { DEFAULT_FILTERS, hasExternalLink, isNonFunctional } from './filters.ts';
-import { curateRepo, formatFunnel, STEPS, totalRows } from './funnel.ts';
+import { curateRepo, STEPS } from './funnel.ts';
+import { formatFunnel, totalRows } from './funnel-table.ts';
 import { agreement, findLinks } from './pairing.ts';
 import { EXPECTED, issue, plantedRepo, REPO, SURVIVORS } from './test-corpus.ts';
 

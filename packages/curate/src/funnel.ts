@@ -1,10 +1,21 @@
 /**
  * The curation funnel for one repository: every rule is a named step, applied in a fixed order, and
- * the funnel records how many issues (then pairs) each step removed and which ones. Pure apart from
- * the optional comment/string-only check, which is injected.
+ * the funnel records how many issues (then pairs) each step removed and which ones, and which it could
+ * not decide about (kept, counted per reason: uncrawled details, unsupported languages, files that do
+ * not parse or cannot be read). Pure apart from the optional comment/string-only check, which is
+ * injected.
  * @module
  */
-import type { Comment, CrossRef, FixPair, IssueEvent, PrFile, RawEntry } from '@faun/schema';
+import {
+  type Comment,
+  type CrossRef,
+  type FixPair,
+  type FunnelRow,
+  type IssueEvent,
+  type PrFile,
+  type RawEntry,
+  undecidedCount,
+} from '@faun/schema';
 import { humanParticipants, isBot } from './bots.ts';
 import {
   changedFileCount,
@@ -19,6 +30,7 @@ import {
   normalizedText,
   targetsDefaultBranch,
 } from './filters.ts';
+import { tally } from './funnel-table.ts';
 import { type Agreement, agreement, findLinks, isFixCandidate, type LinkCandidate } from './pairing.ts';
 
 /** Funnel step names, in the order they run. */
@@ -43,26 +55,28 @@ export const PAIR_STEPS = [
 export const STEPS = [...ISSUE_STEPS, ...PAIR_STEPS, 'semantic'] as const;
 export type StepName = (typeof STEPS)[number];
 
-/** One line of the funnel table. */
-export interface FunnelRow {
-  repo: string;
-  step: StepName;
-  /** Position of the step (0-based), for stable ordering. */
-  order: number;
-  /** What the step counts: issues before pairing, (issue, PR) pairs after. */
-  unit: 'issue' | 'pair';
-  input: number;
-  removed: number;
-  output: number;
-  /** The step could not run (e.g. no LLM, no file source) and removed nothing. */
-  skipped: boolean;
-}
+export type { FunnelRow } from '@faun/schema';
 
 /** What a step removed: the issue number, and the PR for pair steps. */
 export interface Removed {
   issue: number;
   pr: number | null;
 }
+
+/** An item a step could not decide about (and kept), with why. */
+export interface Undecided extends Removed {
+  reason: string;
+}
+
+/** A step's verdict on one item: remove it (true), keep it (false), or keep it undecided, with why. */
+export type Verdict = boolean | { undecided: string };
+
+/** Reasons given when the funnel itself cannot decide. */
+export const UNDECIDED = {
+  commentsNotCrawled: 'comments not crawled (GitHub counts more than the store holds)',
+  defaultBranchNotCrawled: 'default branch not crawled',
+  noFileSource: 'no file source (--repo-dir / --api-url)',
+} as const;
 
 /** A crawled repository's raw records. */
 export interface RepoData {
@@ -83,13 +97,15 @@ export interface CuratedPair {
   file: PrFile;
 }
 
-/** Decides whether a PR's single file change touches only comments/strings; null = cannot tell. */
-export type CommentOnlyCheck = (repo: string, pr: RawEntry, file: PrFile) => Promise<boolean | null>;
+/** Decides whether a PR's single file change touches only comments/strings, or says why it cannot. */
+export type CommentOnlyCheck = (repo: string, pr: RawEntry, file: PrFile) => Promise<Verdict>;
 
 export interface RepoCuration {
   repo: string;
   rows: FunnelRow[];
   removed: Partial<Record<StepName, Removed[]>>;
+  /** Per step, the items it could not decide about (also counted per reason in `rows`). */
+  undecided: Partial<Record<StepName, Undecided[]>>;
   pairs: CuratedPair[];
   links: LinkCandidate[];
   agreement: Agreement;
@@ -103,14 +119,16 @@ export async function curateRepo(
 ): Promise<RepoCuration> {
   const rows: FunnelRow[] = [];
   const removed: Partial<Record<StepName, Removed[]>> = {};
+  const undecidedBy: Partial<Record<StepName, Undecided[]>> = {};
   const record = (
     step: StepName,
     unit: 'issue' | 'pair',
     input: number,
     gone: Removed[],
-    skipped = false,
+    unsure: Undecided[] = [],
   ) => {
     removed[step] = gone;
+    if (unsure.length) undecidedBy[step] = unsure;
     rows.push({
       repo: data.repo,
       step,
@@ -119,7 +137,8 @@ export async function curateRepo(
       input,
       removed: gone.length,
       output: input - gone.length,
-      skipped,
+      skipped: false,
+      undecided: tally(unsure.map((u) => u.reason)),
     });
   };
   const commentsBy = groupBy(data.comments, (c) => c.number);
@@ -128,16 +147,20 @@ export async function curateRepo(
   const prs = new Map(entries.filter((e) => e.kind === 'pr').map((e) => [e.number, e]));
 
   let issues = entries.filter((e) => e.kind === 'issue');
-  const issueStep = (step: StepName, drop: (e: RawEntry) => boolean) => {
-    const gone = issues.filter(drop);
-    record(
-      step,
-      'issue',
-      issues.length,
-      gone.map((e) => ({ issue: e.number, pr: null })),
-    );
-    const set = new Set(gone);
-    issues = issues.filter((e) => !set.has(e));
+  const issueStep = (step: StepName, drop: (e: RawEntry) => Verdict) => {
+    const gone: Removed[] = [];
+    const unsure: Undecided[] = [];
+    const kept: RawEntry[] = [];
+    for (const e of issues) {
+      const v = drop(e);
+      if (v === true) gone.push({ issue: e.number, pr: null });
+      else {
+        if (v !== false) unsure.push({ issue: e.number, pr: null, reason: v.undecided });
+        kept.push(e);
+      }
+    }
+    record(step, 'issue', issues.length, gone, unsure);
+    issues = kept;
   };
   issueStep('botAuthored', (e) => isBot(e.author, cfg.bots));
   issueStep('shortBody', (e) => isShortBody(e, cfg));
@@ -160,7 +183,7 @@ export async function curateRepo(
     const stored = commentsBy.get(e.number) ?? [];
     // Comments are crawled only for some issues; when GitHub counts comments the crawl did not store,
     // participation cannot be judged and the issue stays.
-    if (stored.length === 0 && e.comments_count > 0) return false;
+    if (stored.length === 0 && e.comments_count > 0) return { undecided: UNDECIDED.commentsNotCrawled };
     const commenters = stored.map((c) => c.author);
     return humanParticipants(e.author, commenters, cfg.bots).length < 2;
   });
@@ -177,22 +200,29 @@ export async function curateRepo(
     unpaired.map((e) => ({ issue: e.number, pr: null })),
   );
   let pairs = candidates.filter((c) => alive.has(c.issue));
-  const pairStep = async (step: StepName, drop: (c: LinkCandidate) => boolean | Promise<boolean>) => {
-    const gone: LinkCandidate[] = [];
-    for (const c of pairs) if (await drop(c)) gone.push(c);
-    record(
-      step,
-      'pair',
-      pairs.length,
-      gone.map((c) => ({ issue: c.issue, pr: c.pr })),
-    );
-    const set = new Set(gone);
-    pairs = pairs.filter((c) => !set.has(c));
+  const pairStep = async (step: StepName, drop: (c: LinkCandidate) => Verdict | Promise<Verdict>) => {
+    const gone: Removed[] = [];
+    const unsure: Undecided[] = [];
+    const kept: LinkCandidate[] = [];
+    for (const c of pairs) {
+      const v = await drop(c);
+      if (v === true) gone.push({ issue: c.issue, pr: c.pr });
+      else {
+        if (v !== false) unsure.push({ issue: c.issue, pr: c.pr, reason: v.undecided });
+        kept.push(c);
+      }
+    }
+    record(step, 'pair', pairs.length, gone, unsure);
+    pairs = kept;
   };
   const prOf = (c: LinkCandidate) => prs.get(c.pr) as RawEntry;
   const mergedToDefault = (c: LinkCandidate) => isMerged(prOf(c)) && targetsDefaultBranch(prOf(c));
   await pairStep('notMerged', (c) => !isMerged(prOf(c)));
-  await pairStep('notDefaultBranch', (c) => !targetsDefaultBranch(prOf(c)));
+  await pairStep('notDefaultBranch', (c) =>
+    prOf(c).default_branch
+      ? !targetsDefaultBranch(prOf(c))
+      : { undecided: UNDECIDED.defaultBranchNotCrawled },
+  );
   // One-to-one over every candidate whose PR was merged into the default branch, including pairs whose
   // issue an earlier filter removed: a PR that fixes two issues is not a clean pair either way.
   const qualifying = candidates.filter(mergedToDefault);
@@ -200,29 +230,26 @@ export async function curateRepo(
   const perPr = countBy(qualifying, (c) => c.pr);
   await pairStep('notOneToOne', (c) => (perIssue.get(c.issue) ?? 0) > 1 || (perPr.get(c.pr) ?? 0) > 1);
   const filesOf = (c: LinkCandidate) => changedFiles(prOf(c), data.prFiles.get(c.pr));
-  await pairStep('multiFile', (c) => changedFileCount(prOf(c), data.prFiles.get(c.pr)) !== 1);
-  await pairStep('docsOrTestOnly', (c) => {
-    const f = filesOf(c)[0];
-    return f ? isNonFunctional(f.filename, cfg) : false;
-  });
-  let undecided = 0;
-  const before = pairs.length;
-  await pairStep('commentOrStringOnly', async (c) => {
-    const f = filesOf(c)[0];
-    const verdict = f && commentOnly ? await commentOnly(data.repo, prOf(c), f) : null;
-    if (verdict === null) undecided++;
-    return verdict === true;
-  });
+  // Exactly one changed file, known by name: the later steps and the task builders read that file.
+  await pairStep(
+    'multiFile',
+    (c) => changedFileCount(prOf(c), data.prFiles.get(c.pr)) !== 1 || filesOf(c).length === 0,
+  );
+  await pairStep('docsOrTestOnly', (c) => isNonFunctional((filesOf(c)[0] as PrFile).filename, cfg));
+  await pairStep('commentOrStringOnly', async (c) =>
+    commentOnly
+      ? await commentOnly(data.repo, prOf(c), filesOf(c)[0] as PrFile)
+      : { undecided: UNDECIDED.noFileSource },
+  );
   const last = rows[rows.length - 1];
-  if (last && before > 0 && undecided === before) last.skipped = true;
-  if (last && before === 0 && !commentOnly) last.skipped = true;
+  // The step did not run at all when it could decide about none of its pairs (or had no checker).
+  if (last && (last.input > 0 ? undecidedCount(last) === last.input : !commentOnly)) last.skipped = true;
 
   const issueBy = new Map(entries.map((e) => [e.number, e]));
   const curated: CuratedPair[] = [];
   for (const c of pairs) {
-    const file = filesOf(c)[0];
-    const issue = issueBy.get(c.issue);
-    if (!file || !issue) continue;
+    const file = filesOf(c)[0] as PrFile;
+    const issue = issueBy.get(c.issue) as RawEntry;
     curated.push({
       pair: { v: 1, repo: data.repo, issue: c.issue, pr: c.pr, evidence: c.evidence },
       issue,
@@ -230,7 +257,15 @@ export async function curateRepo(
       file,
     });
   }
-  return { repo: data.repo, rows, removed, pairs: curated, links, agreement: agreement(links) };
+  return {
+    repo: data.repo,
+    rows,
+    removed,
+    undecided: undecidedBy,
+    pairs: curated,
+    links,
+    agreement: agreement(links),
+  };
 }
 
 function groupBy<T>(items: T[], key: (t: T) => number): Map<number, T[]> {
@@ -248,42 +283,4 @@ function countBy<T>(items: T[], key: (t: T) => number): Map<number, number> {
   const m = new Map<number, number>();
   for (const it of items) m.set(key(it), (m.get(key(it)) ?? 0) + 1);
   return m;
-}
-
-/** Sums per-repository rows into `total` rows (repo = '(total)'), one per step. */
-export function totalRows(rows: FunnelRow[]): FunnelRow[] {
-  const by = new Map<StepName, FunnelRow>();
-  for (const r of rows) {
-    const t = by.get(r.step);
-    if (!t) by.set(r.step, { ...r, repo: '(total)' });
-    else {
-      t.input += r.input;
-      t.removed += r.removed;
-      t.output += r.output;
-      t.skipped &&= r.skipped;
-    }
-  }
-  return [...by.values()].sort((a, b) => a.order - b.order);
-}
-
-/** Renders funnel rows as an aligned text table (per repository, then the total). */
-export function formatFunnel(rows: FunnelRow[]): string {
-  const all = [...rows].sort((a, b) => a.repo.localeCompare(b.repo) || a.order - b.order);
-  const body = [...all, ...totalRows(rows)].map((r) => [
-    r.repo,
-    r.step,
-    r.unit,
-    String(r.input),
-    String(r.removed),
-    String(r.output),
-    r.skipped ? 'skipped' : '',
-  ]);
-  const head = ['repo', 'step', 'unit', 'in', 'removed', 'out', 'note'];
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
-  const fmt = (cells: string[]) =>
-    cells
-      .map((c, i) => (i >= 3 && i <= 5 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
-      .join('  ')
-      .trimEnd();
-  return [fmt(head), ...body.map(fmt)].join('\n');
 }

@@ -21,13 +21,15 @@ export {
   type CuratedPair,
   curateRepo,
   type FunnelRow,
-  formatFunnel,
   type Removed,
   type RepoData,
   STEPS,
   type StepName,
-  totalRows,
+  UNDECIDED,
+  type Undecided,
+  type Verdict,
 } from './funnel.ts';
+export { formatFunnel, totalRows } from './funnel-table.ts';
 export { stripNonProse } from './markdown.ts';
 export { type Agreement, agreement, findLinks, isFixCandidate, type LinkCandidate } from './pairing.ts';
 export { closingIssueNumbers, extractRefs, type Ref } from './refs.ts';
@@ -48,6 +50,6 @@ export {
   semanticPrompt,
 } from './semantic.ts';
 export { GitHubApiSource, LocalGitSource, type RepoSource } from './source.ts';
-export { type CurateStore, MemoryStore, openStore } from './store.ts';
+export { type CurateStore, openStore } from './store.ts';
 export { importRow, normalizeRow } from './swebench.ts';
 export { buildCe, buildFl, buildQa, languageOf, pruneTree } from './tasks.ts';

@@ -19,21 +19,24 @@ export function applyFilePatch(before: string, path: string, patch: string): str
 
 /**
  * The pre- and post-change text of a PR's changed file: before at the PR's base commit; after from
- * applying the file's patch, else read at the merge (or head) commit. Null when unreadable.
+ * applying the file's patch, else read at the merge (or head) commit. Otherwise why it is unreadable.
  */
 export async function prFileTexts(
   source: RepoSource,
   repo: string,
   pr: RawEntry,
   file: PrFile,
-): Promise<{ before: string; after: string } | null> {
+): Promise<{ before: string; after: string } | { unreadable: string }> {
   const base = pr.pr?.base_sha;
-  if (!base) return null;
+  if (!base) return { unreadable: 'the PR has no base commit' };
   const before = file.status === 'added' ? '' : await source.file(repo, base, file.filename);
-  if (before === null) return null;
+  if (before === null) return { unreadable: 'the file is not readable at the base commit' };
   const applied = file.patch ? applyFilePatch(before, file.filename, file.patch) : null;
   if (applied !== null) return { before, after: applied };
   const sha = pr.pr?.merge_commit_sha ?? pr.pr?.head_sha;
   const after = sha ? await source.file(repo, sha, file.filename) : null;
-  return after === null ? null : { before, after };
+  if (after !== null) return { before, after };
+  return {
+    unreadable: `the patch does not apply and the file is not readable at the ${sha ? 'merge/head' : 'missing merge/head'} commit`,
+  };
 }

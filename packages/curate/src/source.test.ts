@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Corpus, FakeGitHub, type FakeRepo, headSha } from '@faun/github/testing';
-import { GitHubApiSource, LocalGitSource, parseRepoDirs, routeSources } from './source.ts';
+import { GitHubApiSource, LocalGitSource, routeSources } from './source.ts';
 
 let fake: FakeGitHub;
 const corpus = new Corpus({ seed: 'curate-source', repos: 2, entries: 200 });
@@ -44,10 +44,9 @@ describe('GitHubApiSource against the fake GitHub server', () => {
 });
 
 describe('source routing', () => {
-  test('--repo-dir parsing and routing', async () => {
-    expect([...parseRepoDirs(['Acme/W=/tmp/w'])]).toEqual([['acme/w', '/tmp/w']]);
-    expect(() => parseRepoDirs(['acme'])).toThrow('expected owner/repo=PATH');
-    const routed = routeSources(new LocalGitSource(new Map()), null);
+  test('routing: a repository with neither a clone nor an API says so; clones match in any case', async () => {
+    expect(new LocalGitSource({ 'acme/w': '/tmp/w' }).has('Acme/W')).toBe(true);
+    const routed = routeSources(new LocalGitSource({}), null);
     await expect(routed.tree('a/b', 'c')).rejects.toThrow('no source for the files of a/b');
   });
 });

@@ -4,7 +4,7 @@
  * local clone when one was given for the repository and the API otherwise.
  * @module
  */
-import { FaunError, UsageError } from '@faun/kit';
+import { FaunError, type RepoDirs, repoDirOf, UsageError } from '@faun/kit';
 
 /** Trees and files of repositories at given commits. */
 export interface RepoSource {
@@ -16,17 +16,17 @@ export interface RepoSource {
 
 /** Reads trees and files from local clones: `repo → directory`. */
 export class LocalGitSource implements RepoSource {
-  constructor(private readonly dirs: Map<string, string>) {}
+  constructor(private readonly dirs: RepoDirs) {}
 
   private dir(repo: string): string {
-    const d = this.dirs.get(repo.toLowerCase());
+    const d = repoDirOf(this.dirs, repo);
     if (!d)
       throw new UsageError(`no local clone given for ${repo}`, { hint: `pass --repo-dir ${repo}=PATH` });
     return d;
   }
 
   has(repo: string): boolean {
-    return this.dirs.has(repo.toLowerCase());
+    return repoDirOf(this.dirs, repo) !== null;
   }
 
   async tree(repo: string, commit: string): Promise<string[]> {
@@ -47,19 +47,6 @@ async function git(dir: string, args: string[]): Promise<string | null> {
   const p = Bun.spawn(['git', '-C', dir, ...args], { stdout: 'pipe', stderr: 'pipe' });
   const [text, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
   return code === 0 ? text : null;
-}
-
-/** Parses `--repo-dir owner/repo=PATH` values. */
-export function parseRepoDirs(values: string[]): Map<string, string> {
-  const m = new Map<string, string>();
-  for (const v of values) {
-    const eq = v.indexOf('=');
-    const repo = v.slice(0, eq);
-    if (eq <= 0 || !/^[\w.-]+\/[\w.-]+$/.test(repo) || eq === v.length - 1)
-      throw new UsageError(`--repo-dir ${JSON.stringify(v)}: expected owner/repo=PATH`);
-    m.set(repo.toLowerCase(), v.slice(eq + 1));
-  }
-  return m;
 }
 
 export interface ApiSourceOptions {

@@ -51,6 +51,37 @@ describe.skipIf(rowsPath === null)('SWE-bench import (shared with-files rows)', 
   });
 });
 
+const lite = ['with-files', 'django', 'other-repos'].map((name) => ({
+  name,
+  path: sharedPath(`data/swebench-lite/${name}.jsonl`),
+}));
+
+describe.skipIf(lite.some((f) => f.path === null))('every SWE-bench Lite row', () => {
+  test('gives a CE item, or a CE skip with a specific reason (rows with files: always an item)', async () => {
+    const outcomes: Record<string, Record<string, number>> = {};
+    for (const { name, path } of lite) {
+      const counts: Record<string, number> = {};
+      const { values } = await readJsonlAll<Record<string, unknown>>(path as string);
+      for (const [i, raw] of values.entries()) {
+        const out = await importRow(normalizeRow(raw, `${name}.jsonl:${i + 1}`), null);
+        const reasons = out.skipped.filter((s) => s.task === 'ce').map((s) => s.reason);
+        // Exactly one outcome per row: an item or one reason.
+        expect(out.ce.length + reasons.length, `${name}.jsonl:${i + 1}`).toBe(1);
+        const key = out.ce.length === 1 ? 'ce item' : (reasons[0] as string);
+        if (raw.files_before) expect(key, `${name}.jsonl:${i + 1}`).toBe('ce item');
+        counts[key] = (counts[key] ?? 0) + 1;
+      }
+      outcomes[name] = counts;
+    }
+    const noSource = 'no files_before/files_after and no --repo-dir / --api-url source';
+    expect(outcomes).toEqual({
+      'with-files': { 'ce item': 26 },
+      django: { [noSource]: 114 },
+      'other-repos': { [noSource]: 83 },
+    });
+  });
+});
+
 describe.skipIf(djangoPath === null)('rows without files', () => {
   test('without a source, FL and CE are skipped with a reason naming the fix', async () => {
     const { values } = await readJsonlAll<Record<string, unknown>>(djangoPath as string);

@@ -150,9 +150,9 @@ export interface CeInput {
 /** CE item whose gold SEARCH/REPLACE text re-applies to `before` to give `after` exactly. */
 export function buildCe(i: CeInput): { item: CeItem } | { skip: string } {
   if (i.before === i.after) return { skip: 'the file is unchanged' };
-  const blocks = deriveBlocks(i.before, i.after, i.path);
-  if (!blocks) return { skip: 'no SEARCH/REPLACE blocks re-apply exactly (marker-like lines in the file?)' };
-  const gold = formatBlocks(blocks, i.path);
+  const derived = deriveBlocks(i.before, i.after, i.path);
+  if ('reason' in derived) return { skip: `no gold SEARCH/REPLACE blocks: ${derived.reason}` };
+  const gold = formatBlocks(derived.blocks, i.path);
   if (!verifyBlocks(i.before, i.after, gold)) return { skip: 'gold blocks do not re-apply exactly' };
   return {
     item: {

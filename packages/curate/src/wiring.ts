@@ -1,13 +1,16 @@
 /**
- * Connections to sibling packages, loaded lazily and checked structurally so curation keeps working
- * (with the step marked skipped) when one of them is not available: the model provider for the
- * semantic check (@faun/models) and the comment/string-only test (@faun/syntax).
+ * Connections to sibling packages, loaded lazily: the model provider for the semantic check
+ * (@faun/models) and the comment/string-only test (@faun/syntax). What the check cannot decide is
+ * returned as a reason, never swallowed.
  * @module
  */
+
+import { parseRepoDirs } from '@faun/kit';
+import { extensionOf } from './filters.ts';
 import type { CommentOnlyCheck } from './funnel.ts';
 import { prFileTexts } from './patch.ts';
 import type { Generate } from './semantic.ts';
-import { GitHubApiSource, LocalGitSource, parseRepoDirs, type RepoSource, routeSources } from './source.ts';
+import { GitHubApiSource, LocalGitSource, type RepoSource, routeSources } from './source.ts';
 
 /**
  * A `generate(prompt)` backed by a `provider:name` model from @faun/models (temperature 0), with
@@ -21,24 +24,37 @@ export async function providerGenerate(model: string, signal: AbortSignal): Prom
       .text;
 }
 
+const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]?.slice(0, 120);
+
 /**
  * The comment/string-only check through @faun/syntax (tree-sitter; Python, Java, JavaScript,
- * TypeScript, Go), reading files from `source`. Undefined (step skipped) when there is no source;
- * null verdicts (unsupported language, unreadable file, grammar failure) keep the pair.
+ * TypeScript, Go), reading files from `source`. Undefined (step skipped) when there is no source.
+ * When it cannot decide it says why (the pair is kept): unsupported language, unreadable file, a
+ * version of the file that does not parse, or a grammar failure.
  */
 export async function syntaxCommentOnly(source: RepoSource | null): Promise<CommentOnlyCheck | undefined> {
   if (!source) return undefined;
   const syntax = await import('@faun/syntax');
   return async (repo, pr, file) => {
     const lang = syntax.detectLanguage(file.filename);
-    if (!lang) return null;
+    if (!lang)
+      return { undecided: `unsupported language (.${extensionOf(file.filename) || 'no extension'})` };
     const texts = await prFileTexts(source, repo, pr, file);
-    if (!texts) return null;
+    if ('unreadable' in texts) return { undecided: texts.unreadable };
     try {
       await syntax.initSyntax([lang]);
+      for (const [side, text] of [
+        ['before', texts.before],
+        ['after', texts.after],
+      ] as const) {
+        const parsed = syntax.parseCode(text, lang);
+        const broken = parsed.tree.rootNode.hasError;
+        parsed.delete();
+        if (broken) return { undecided: `the file does not parse as ${lang} (${side} the change)` };
+      }
       return syntax.isCommentOrStringOnlyChange(texts.before, texts.after, lang);
-    } catch {
-      return null;
+    } catch (e) {
+      return { undecided: `syntax check failed: ${firstLine(e)}` };
     }
   };
 }

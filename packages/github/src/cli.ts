@@ -16,7 +16,6 @@ import { crawl, type StreamProgress } from './crawler.ts';
 import type { EtagCache } from './etag.ts';
 import { identitySummary } from './identity.ts';
 import { parseRepos, resolveRepos } from './repos.ts';
-import { storeSink } from './store-sink.ts';
 import { tokensFromEnv } from './tokens.ts';
 
 function fmtDuration(ms: number): string {
@@ -115,7 +114,7 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
             await crawl({
               repos: metas,
               client,
-              sink: storeSink(store),
+              sink: store,
               since,
               concurrency: Number(o.concurrency ?? 2),
               survivors,

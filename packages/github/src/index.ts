@@ -32,7 +32,6 @@ export {
   type PrFilesRow,
   type RepoRow,
 } from './sink.ts';
-export { storeSink } from './store-sink.ts';
 export {
   type DetailTask,
   type SurvivorEntry,

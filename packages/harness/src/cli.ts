@@ -7,6 +7,9 @@ import {
   InputError,
   type OptionSpec,
   onInterrupt,
+  optionKey,
+  parseRepoDirs,
+  repoDirOption,
   resumeCommand,
   sha256,
   sha256File,
@@ -20,7 +23,6 @@ import { answers, anyAnswers, PACKAGE_REGISTRIES, registryUrl } from './network.
 import { pruneCommand } from './prune.ts';
 import { DEFAULT_NAMESPACES } from './published.ts';
 import { regradeRun } from './regrade.ts';
-import { parseRepoDirs } from './repo.ts';
 import type { RunIdentity } from './run-identity.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
 import { errorDigest, summaryLine } from './summary.ts';
@@ -46,13 +48,7 @@ const RUN_OPTIONS: OptionSpec[] = [
     description: 'per-instance test timeout in seconds',
   },
   { name: 'instance-ids', type: 'list', arg: 'ID', repeatable: true, description: 'only these instance ids' },
-  {
-    name: 'repo-dir',
-    type: 'list',
-    arg: 'OWNER/REPO=PATH',
-    repeatable: true,
-    description: 'local git directory of a repository (offline)',
-  },
+  repoDirOption('local git directory of a repository (offline)'),
   {
     name: 'backend',
     type: 'string',
@@ -223,7 +219,7 @@ export const commands = [
     async run(ctx) {
       if (ctx.opts.pruneImages) return pruneCommand(ctx);
       for (const name of ['instances', 'predictions', 'run-id'])
-        if (!ctx.opts[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())])
+        if (!ctx.opts[optionKey(name)])
           throw new UsageError(`missing required option --${name}`, {
             hint: 'faun verify --instances FILE --predictions FILE|gold|empty --run-id ID (or --prune-images)',
           });

@@ -31,8 +31,8 @@ export {
 } from './parsers/index.ts';
 export { isEmptyPatch, patchFiles, unsafePaths } from './patch.ts';
 export { regradeRun } from './regrade.ts';
-export { parseRepoDirs, snapshotRepo } from './repo.ts';
-export { instanceReport, type RunReport, runReport, wilson } from './report.ts';
+export { snapshotRepo } from './repo.ts';
+export { instanceReport, type RunReport, runReport } from './report.ts';
 export { type InstanceRun, type RunOptions, runInstance } from './run-instance.ts';
 export { type Backend, DEFAULT_LIMITS, type Limits, type Sandbox } from './sandbox.ts';
 export { type EnvSpec, LANGUAGE_DEFAULTS, REPO_SPECS, specFor, testCommand } from './specs.ts';

@@ -95,3 +95,11 @@ test('loadInstances reads JSONL and JSON lists; loadPredictions handles gold, em
   );
   expect(loadPredictions(dup, insts)).rejects.toThrow(/dup\.jsonl:2: duplicate prediction for a/);
 });
+
+test('a bad JSONL line is an input error naming the file and line', async () => {
+  const bad = join(dir, 'bad.jsonl');
+  writeFileSync(bad, `${JSON.stringify(swe)}\n{not json\n`);
+  const err = await loadInstances(bad).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(InputError);
+  expect((err as Error).message).toStartWith(`${bad}:2: (line): not valid JSON`);
+});

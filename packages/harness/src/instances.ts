@@ -4,7 +4,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '@faun/kit';
-import { ExecutionInstance, type Language, type MsbGrading, type MsbStageResult } from '@faun/schema';
+import {
+  ExecutionInstance,
+  formatIssue,
+  JsonlError,
+  type Language,
+  type MsbGrading,
+  type MsbStageResult,
+  readJsonl,
+} from '@faun/schema';
 
 type Row = Record<string, unknown>;
 
@@ -146,14 +154,13 @@ async function readRows(path: string): Promise<Array<{ row: Row; where: string }
     }
   }
   const out: Array<{ row: Row; where: string }> = [];
-  text.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    try {
-      out.push({ row: JSON.parse(line) as Row, where: `${path}:${i + 1}` });
-    } catch (e) {
-      throw new InputError(`${path}:${i + 1}: not valid JSON (${(e as Error).message})`);
-    }
-  });
+  try {
+    for await (const { line, value } of readJsonl<Row>(path))
+      out.push({ row: value, where: `${path}:${line}` });
+  } catch (e) {
+    if (e instanceof JsonlError) throw new InputError(formatIssue(e.issue));
+    throw e;
+  }
   return out;
 }
 

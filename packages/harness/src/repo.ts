@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError, PrerequisiteError } from '@faun/kit';
+import { InputError, PrerequisiteError, type RepoDirs, repoDirOf } from '@faun/kit';
 
 export interface GitResult {
   code: number;
@@ -45,28 +45,12 @@ async function gitOk(
   return r.stdout;
 }
 
-/** Parses repeated `owner/repo=PATH` options. */
-export function parseRepoDirs(values: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const v of values) {
-    const i = v.indexOf('=');
-    if (i <= 0 || !v.slice(0, i).includes('/'))
-      throw new InputError(`--repo-dir expects owner/repo=PATH, got '${v}'`);
-    out[v.slice(0, i)] = v.slice(i + 1);
-  }
-  return out;
-}
-
 /**
  * The git directory holding `repo`'s objects: a local directory from `repoDirs`, else a bare clone of
  * `https://github.com/<repo>.git` cached under `cacheDir`.
  */
-export async function repoSource(
-  repo: string,
-  repoDirs: Record<string, string>,
-  cacheDir: string,
-): Promise<string> {
-  const local = repoDirs[repo];
+export async function repoSource(repo: string, repoDirs: RepoDirs, cacheDir: string): Promise<string> {
+  const local = repoDirOf(repoDirs, repo);
   if (local) {
     if (!existsSync(local)) throw new InputError(`--repo-dir ${repo}=${local}: directory does not exist`);
     return local;

@@ -1,15 +1,8 @@
 import { expect, test } from 'bun:test';
 import { executionResult } from '../testing/results.ts';
-import { instanceReport, runReport, wilson } from './report.ts';
+import { instanceReport, runReport } from './report.ts';
 
 const result = executionResult;
-
-test('wilson interval matches the textbook values', () => {
-  expect(wilson(0, 0)).toEqual([0, 0]);
-  // 8/10 → [0.4902, 0.9433] (Wilson, z=1.96)
-  expect(wilson(8, 10)).toEqual([0.4902, 0.9433]);
-  expect(wilson(10, 10)[1]).toBe(1);
-});
 
 test('runReport counts, id lists, per-language breakdown', () => {
   const r = runReport({

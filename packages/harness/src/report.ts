@@ -3,6 +3,8 @@
  * `schema_version: 2` counts and id lists, plus infra failures, outcomes, per-language breakdown and the
  * resolved rate with a 95% Wilson interval).
  */
+
+import { wilsonInterval } from '@faun/metrics/stats';
 import type { ExecutionResult, Language } from '@faun/schema';
 import { SWE_GRADED, swebenchRunReport } from './report-formats.ts';
 
@@ -24,17 +26,6 @@ export function instanceReport(r: ExecutionResult, patchEmpty: boolean) {
       ...((r.flags ?? []).length ? { flags: r.flags } : {}),
     },
   };
-}
-
-/** Wilson score interval for k successes in n trials (z = 1.96). */
-export function wilson(k: number, n: number, z = 1.959964): [number, number] {
-  if (n === 0) return [0, 0];
-  const p = k / n;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  const r = (x: number) => Math.round(x * 10000) / 10000;
-  return [r(Math.max(0, c - h)), r(Math.min(1, c + h))];
 }
 
 export interface ReportInput {
@@ -91,7 +82,7 @@ export function runReport(input: ReportInput) {
     outcomes: Object.fromEntries(Object.entries(outcomes).sort()),
     per_language: Object.fromEntries(Object.entries(perLanguage).sort()),
     resolved_rate: total ? swe.resolved_instances / total : 0,
-    resolved_rate_ci95: wilson(swe.resolved_instances, total),
+    resolved_rate_ci95: wilsonInterval(swe.resolved_instances, total),
   };
 }
 export type RunReport = ReturnType<typeof runReport>;

@@ -1,6 +1,6 @@
 /** `faun worker`: pulls verification and scoring jobs from Redis and posts their results. */
-import { defineCommand, PrerequisiteError } from '@faun/kit';
-import { defaultWorkDeps, parseRepoDirs, type VerifyConfig } from './handlers.ts';
+import { defineCommand, PrerequisiteError, parseRepoDirs, repoDirOption } from '@faun/kit';
+import { defaultWorkDeps, type VerifyConfig } from './handlers.ts';
 import { RESULTS_QUEUE, WORK_QUEUE } from './kinds.ts';
 import { probeRedis, redactRedisUrl } from './probe.ts';
 import { openQueue } from './queue.ts';
@@ -26,13 +26,7 @@ export const commands = [
         description:
           'where verification jobs run: docker containers, or local processes (no isolation; tests)',
       },
-      {
-        name: 'repo-dir',
-        type: 'list',
-        arg: 'OWNER/REPO=PATH',
-        repeatable: true,
-        description: 'local git directory of a repository (offline verification)',
-      },
+      repoDirOption('local git directory of a repository (offline verification)'),
       {
         name: 'timeout',
         type: 'number',

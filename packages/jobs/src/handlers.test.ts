@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import { scoreTask } from '@faun/metrics';
 import type { ItemScore } from '@faun/schema';
-import { parseRepoDirs, scoreChunk, textOutcome } from './handlers.ts';
+import { scoreChunk, textOutcome } from './handlers.ts';
 import { MemoryQueue } from './memory.ts';
 import { createWorkHandler, errorResults } from './worker.ts';
 
@@ -28,11 +28,6 @@ test('text outcomes: error, skipped, fail, pass', () => {
   expect(textOutcome('ce', score({ em: 1, codebleu_file: 1 }), null)).toBe('scored');
   expect(textOutcome('qa', score({ bleu: 0 }, true), null)).toBe('fail');
   expect(textOutcome('qa', undefined, null)).toBe('skipped');
-});
-
-test('repo dirs parse OWNER/REPO=PATH pairs and reject anything else', () => {
-  expect(parseRepoDirs(['a/b=/x', 'c/d=../y,e/f=z'])).toEqual({ 'a/b': '/x', 'c/d': '../y', 'e/f': 'z' });
-  expect(() => parseRepoDirs(['nope'])).toThrow(/OWNER\/REPO=PATH/);
 });
 
 const item = (i: number) => ({

@@ -7,34 +7,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageError } from '@faun/kit';
+import type { RepoDirs } from '@faun/kit';
+import type { scoreTask } from '@faun/metrics';
 import type { ExecutionResult, ItemScore, SampleOutcome } from '@faun/schema';
 import type { ItemOutcome, ItemResultInput, ScoreJobData, VerifyJobData } from './kinds.ts';
-import { PermanentJobError } from './types.ts';
 import type { WorkDeps } from './worker.ts';
 
-/** The shape of `scoreTask` this package relies on. */
-export type ScoreTaskFn = (
-  task: string,
-  items: unknown[],
-  predictions: unknown[],
-  opts?: Record<string, unknown>,
-) => unknown;
+/** @faun/metrics' `scoreTask` (a type-only import: the module itself loads lazily). */
+export type ScoreTaskFn = typeof scoreTask;
 
 /** Loads `scoreTask` from @faun/metrics (lazily, so a verify-only worker never loads the metrics). */
 export function loadScoreTask(): Promise<ScoreTaskFn> {
-  loaded ??= import('@faun/metrics').then((m) => m.scoreTask as ScoreTaskFn);
+  loaded ??= import('@faun/metrics').then((m) => m.scoreTask);
   return loaded;
 }
 let loaded: Promise<ScoreTaskFn> | undefined;
-
-/** The per-item scores inside a scoreTask result. */
-export function itemScoresOf(result: unknown): ItemScore[] {
-  const r = result as Record<string, unknown>;
-  const list = r.items ?? r.itemScores ?? r.scores;
-  if (!Array.isArray(list)) throw new PermanentJobError('scoreTask returned no per-item scores');
-  return list as ItemScore[];
-}
 
 /**
  * A text item's outcome: `error` when the model call failed, `skipped` when no prediction was submitted,
@@ -50,7 +37,7 @@ export function textOutcome(
   if (!score) return 'skipped';
   if (score.missing) return 'fail';
   if (task !== 'fl') return 'scored';
-  const em = score.scores.em ?? score.scores.exact_match ?? score.scores.EM;
+  const em = score.scores.em;
   return em !== undefined && em >= 1 ? 'pass' : 'fail';
 }
 
@@ -59,7 +46,7 @@ export async function scoreChunk(job: ScoreJobData, scoreTask?: ScoreTaskFn): Pr
   const fn = scoreTask ?? (await loadScoreTask());
   const started = performance.now();
   const result = await fn(job.task, job.items, job.predictions, { bootstrap: 0 });
-  const byId = new Map(itemScoresOf(result).map((s) => [s.id, s]));
+  const byId = new Map(result.items.map((s) => [s.id, s]));
   const predErr = new Map(job.predictions.map((p) => [String(p.id), (p.error as string | null) ?? null]));
   const each = (performance.now() - started) / Math.max(1, job.items.length);
   return job.items.map((it) => {
@@ -83,22 +70,11 @@ export interface VerifyConfig {
   /** `docker` (containers, default) or `local` (host processes, no isolation; for tests). */
   backend?: 'docker' | 'local';
   /** `owner/repo` → local git directory (offline); other repositories are cloned into the cache. */
-  repoDirs?: Record<string, string>;
+  repoDirs?: RepoDirs;
   /** Per-instance test timeout, seconds (default 1800). */
   timeoutS?: number;
   /** Scratch folder for run directories and caches (default $FAUN_STATE_DIR or /var/cache/faun). */
   stateDir?: string;
-}
-
-/** `owner/repo=PATH` pairs → map. */
-export function parseRepoDirs(pairs: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const p of pairs.flatMap((x) => x.split(','))) {
-    const m = /^([^=\s]+\/[^=\s]+)=(.+)$/.exec(p.trim());
-    if (!m) throw new UsageError(`--repo-dir '${p}': expected OWNER/REPO=PATH`);
-    out[m[1]!] = m[2]!;
-  }
-  return out;
 }
 
 const OUTCOMES: Record<ExecutionResult['outcome'], SampleOutcome> = {

@@ -6,9 +6,7 @@
 export { RedisQueue, type RedisQueueOptions } from './bullmq.ts';
 export {
   defaultWorkDeps,
-  itemScoresOf,
   loadScoreTask,
-  parseRepoDirs,
   type ScoreTaskFn,
   scoreChunk,
   textOutcome,

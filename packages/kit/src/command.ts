@@ -59,6 +59,23 @@ export interface CommandSpec {
   subcommands?: CommandSpec[];
 }
 
+/** `--task qa|fl|ce` and `--dataset FILE`, the pair every command over a task dataset takes. */
+export const taskDatasetOptions: readonly OptionSpec[] = [
+  {
+    name: 'task',
+    type: 'string',
+    choices: ['qa', 'fl', 'ce'],
+    required: true,
+    description: 'task of the dataset',
+  },
+  { name: 'dataset', type: 'string', arg: 'FILE', required: true, description: 'task dataset (JSONL)' },
+];
+
+/** The key of an option in `CommandContext.opts`: its kebab-case name in camelCase (`log-dir` → `logDir`). */
+export function optionKey(name: string): string {
+  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
 export function defineCommand(spec: CommandSpec): CommandSpec {
   return spec;
 }

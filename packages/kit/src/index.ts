@@ -11,6 +11,7 @@ export * from './interrupt.ts';
 export * from './invocation.ts';
 export * from './paths.ts';
 export * from './progress.ts';
+export * from './repo-dirs.ts';
 export * from './run-record.ts';
 export * from './suggest.ts';
 export * from './version.ts';

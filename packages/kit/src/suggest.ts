@@ -1,4 +1,6 @@
 /** "Did you mean …?" suggestions by Levenshtein distance. */
+import { levenshtein } from './distance.ts';
+
 export function suggest(input: string, candidates: readonly string[], max = 3): string[] {
   const scored = candidates
     .map((c) => ({ c, d: distance(input.toLowerCase(), c.toLowerCase()) }))
@@ -7,18 +9,10 @@ export function suggest(input: string, candidates: readonly string[], max = 3): 
   return scored.slice(0, max).map((s) => s.c);
 }
 
+/** Levenshtein distance of two strings, by code point (the bit-parallel one of `./distance.ts`). */
 function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length]!;
+  const points = (s: string) => Int32Array.from(s, (c) => c.codePointAt(0) ?? 0);
+  return levenshtein(points(a), points(b));
 }
 
 export function didYouMean(input: string, candidates: readonly string[]): string {

@@ -32,9 +32,15 @@ export * from './codebleu/index.ts';
 export { difflibRatio } from './distance/difflib.ts';
 export { lcsLength, levenshtein } from './distance/lcs.ts';
 export { type ApplyResult, applySearchReplace, type EditFailure, type MatchKind } from './edit/apply.ts';
-export { deriveSearchReplace, verifySearchReplace } from './edit/derive.ts';
+export {
+  checkSearchReplace,
+  type DerivedEdits,
+  deriveSearchReplace,
+  verifySearchReplace,
+} from './edit/derive.ts';
 export {
   formatSearchReplace,
+  isMarkerLine,
   type ParsedEdits,
   type ParseProblem,
   parseSearchReplace,
@@ -68,7 +74,6 @@ export {
 export { METRICS, type MetricInfo } from './registry.ts';
 export { porterStem } from './rouge/porter.ts';
 export {
-  mean,
   type RougeOptions,
   type RougeScore,
   rouge1AndL,
@@ -78,3 +83,4 @@ export {
 } from './rouge/rouge.ts';
 export { scoreCe, scoreFl, scoreQa } from './score/items.ts';
 export { type AggregateScore, type ScoreTaskOptions, scoreTask, type TaskScore } from './score/task.ts';
+export { mean, wilsonInterval } from './stats.ts';

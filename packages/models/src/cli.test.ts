@@ -150,7 +150,7 @@ describe('faun predict: errors a re-run cannot fix', () => {
 });
 
 describe('faun predict --repo-dir', () => {
-  test('bm25 indexes a checkout given as owner/repo=PATH (repeatable) or in the older DIR layout', async () => {
+  test('bm25 indexes checkouts given as owner/repo=PATH (repeatable); a bare DIR is refused', async () => {
     const item: FlItem = {
       ...fl[0]!,
       id: 'o/r#c',
@@ -180,12 +180,10 @@ describe('faun predict --repo-dir', () => {
     expect((await answer(join(dir, 'rd0.jsonl'), [])).output).toBe('src/a.py');
     const pairs = ['--repo-dir', `o/r=${checkout}`, '--repo-dir', `x/y=${join(dir, 'other')}`];
     expect((await answer(join(dir, 'rd1.jsonl'), pairs)).output).toBe('src/b.py');
-    expect((await answer(join(dir, 'rd2.jsonl'), ['--repo-dir', join(dir, 'checkouts')])).output).toBe(
-      'src/b.py',
-    );
-    const mixed = await answer(join(dir, 'rd3.jsonl'), ['--repo-dir', join(dir, 'checkouts'), ...pairs]);
-    expect(mixed.code).toBe(2);
-    expect(mixed.err).toContain('can only be given alone');
+    // A bare directory is not owner/repo=PATH: a usage error, as in every other command.
+    const bare = await answer(join(dir, 'rd2.jsonl'), ['--repo-dir', join(dir, 'checkouts')]);
+    expect(bare.code).toBe(2);
+    expect(bare.err).toContain('expected owner/repo=PATH');
   }, 30_000);
 });
 

@@ -6,9 +6,12 @@ import {
   FaunError,
   newRunId,
   onInterrupt,
+  parseRepoDirs,
   RunRecord,
+  repoDirOption,
   requireOutputFile,
   shellQuote,
+  taskDatasetOptions,
   UsageError,
 } from '@faun/kit';
 import type { TaskName } from '@faun/schema';
@@ -17,7 +20,6 @@ import { describeError } from './errors.ts';
 import { checkAblate } from './prompts/build.ts';
 import { PROMPT_VERSIONS } from './prompts/templates.ts';
 import { checkModelForTask, createProvider, parseModelSpec, providerNames } from './registry.ts';
-import { parseRepoDirs } from './repo-dirs.ts';
 import { loadDataset } from './runner/dataset.ts';
 import { runPredictions } from './runner/predict.ts';
 import { contextLimit } from './tokens.ts';
@@ -52,14 +54,7 @@ export const predict = defineCommand({
     'faun predict --task ce --dataset ce.jsonl --model openai:gpt-4o --ablate pr_title,pr_body --out ce-nopr.jsonl',
   ],
   options: [
-    {
-      name: 'task',
-      type: 'string',
-      choices: ['qa', 'fl', 'ce'],
-      required: true,
-      description: 'task of the dataset',
-    },
-    { name: 'dataset', type: 'string', arg: 'FILE', required: true, description: 'task dataset (JSONL)' },
+    ...taskDatasetOptions,
     {
       name: 'model',
       short: 'm',
@@ -144,15 +139,7 @@ export const predict = defineCommand({
       description: 'use the on-disk model-call cache (--no-cache to skip)',
     },
     { name: 'cache-dir', type: 'string', arg: 'DIR', description: 'cache location (default ~/.cache/faun)' },
-    {
-      name: 'repo-dir',
-      type: 'list',
-      repeatable: true,
-      arg: 'OWNER/REPO=PATH',
-      description:
-        'a local checkout whose files bm25 indexes too (repeatable); a single DIR without "=" means ' +
-        'checkouts laid out as DIR/<owner>/<name>/',
-    },
+    repoDirOption('a local checkout whose files bm25 indexes too'),
     { name: 'prices', type: 'string', arg: 'FILE', description: 'price table JSON for cost accounting' },
   ],
   async run(ctx) {
@@ -189,7 +176,7 @@ export const predict = defineCommand({
     const base = await createProvider(model, {
       baseUrl: o.baseUrl ? String(o.baseUrl) : null,
       timeoutMs: Number(o.timeout) * 1000,
-      repoDirs: repoDirs.byRepo.size || repoDirs.root !== null ? repoDirs : null,
+      repoDirs: Object.keys(repoDirs).length ? repoDirs : null,
     });
     // The name predictions record (a replay's model, not its file path; provenance stays in the header).
     const modelName = base.model ?? model;

@@ -1,37 +1,14 @@
 /**
  * @faun/models — model providers behind one small interface, versioned prompts, output parsers, and
- * the prediction runner with cache, retries, limits and resume.
+ * the prediction runner with cache, retries, limits and resume. `faun predict` (./cli) is the main way
+ * in; this surface is what other packages use: providers by `provider:name` spec with the on-disk cache
+ * and retries (curation's semantic check), the prompt builder and the length buckets (paper tables).
+ * Test doubles are in `@faun/models/testing`.
  * @module
  */
-export * from './buckets.ts';
-export * from './cost.ts';
-export * from './errors.ts';
-export * from './parse/fl.ts';
-export * from './parse/inspect.ts';
-export * from './parse/qa.ts';
-export * from './prompts/build.ts';
-export { PROMPT_VERSIONS } from './prompts/templates.ts';
-export { createBaselineProvider, createEchoProvider, createMockProvider } from './providers/baseline.ts';
-export {
-  bm25Rank,
-  type ContentSource,
-  checkoutContents,
-  createBm25Provider,
-  tokenize,
-} from './providers/bm25.ts';
-export {
-  COMPATIBLE_SERVICES,
-  createOpenAiProvider,
-  normalizeBaseUrl,
-  resolveEndpoint,
-} from './providers/openai.ts';
-export { createReplayProvider, replayModelName } from './providers/replay.ts';
-export * from './registry.ts';
-export * from './repo-dirs.ts';
-export { loadDataset, loadPredictions } from './runner/dataset.ts';
-export * from './runner/predict.ts';
-export * from './tokens.ts';
-export type * from './types.ts';
-export * from './wrap/cache.ts';
-export * from './wrap/limiter.ts';
-export * from './wrap/retry.ts';
+export { lengthBuckets } from './buckets.ts';
+export { buildPrompt } from './prompts/build.ts';
+export { createProvider, type ProviderOptions } from './registry.ts';
+export type { GenerateRequest, GenerateResult, ModelProvider } from './types.ts';
+export { withCache } from './wrap/cache.ts';
+export { withRetry } from './wrap/retry.ts';

@@ -6,9 +6,10 @@
  * const p = await createProvider('openai:gpt-4o', { timeoutMs: 60_000 });
  * const p2 = await createProvider('vllm:Qwen/Qwen2.5-7B', { baseUrl: 'http://gpu:8000' });
  */
+
+import type { RepoDirs } from '@faun/kit';
 import { didYouMean, UsageError } from '@faun/kit';
 import type { TaskName } from '@faun/schema';
-import type { RepoDirs } from './repo-dirs.ts';
 import type { ModelProvider } from './types.ts';
 
 /** Options a factory may use; each ignores what it does not need. */
@@ -86,7 +87,6 @@ registerProvider('bm25', async () => {
 });
 registerProvider('replay', async () => (await import('./providers/replay.ts')).createReplayProvider);
 registerProvider('baseline', async () => (await import('./providers/baseline.ts')).createBaselineProvider);
-registerProvider('echo', async () => (await import('./providers/baseline.ts')).createEchoProvider);
 
 /** Splits `provider:name` at the first colon (`bm25` alone has an empty name). */
 export function parseModelSpec(spec: string): { provider: string; name: string } {

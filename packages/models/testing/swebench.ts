@@ -46,11 +46,14 @@ export function toFlItem(r: SwebenchRow): FlItem {
   };
 }
 
+/** The CE item of a row; throws when its gold blocks cannot be derived (a fixture must be usable). */
 export function toCeItem(r: SwebenchRow): CeItem {
   const { title, body } = splitStatement(r.problem_statement);
   const path = r.gold_files[0]!;
   const before = r.files_before[path] ?? '';
   const after = r.files_after[path] ?? '';
+  const derived = deriveSearchReplace(before, after, path);
+  if (!derived.ok) throw new Error(`${r.instance_id}: no gold blocks: ${derived.reason}`);
   return {
     v: 1,
     id: r.instance_id,
@@ -67,6 +70,6 @@ export function toCeItem(r: SwebenchRow): CeItem {
     path,
     file_before: before,
     file_after: after,
-    gold_patch: formatSearchReplace(deriveSearchReplace(before, after, path) ?? []),
+    gold_patch: formatSearchReplace(derived.blocks),
   };
 }

@@ -5,6 +5,7 @@
  */
 export * from './common.ts';
 export * from './execution.ts';
+export * from './funnel.ts';
 export * from './github.ts';
 export * from './jsonl.ts';
 export * from './prediction.ts';

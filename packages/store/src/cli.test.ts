@@ -37,6 +37,7 @@ beforeAll(async () => {
       removed: 3,
       output: 57,
       skipped: false,
+      undecided: {},
     },
     {
       run_id: 'r1',
@@ -48,6 +49,7 @@ beforeAll(async () => {
       removed: 7,
       output: 50,
       skipped: false,
+      undecided: {},
     },
   ]);
   await s.close();

@@ -110,12 +110,20 @@ test('funnel rows replace per (run, repo); task items round-trip by dataset and 
     removed,
     output: 10 - removed,
     skipped: false,
+    undecided: (removed === 3
+      ? { 'comments not crawled': 1, 'unsupported language (.rb)': 2 }
+      : {}) as Record<string, number>,
   });
   await s.putFunnel([row('a/b', 0, 1), row('a/b', 1, 2), row('c/d', 0, 3)]);
   await s.putFunnel([row('a/b', 0, 5)]);
   expect((await s.funnel()).map((f) => [f.repo, f.order, f.removed])).toEqual([
     ['a/b', 0, 5],
     ['c/d', 0, 3],
+  ]);
+  // Undecided items per reason survive the round trip.
+  expect((await s.funnel()).map((f) => f.undecided)).toEqual([
+    {},
+    { 'comments not crawled': 1, 'unsupported language (.rb)': 2 },
   ]);
   const qa = (id: string): QaItem => ({
     v: 1,

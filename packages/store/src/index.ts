@@ -16,6 +16,6 @@
 export { Checkpoint, type CrawlBatch, PrFileList, RepoMeta } from './batch.ts';
 export { type CachedAnswer, EtagStore } from './etag-store.ts';
 export { MIGRATIONS, SCHEMA_VERSION, VIEWS } from './migrations.ts';
-export type { FunnelRow, RepoCounts, StageCounts } from './queries.ts';
+export type { RepoCounts, StageCounts } from './queries.ts';
 export { type OpenOptions, Store } from './store.ts';
 export { ALL_TABLES, CONTENT_TABLES } from './tables.ts';

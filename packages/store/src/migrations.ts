@@ -57,6 +57,12 @@ export const MIGRATIONS: Migration[] = [
     name: 'initial tables and stage views',
     statements: [...ALL_TABLES.map(createTableSql), ...VIEWS],
   },
+  {
+    version: 2,
+    name: 'funnel: undecided items per reason',
+    // Tables created by migration 1 already have the column (it builds them from today's definitions).
+    statements: [`ALTER TABLE funnel ADD COLUMN IF NOT EXISTS undecided VARCHAR DEFAULT '{}'`],
+  },
 ];
 
 /** The newest schema version this code knows. */

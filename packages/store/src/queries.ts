@@ -36,23 +36,6 @@ export interface StageCounts {
   pairs: number;
 }
 
-/**
- * One line of a curation funnel, as `@faun/curate` produces it; `run_id` groups the lines of one run
- * (empty when the caller does not name runs).
- */
-export interface FunnelRow {
-  run_id?: string;
-  repo: string;
-  step: string;
-  /** Position of the step (0-based). */
-  order: number;
-  unit: 'issue' | 'pair';
-  input: number;
-  removed: number;
-  output: number;
-  skipped: boolean;
-}
-
 export function countsQuery(): string {
   return `
     WITH e AS (

@@ -3,9 +3,17 @@
  * order-independent merge of two versions of a row, and row fingerprints.
  * @module
  */
-import type { Comment, CrossRef, FixPair, IssueEvent, PrFile, RawEntry } from '@faun/schema';
+import {
+  type Comment,
+  type CrossRef,
+  type FixPair,
+  FunnelRow,
+  type IssueEvent,
+  type PrFile,
+  type RawEntry,
+  stableStringify,
+} from '@faun/schema';
 import type { Checkpoint } from './batch.ts';
-import type { FunnelRow } from './queries.ts';
 import type { TableDef } from './tables.ts';
 
 /** One row: values in the table's column order (lists as arrays, BIGINTs as numbers). */
@@ -295,7 +303,18 @@ export function rowToPair(r: Obj): FixPair {
 
 /** FunnelRow → `funnel` row (a missing run id is ''). */
 export function funnelToRow(f: FunnelRow): Row {
-  return [f.run_id ?? '', f.repo, f.order, f.step, f.unit, f.input, f.removed, f.output, f.skipped];
+  return [
+    f.run_id ?? '',
+    f.repo,
+    f.order,
+    f.step,
+    f.unit,
+    f.input,
+    f.removed,
+    f.output,
+    f.skipped,
+    stableStringify(f.undecided),
+  ];
 }
 
 export function rowToFunnel(r: Obj): FunnelRow {
@@ -309,5 +328,6 @@ export function rowToFunnel(r: Obj): FunnelRow {
     removed: Number(r.removed),
     output: Number(r.output),
     skipped: Boolean(r.skipped),
+    undecided: FunnelRow.shape.undecided.parse(JSON.parse(String(r.undecided ?? '{}'))),
   };
 }

@@ -3,8 +3,10 @@
  * stored funnel. `gatherStats` reads; `formatStats` is pure text rendering.
  * @module
  */
+
+import type { FunnelRow } from '@faun/schema';
 import type { Checkpoint } from './batch.ts';
-import type { FunnelRow, RepoCounts, StageCounts } from './queries.ts';
+import type { RepoCounts, StageCounts } from './queries.ts';
 import type { Store } from './store.ts';
 
 export interface StatsReport {

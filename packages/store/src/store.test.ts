@@ -304,6 +304,22 @@ describe('open', () => {
     expect((err as Error).message).toContain('does not exist');
   });
 
+  test('a store of schema version 1 gains the funnel undecided column when opened', async () => {
+    const path = fresh();
+    const row = { repo: 'a/b', step: 's', order: 0, unit: 'pair' as const, input: 2, removed: 0, output: 2 };
+    const v1 = await Store.open(path);
+    await v1.all('ALTER TABLE funnel DROP COLUMN undecided');
+    await v1.all('DELETE FROM faun_migrations WHERE version = 2');
+    await v1.close();
+    const s = await Store.open(path);
+    expect((await s.all<{ version: number }>('SELECT version FROM faun_migrations ORDER BY 1')).length).toBe(
+      2,
+    );
+    await s.putFunnel([{ ...row, skipped: false, undecided: { 'no file source': 2 } }]);
+    expect((await s.funnel()).map((f) => f.undecided)).toEqual([{ 'no file source': 2 }]);
+    await s.close();
+  });
+
   test('a DuckDB file that is not a faun store is rejected', async () => {
     const path = fresh();
     const { DuckDBInstance } = await import('@duckdb/node-api');

@@ -11,6 +11,7 @@ import {
   type Comment,
   type CrossRef,
   type FixPair,
+  type FunnelRow,
   type IssueEvent,
   type PrFile,
   type RawEntry,
@@ -23,13 +24,7 @@ import { EntryIndex } from './entry-index.ts';
 import { EtagStore } from './etag-store.ts';
 import { createStages } from './ingest.ts';
 import { migrate } from './migrations.ts';
-import {
-  countsQuery,
-  type FunnelRow,
-  funnelStagesQuery,
-  type RepoCounts,
-  type StageCounts,
-} from './queries.ts';
+import { countsQuery, funnelStagesQuery, type RepoCounts, type StageCounts } from './queries.ts';
 import {
   funnelToRow,
   pairToRow,

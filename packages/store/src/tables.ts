@@ -217,6 +217,8 @@ export const FUNNEL: TableDef = {
     b('removed'),
     b('output'),
     bool('skipped'),
+    // JSON object: reason → count of the items the step could not decide about (added in migration 2).
+    v('undecided'),
   ],
   key: ['run_id', 'repo', 'step_order'],
   upsert: 'replace',

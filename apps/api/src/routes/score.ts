@@ -1,5 +1,5 @@
 /** POST /v1/score/{qa|fl|ce}: synchronous scoring of a small batch with `scoreTask` (as `faun score`). */
-import { itemScoresOf } from '@faun/jobs';
+import type { ScoreTaskOptions } from '@faun/metrics';
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Services } from '../context.ts';
@@ -55,11 +55,11 @@ export function scoreRoutes(app: OpenAPIHono<AppEnv>, s: Services, auth: Middlew
         s.scorePool && !isLight(body.items.length, body.bootstrap)
           ? s.scorePool.scoreTask
           : await s.loadScoreTask();
-      const opts: Record<string, unknown> = {};
+      const opts: ScoreTaskOptions = {};
       if (body.bootstrap !== undefined) opts.bootstrap = body.bootstrap;
       if (body.seed !== undefined) opts.seed = body.seed;
-      const result = (await scoreTask(task, body.items, body.predictions, opts)) as Record<string, unknown>;
-      return c.json({ ...result, task, items: itemScoresOf(result) } as z.infer<typeof ScoreResponse>, 200);
+      const result = await scoreTask(task, body.items, body.predictions, opts);
+      return c.json(result satisfies z.infer<typeof ScoreResponse>, 200);
     });
   }
 }

@@ -5,6 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { type ItemResult, type Queue, ResultMessage, type ScoreTaskFn } from '@faun/jobs';
 import { sha256 } from '@faun/kit';
+import type { TaskScore } from '@faun/metrics';
+import { TaskName } from '@faun/schema';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/open.ts';
 import { keyUsage, leaderboard, models, results, runDeletions, runs, submissions } from '../db/schema.ts';
@@ -12,7 +14,7 @@ import { ApiError } from '../errors.ts';
 import { MODEL_NAME, MODEL_NAME_RULE } from '../routes/schemas.ts';
 import type { DatasetRegistry } from './datasets.ts';
 import { type JobPlan, parsePredictions, planJobs } from './plan.ts';
-import { emptyCounts, metricsOf, type OutcomeCounts, wilson } from './report.ts';
+import { emptyCounts, metricsOf, type OutcomeCounts, proportion } from './report.ts';
 
 export interface Caller {
   keyId: string;
@@ -324,18 +326,17 @@ export class RunService {
     try {
       const counts = await this.counts(runId);
       let metrics: Record<string, unknown>;
-      let aggregates: unknown = null;
+      let aggregates: Omit<TaskScore, 'items'> | null = null;
       if (run.kind === 'exec') {
-        metrics = { resolved: wilson(counts.pass, run.total) };
+        metrics = { resolved: proportion(counts.pass, run.total) };
       } else {
         const ds = await this.d.datasets.items(run.dataset);
         const [sub] = await db.select().from(submissions).where(eq(submissions.runId, runId));
         const preds = (sub?.predictions ?? []) as Record<string, unknown>[];
         const scoreTask = await this.d.loadScoreTask();
-        aggregates = await scoreTask(run.task, ds.items, preds, {});
-        metrics = metricsOf(aggregates);
-        if (aggregates && typeof aggregates === 'object' && 'items' in aggregates)
-          aggregates = { ...(aggregates as Record<string, unknown>), items: undefined };
+        const { items: _items, ...scored } = await scoreTask(TaskName.parse(run.task), ds.items, preds, {});
+        metrics = metricsOf(scored);
+        aggregates = scored;
       }
       const report = {
         run_id: runId,

@@ -5,15 +5,22 @@
  * costs more than they do.
  */
 import type { ScoreTaskFn } from '@faun/jobs';
+import type { ScoreTaskOptions, TaskScore } from '@faun/metrics';
 import { ApiError } from '../errors.ts';
 
 interface Pending {
-  resolve: (v: unknown) => void;
+  resolve: (v: TaskScore) => void;
   reject: (e: Error) => void;
 }
 
 interface Job {
-  msg: { id: number; task: string; items: unknown[]; predictions: unknown[]; opts: Record<string, unknown> };
+  msg: {
+    id: number;
+    task: string;
+    items: readonly unknown[];
+    predictions: readonly unknown[];
+    opts: ScoreTaskOptions;
+  };
   pending: Pending;
 }
 
@@ -53,7 +60,7 @@ export class ScorePool {
     if (this.all.length > 0) return;
     for (let i = 0; i < this.threads; i++) {
       const w = new Worker(new URL('./score-worker.ts', import.meta.url).href);
-      w.onmessage = (e: MessageEvent) => this.settle(w, e.data as { result?: unknown; error?: Error });
+      w.onmessage = (e: MessageEvent) => this.settle(w, e.data as { result?: TaskScore; error?: Error });
       w.onerror = (e) => this.settle(w, { error: { name: 'Error', message: String(e.message ?? e) } });
       (w as unknown as { unref(): void }).unref();
       this.all.push(w);
@@ -93,7 +100,7 @@ export class ScorePool {
     }
   }
 
-  private settle(w: Worker, data: { result?: unknown; error?: { name: string; message: string } }): void {
+  private settle(w: Worker, data: { result?: TaskScore; error?: { name: string; message: string } }): void {
     const job = this.running.get(w);
     this.running.delete(w);
     if (!this.closed) this.idle.push(w);
@@ -102,7 +109,7 @@ export class ScorePool {
         const e = new Error(data.error.message);
         e.name = data.error.name;
         job.pending.reject(e);
-      } else job.pending.resolve(data.result);
+      } else job.pending.resolve(data.result as TaskScore);
     }
     this.pump();
   }

@@ -2,7 +2,8 @@
  * Dataset statistics: per-repository counts and the length distribution of the issue text, from the
  * dataset's items; the curation funnel and store counts from the DuckDB store (`--store`), when given.
  */
-import type { FunnelRow, RepoCounts } from '@faun/store';
+import type { FunnelRow } from '@faun/schema';
+import type { RepoCounts } from '@faun/store';
 import { ApiError } from '../errors.ts';
 import type { DatasetRegistry } from './datasets.ts';
 
@@ -148,7 +149,7 @@ export function createStats(
   const open =
     o.open ??
     ((path: string) =>
-      import('@faun/store').then(({ Store }) => Store.open(path, { readOnly: true }) as Promise<StoreLike>));
+      import('@faun/store').then(({ Store }): Promise<StoreLike> => Store.open(path, { readOnly: true })));
   let cached: {
     at: number;
     value: Promise<Figures>;

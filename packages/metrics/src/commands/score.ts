@@ -10,6 +10,7 @@ import {
   newRunId,
   RunRecord,
   requireOutputFile,
+  taskDatasetOptions,
 } from '@faun/kit';
 import { CeItem, FlItem, type Prediction, QaItem, type TaskName, writeJsonlAtomic } from '@faun/schema';
 import { createScorer } from '../pool/pool.ts';
@@ -232,14 +233,7 @@ export const score = defineCommand({
     'faun score --task ce --dataset ce.jsonl --predictions preds/ce.jsonl --out ce-scores.jsonl --seed 1',
   ],
   options: [
-    {
-      name: 'task',
-      type: 'string',
-      choices: ['qa', 'fl', 'ce'],
-      required: true,
-      description: 'task of the dataset',
-    },
-    { name: 'dataset', type: 'string', arg: 'FILE', required: true, description: 'task dataset (JSONL)' },
+    ...taskDatasetOptions,
     {
       name: 'predictions',
       short: 'p',

@@ -2,7 +2,13 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { sharedPath } from '@faun/kit';
 import { applySearchReplace } from './apply.ts';
-import { formatSearchReplace, parseSearchReplace, type SearchReplaceBlock } from './search-replace.ts';
+import { deriveSearchReplace } from './derive.ts';
+import {
+  formatSearchReplace,
+  isMarkerLine,
+  parseSearchReplace,
+  type SearchReplaceBlock,
+} from './search-replace.ts';
 
 const block = (search: string, replace: string, path: string | null = null): SearchReplaceBlock => ({
   path,
@@ -11,67 +17,119 @@ const block = (search: string, replace: string, path: string | null = null): Sea
   line: 0,
 });
 
-/** One block per file from a common-prefix/suffix line diff, widened until its SEARCH is unique. */
-function deriveBlock(path: string, before: string, after: string): SearchReplaceBlock | null {
-  const a = before.split('\n');
-  const b = after.split('\n');
-  let pre = 0;
-  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
-  let suf = 0;
-  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf])
-    suf++;
-  for (let ctx = 1; ctx <= a.length; ctx *= 2) {
-    const lo = Math.max(0, pre - ctx);
-    const search = a.slice(lo, Math.min(a.length, a.length - suf + ctx));
-    const replace = b.slice(lo, Math.min(b.length, b.length - suf + ctx));
-    const s = search.join('\n');
-    const unique =
-      before.split('\n').filter((_, i) => a.slice(i, i + search.length).join('\n') === s).length === 1;
-    if (unique && search.length > 0 && !(replace.length === 1 && replace[0] === ''))
-      return block(s, replace.join('\n'), path);
-  }
+interface Row {
+  instance_id: string;
+  files_before: Record<string, string>;
+  files_after: Record<string, string>;
+}
+const jsonl = <T>(path: string): T[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+
+/** derive → format (fenced, with prose) → parse → apply; the reason when no blocks can be derived. */
+function roundTrip(path: string, before: string, after: string): string | null {
+  const d = deriveSearchReplace(before, after, path);
+  if (!d.ok) return d.reason;
+  const parsed = parseSearchReplace(`Here is the fix:\n\n${formatSearchReplace(d.blocks, { fence: true })}`);
+  expect(parsed.problems).toEqual([]);
+  expect(parsed.blocks.map(({ line: _l, ...b }) => b)).toEqual(d.blocks.map(({ line: _l, ...b }) => b));
+  const res = applySearchReplace(before, parsed.blocks);
+  expect(res.failures).toEqual([]);
+  expect(res.matches.every((m) => m === 'exact' || m === 'create')).toBe(true);
+  expect(res.result === after).toBe(true);
   return null;
 }
 
-const MARKER = /^\s*(<{5,9} ?SEARCH|={5,9}|>{5,9} ?REPLACE)\s*$/m;
+/** A whole file as one block's SEARCH and REPLACE parts comes back byte for byte unless it has marker lines. */
+function wholeFileSurvives(before: string, after: string): boolean {
+  const parsed = parseSearchReplace(formatSearchReplace([block(before, after, 'f')]));
+  return (
+    parsed.problems.length === 0 && parsed.blocks[0]?.search === before && parsed.blocks[0]?.replace === after
+  );
+}
+const hasMarker = (text: string) => text.split('\n').some(isMarkerLine);
 
-describe('round trip on SWE-bench Lite files', () => {
-  const file = sharedPath('data/swebench-lite/with-files.jsonl');
-  test.skipIf(file === null)('derive → format → parse → apply gives files_after exactly', () => {
-    const rows = readFileSync(file!, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map(
-        (l) =>
-          JSON.parse(l) as {
-            instance_id: string;
-            files_before: Record<string, string>;
-            files_after: Record<string, string>;
-          },
-      );
-    let files = 0;
-    for (const r of rows) {
-      const blocks: SearchReplaceBlock[] = [];
-      for (const [path, before] of Object.entries(r.files_before)) {
-        const after = r.files_after[path];
-        if (after === undefined || after === before || MARKER.test(before) || MARKER.test(after)) continue;
-        const b = deriveBlock(path, before, after);
-        expect(b, `${r.instance_id} ${path}`).not.toBeNull();
-        blocks.push(b!);
-      }
-      const text = `Here is the fix:\n\n${formatSearchReplace(blocks, { fence: true })}`;
-      const parsed = parseSearchReplace(text);
-      expect(parsed.problems).toEqual([]);
-      expect(parsed.blocks.map(({ line: _l, ...b }) => b)).toEqual(blocks.map(({ line: _l, ...b }) => b));
-      for (const b of parsed.blocks) {
-        const res = applySearchReplace(r.files_before[b.path!]!, [b]);
-        expect(res.failures).toEqual([]);
-        expect(res.matches).toEqual(['exact']);
-        expect(res.result === r.files_after[b.path!]).toBe(true);
-        files++;
-      }
-    }
-    expect(files).toBeGreaterThan(20);
+describe('round trip on SWE-bench Lite files and the CodeBLEU dev vectors', () => {
+  const rowsPath = sharedPath('data/swebench-lite/with-files.jsonl');
+  test.skipIf(rowsPath === null)(
+    'every changed file of every row: derive → format → parse → apply gives files_after exactly',
+    () => {
+      const rows = jsonl<Row>(rowsPath!);
+      let files = 0;
+      for (const r of rows)
+        for (const [path, before] of Object.entries(r.files_before)) {
+          const after = r.files_after[path] ?? '';
+          expect(wholeFileSurvives(before, after), `${r.instance_id} ${path}`).toBe(
+            !hasMarker(before) && !hasMarker(after),
+          );
+          expect(roundTrip(path, before, after), `${r.instance_id} ${path}`).toBeNull();
+          files++;
+        }
+      expect(files).toBe(26);
+    },
+  );
+  const devPath = sharedPath('data/metrics/codebleu-dev.jsonl');
+  test.skipIf(devPath === null)(
+    'every dev code vector (ref → hyp and back) round-trips or says which marker line stops it',
+    () => {
+      const rows = jsonl<{ hyp: string; ref: string }>(devPath!);
+      const reasons = new Map<string, number>();
+      let pairs = 0;
+      for (const [i, r] of rows.entries())
+        for (const [before, after] of [
+          [r.ref, r.hyp],
+          [r.hyp, r.ref],
+        ] as const) {
+          expect(wholeFileSurvives(before, after), `codebleu-dev.jsonl:${i + 1}`).toBe(
+            !hasMarker(before) && !hasMarker(after),
+          );
+          const why = roundTrip('x', before, after);
+          if (why !== null) reasons.set(why, (reasons.get(why) ?? 0) + 1);
+          pairs++;
+        }
+      expect(pairs).toBe(2 * rows.length);
+      expect(Object.fromEntries(reasons)).toEqual({});
+    },
+  );
+});
+
+describe('the marker rule', () => {
+  test('markers are alone on their line, in column 0, 5 to 9 characters long', () => {
+    for (const l of [
+      '=======',
+      '=====',
+      '=========',
+      '======= ',
+      '=======\r',
+      '<<<<<<< SEARCH',
+      '<<<<<<<SEARCH',
+      '>>>>>>> REPLACE',
+      '>>>>> REPLACE  ',
+    ])
+      expect(isMarkerLine(l), JSON.stringify(l)).toBe(true);
+    for (const l of [
+      '    ========',
+      ' =======',
+      '\t=======',
+      '====',
+      '==========',
+      '======= x',
+      '  <<<<<<< SEARCH',
+      '<<<<<<< SEARCH x',
+      'a =======',
+    ])
+      expect(isMarkerLine(l), JSON.stringify(l)).toBe(false);
+  });
+  test('indented marker-like lines inside a block are content', () => {
+    const text =
+      'f.py\n<<<<<<< SEARCH\n    Examples\n    ========\n=======\n    Examples\n    --------\n>>>>>>> REPLACE\n';
+    const { blocks, problems } = parseSearchReplace(text);
+    expect(problems).toEqual([]);
+    expect(blocks.map((b) => [b.search, b.replace])).toEqual([
+      ['    Examples\n    ========', '    Examples\n    --------'],
+    ]);
   });
 });
 

@@ -2,6 +2,11 @@
  * SEARCH/REPLACE edit blocks (aider style): parse them out of model output, apply them to a file with
  * exact then whitespace-tolerant matching, and format them canonically.
  *
+ * The marker rule (what the edit format models are prompted with emits): a marker stands alone on its
+ * line, in column 0, as 5 to 9 of its character (`<` `=` `>`; the canonical form has 7), followed for
+ * SEARCH/REPLACE by one optional space and the word, and by nothing but trailing white space (a CR
+ * included). An indented line such as a docstring's `    ========` is never a marker; it is content.
+ *
  * ```text
  * path/to/file.py
  * <<<<<<< SEARCH
@@ -37,14 +42,20 @@ export interface ParsedEdits {
   problems: ParseProblem[];
 }
 
-const HEAD = /^\s*<{5,9} ?SEARCH\s*$/;
-const DIVIDER = /^\s*={5,9}\s*$/;
-const TAIL = /^\s*>{5,9} ?REPLACE\s*$/;
+const HEAD = /^<{5,9} ?SEARCH\s*$/;
+const DIVIDER = /^={5,9}\s*$/;
+const TAIL = /^>{5,9} ?REPLACE\s*$/;
+
+/** True when `line` reads as a block marker under the marker rule (see the module comment). */
+export function isMarkerLine(line: string): boolean {
+  return HEAD.test(line) || DIVIDER.test(line) || TAIL.test(line);
+}
 const FENCE = /^\s*(```|~~~)/;
 
 function pathFromLine(line: string): string | null {
+  if (isMarkerLine(line)) return null;
   let t = line.trim();
-  if (t === '' || FENCE.test(t) || HEAD.test(t) || DIVIDER.test(t) || TAIL.test(t)) return null;
+  if (t === '' || FENCE.test(t)) return null;
   t = t.replace(/^#+\s*/, '').replace(/^(file|path|filename)\s*:\s*/i, '');
   t = t.replace(/^[*`'"]+|[*`'":]+$/g, '').trim();
   if (t === '' || /\s/.test(t) || t.length > 300) return null;

@@ -205,11 +205,3 @@ export function rouge1AndL(
   }
   return { rouge1: r1, rougeL: rl };
 }
-
-/** Arithmetic mean of values (0 for an empty list) — the corpus ROUGE value (not HF's bootstrap mid). */
-export function mean(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  let s = 0;
-  for (const v of values) s += v;
-  return s / values.length;
-}

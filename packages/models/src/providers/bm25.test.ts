@@ -53,10 +53,10 @@ describe('BM25 fault-localization baseline', () => {
       const signal = new AbortController().signal;
       const without = await createBm25Provider('').generate({ messages: [], item }, { signal });
       expect(without.text).toBe('src/a.py');
-      const withContents = await createBm25Provider('', checkoutContents(dir)).generate(
-        { messages: [], item },
-        { signal },
-      );
+      const withContents = await createBm25Provider(
+        '',
+        checkoutContents({ 'o/r': join(dir, 'o/r') }),
+      ).generate({ messages: [], item }, { signal });
       expect(withContents.text).toBe('src/b.py');
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -98,10 +98,9 @@ describe('BM25 fault-localization baseline', () => {
     expect(scoreFl(first, one).scores).toMatchObject({ em: 1, top1: 1, mrr: 1 });
   });
 
-  test('runs offline on the SWE-bench Lite sample and beats chance', async () => {
-    const p = sharedPath('data/swebench-lite/with-files.jsonl');
-    if (p === null) return;
-    const items = (await loadSwebenchRows(p)).map(toFlItem);
+  const p = sharedPath('data/swebench-lite/with-files.jsonl');
+  test.skipIf(p === null)('runs offline on the SWE-bench Lite sample and beats chance', async () => {
+    const items = (await loadSwebenchRows(p as string)).map(toFlItem);
     const provider = createBm25Provider('');
     let hits = 0;
     for (const item of items) {

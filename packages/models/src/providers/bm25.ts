@@ -6,8 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '@faun/kit';
-import { type RepoDirs, repoDirOf } from '../repo-dirs.ts';
+import { type RepoDirs, repoDirOf, UsageError } from '@faun/kit';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '../types.ts';
 
 /** Lower-cased word tokens: splits on non-alphanumerics, snake_case and camelCase. */
@@ -73,12 +72,10 @@ export type ContentSource = (repo: string, path: string) => string | undefined;
 const MAX_CONTENT_CHARS = 64 * 1024;
 
 /**
- * Contents from local checkouts: per repository (`--repo-dir owner/repo=PATH`), or one directory laid
- * out as `<dir>/<owner>/<name>/<path>` when given a string (the working tree at the item's base commit
- * is the caller's business). Reads at most 64 KiB per file; memoized.
+ * Contents from local checkouts, one per repository (`--repo-dir owner/repo=PATH`; the working tree at
+ * the item's base commit is the caller's business). Reads at most 64 KiB per file; memoized.
  */
-export function checkoutContents(dirs: string | RepoDirs): ContentSource {
-  const d: RepoDirs = typeof dirs === 'string' ? { byRepo: new Map(), root: dirs } : dirs;
+export function checkoutContents(d: RepoDirs): ContentSource {
   const memo = new Map<string, string | undefined>();
   return (repo, path) => {
     const key = `${repo}\0${path}`;

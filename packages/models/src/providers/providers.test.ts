@@ -20,15 +20,28 @@ describe('registry', () => {
     await expect(createProvider('baseline:titel')).rejects.toThrow("Did you mean 'title'");
   });
 
-  test('baselines and echo are deterministic and offline', async () => {
+  test('baselines and the echo double are deterministic and offline', async () => {
     const item = { task: 'qa', id: 'x', issue_title: 'Crash on start' } as QaItem;
     const title = await createProvider('baseline:title');
     expect((await title.generate({ messages: [], item }, { signal })).text).toBe('Crash on start');
     const noEdit = await createProvider('baseline:no-edit');
     expect((await noEdit.generate({ messages: [], item }, { signal })).text).toBe('');
+    // The echo test double is not a shipped provider (checked in a fresh process, since this one may
+    // already have loaded @faun/models/testing, which registers it).
+    const registry = new URL('../registry.ts', import.meta.url).pathname;
+    const fresh = Bun.spawnSync([
+      'bun',
+      '-e',
+      `const r = await import(${JSON.stringify(registry)}); console.log(r.providerNames().includes('echo'))`,
+    ]);
+    expect(fresh.stdout.toString().trim()).toBe('false');
+    await import('../../testing/doubles.ts');
     const echo = await createProvider('echo');
     const r = await echo.generate({ messages: [{ role: 'user', content: 'hi' }] }, { signal });
     expect(r.text).toBe('hi');
+    expect((await (await createProvider('echo:yes')).generate({ messages: [] }, { signal })).text).toBe(
+      'yes',
+    );
   });
 });
 

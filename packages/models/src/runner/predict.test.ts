@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunRecord } from '@faun/kit';
 import type { FlItem, QaItem } from '@faun/schema';
+import { createMockProvider } from '../../testing/doubles.ts';
 import { ProviderError } from '../errors.ts';
 import { intendedOutput } from '../parse/inspect.ts';
-import { createBaselineProvider, createMockProvider } from '../providers/baseline.ts';
+import { createBaselineProvider } from '../providers/baseline.ts';
 import type { GenerateRequest } from '../types.ts';
 import { type PredictOptions, runPredictions } from './predict.ts';
 

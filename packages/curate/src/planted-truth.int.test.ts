@@ -1,17 +1,18 @@
 /**
- * End to end over the fake GitHub server: crawl (the real crawler, REST + GraphQL) into a sink, curate,
- * and check the planted truth: pairing precision/recall 1.0 and each filter removing exactly its pairs.
+ * Planted truth over the fake GitHub server, in memory: crawl (the real crawler, REST + GraphQL) into a
+ * MemorySink, curate over a MemoryStore, and check pairing precision/recall 1.0 and each filter removing
+ * exactly its pairs. (The DuckDB path end to end is `e2e-store.int.test.ts`.)
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { crawl, createClient, MemorySink, resolveRepos } from '@faun/github';
 import { Corpus, FakeGitHub, type FakeRepo, TRUTH_FILTERS, type TruthPair } from '@faun/github/testing';
 import { applySearchReplace, parseSearchReplace } from '@faun/metrics';
+import { MemoryStore } from '../testing/memory-store.ts';
 import { buildFromStore } from './build.ts';
 import { curateStore } from './curate.ts';
 import { DEFAULT_FILTERS, isMerged, targetsDefaultBranch } from './filters.ts';
 import { findLinks, isFixCandidate } from './pairing.ts';
 import { GitHubApiSource } from './source.ts';
-import { MemoryStore } from './store.ts';
 import { syntaxCommentOnly } from './wiring.ts';
 
 let fake: FakeGitHub;

@@ -1,0 +1,34 @@
+import { expect, test } from 'bun:test';
+import { UsageError } from '@faun/kit';
+import { parseFlags, pickFlags } from './args.ts';
+
+const FLAGS = { entries: 100, 'durable-entries': 5, out: undefined };
+
+test('flags: defaults, both value forms, numbers checked', () => {
+  expect(parseFlags('x', [], FLAGS)).toEqual({ entries: 100, 'durable-entries': 5, out: undefined });
+  expect(parseFlags('x', ['--entries', '7', '--durable-entries=0', '--out', 'd'], FLAGS)).toEqual({
+    entries: 7,
+    'durable-entries': 0,
+    out: 'd',
+  });
+});
+
+test('a mistyped flag or a bad number is a usage error, never a silent default', () => {
+  for (const args of [['--entires', '7'], ['--entries', 'many'], ['--entries'], ['stray']]) {
+    let err: unknown;
+    try {
+      parseFlags('x', args, FLAGS);
+    } catch (e) {
+      err = e;
+    }
+    expect(err, args.join(' ')).toBeInstanceOf(UsageError);
+  }
+});
+
+test('pickFlags keeps one benchmark’s flags with their values', () => {
+  expect(pickFlags(['--entries', '7', '--seconds', '2', '--out=d'], ['entries', 'out'])).toEqual([
+    '--entries',
+    '7',
+    '--out=d',
+  ]);
+});

@@ -1,0 +1,2 @@
+/** `@faun/curate/testing`: test doubles for this package's and other packages' tests. */
+export { MemoryStore } from './memory-store.ts';
