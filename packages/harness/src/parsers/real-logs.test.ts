@@ -39,8 +39,9 @@ function readLog(dir: string, name: string): string {
 const all = vectors();
 
 describe('real logs parse exactly as the reference parsers do', () => {
-  test('the corpus holds at least one vector', () => {
-    expect(all.length).toBeGreaterThan(0);
+  test('the corpus covers at least 12 projects and 3,000 test-status lines', () => {
+    expect(new Set(all.map((x) => x.v.project)).size).toBeGreaterThanOrEqual(12);
+    expect(all.reduce((n, x) => n + Object.keys(x.v.statuses).length, 0)).toBeGreaterThanOrEqual(3000);
   });
   for (const { file, dir, v } of all) {
     test(file, () => {
