@@ -202,7 +202,7 @@ describe.if(hasPytest)('viewer on the demo', () => {
     await page.screenshot({ path: join(OUT, 'viewer-compare.png'), fullPage: true });
     // the leaderboard ranks CE by CodeBLEU of the edit text
     const lb = await open(`${s.url}/leaderboard?dataset=ce&task=ce`);
-    expect(await lb.locator('#leaderboard thead th:nth-child(3)').textContent()).toContain(
+    expect(await lb.locator('#leaderboard thead th:nth-child(4)').textContent()).toContain(
       'CodeBLEU (edit text)',
     );
     await lb.screenshot({ path: join(OUT, 'viewer-leaderboard-ce.png'), fullPage: true });

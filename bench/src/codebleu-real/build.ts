@@ -16,8 +16,10 @@
  * - `pairs-50k.jsonl`: 50,000 distinct pairs of the same texts combined at random (seeded), for the
  *   determinism and memory checks.
  */
+
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { mulberry32 } from '@faun/metrics';
 import { type Hunk, logHunks, revParse, showHunks } from './hunks.ts';
 
 /** The repositories and pinned heads the pairs come from. */
@@ -146,18 +148,6 @@ export function rebuildPairs(pointers: Pointer[], mirrors: string): RealPair[] {
   return out;
 }
 
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function byLang(pairs: RealPair[]): Map<string, RealPair[]> {
   const m = new Map<string, RealPair[]>();
   for (const p of pairs) {
@@ -189,7 +179,7 @@ export function manyPairs(
   n: number,
   seed = 1,
 ): { lang: string; hyp: string; ref: string }[] {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   const pools = [...byLang(pairs)].map(([lang, list]) => ({
     lang,
     texts: [...new Set(list.flatMap((p) => [p.hyp, p.ref]))],
