@@ -53,10 +53,11 @@ export interface Limits {
   diskMb?: number;
 }
 
-/** The disk quota from FAUN_SANDBOX_DISK_MB (default 4096 MB; 0 turns it off). */
+/** The disk quota from FAUN_SANDBOX_DISK_MB (MB; default 0 = off). */
 export function defaultDiskMb(env = process.env): number {
-  const v = Number(env.FAUN_SANDBOX_DISK_MB ?? 4096);
-  return Number.isFinite(v) && v >= 0 ? Math.floor(v) : 4096;
+  // Off unless asked for: the memory-backed work tree is not yet filled from every instance image.
+  const v = Number(env.FAUN_SANDBOX_DISK_MB ?? 0);
+  return Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
 }
 
 export const DEFAULT_LIMITS: Limits = { cpus: 1, memoryMb: 2048, pids: 512, diskMb: defaultDiskMb() };
