@@ -5,16 +5,10 @@
  */
 import type { TestStatus } from '@faun/schema';
 import type { TestMap } from './common.ts';
+import { PY_SPACE } from './py-str.ts';
 
-// Characters for which Python's `str.isspace()` is true.
-const PY_SPACE =
-  '\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
-
-/** Python's `s.strip()` (no argument). */
-export function pyStrip(s: string): string {
-  return s.replace(STRIP, '');
-}
+/** Python's `s.strip()` (no argument), shared with the Python parsers. */
+export { pyStrip } from './py-str.ts';
 
 // Line boundaries of Python's `str.splitlines()`.
 const BOUNDARY = /\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/;
@@ -63,7 +57,6 @@ export function fromSets(r: SetResult): TestMap {
   return out;
 }
 
-const PY_SPACE_CHARS = PY_SPACE;
 const PY_DIGIT = '\\p{Nd}';
 const PY_WORD = '\\p{L}\\p{N}_';
 
@@ -80,8 +73,8 @@ export function pyRe(pattern: string, flags = ''): RegExp {
     if (c === '\\') {
       const n = pattern[i + 1] ?? '';
       i++;
-      if (n === 's') out += inClass ? PY_SPACE_CHARS : `[${PY_SPACE_CHARS}]`;
-      else if (n === 'S' && !inClass) out += `[^${PY_SPACE_CHARS}]`;
+      if (n === 's') out += inClass ? PY_SPACE : `[${PY_SPACE}]`;
+      else if (n === 'S' && !inClass) out += `[^${PY_SPACE}]`;
       else if (n === 'd') out += PY_DIGIT;
       else if (n === 'w') out += inClass ? PY_WORD : `[${PY_WORD}]`;
       else if ((n === 'S' || n === 'D' || n === 'W') && inClass)
