@@ -73,12 +73,17 @@ test('/healthz p99 < 50 ms while 20 bootstrap-heavy scoring requests run', async
     const quiet = p99(await probe(url, () => false, 100));
     // the load comes from a third process, so neither its sockets nor its work delay the probes
     writeFileSync(join(root, 'body.json'), body);
+    // 20 clients, each posting again as soon as it is answered, for at least 2 s: the probes always see
+    // a full load, however fast this machine scores
     writeFileSync(
       join(root, 'load.ts'),
       `const body = await Bun.file(${JSON.stringify(join(root, 'body.json'))}).text();
-const rs = await Promise.all(Array.from({ length: 20 }, () => fetch(${JSON.stringify(`${url}/v1/score/fl`)}, {
+const until = Date.now() + 2000;
+const one = () => fetch(${JSON.stringify(`${url}/v1/score/fl`)}, {
   method: 'POST', headers: { authorization: 'Bearer ${token}', 'content-type': 'application/json' }, body })
-  .then(async (r) => [r.status, ((await r.json()).aggregate?.em?.mean)])));
+  .then(async (r) => [r.status, ((await r.json()).aggregate?.em?.mean)]);
+const client = async () => { const got = []; do got.push(await one()); while (Date.now() < until); return got; };
+const rs = (await Promise.all(Array.from({ length: 20 }, client))).flat();
 process.stdout.write(JSON.stringify(rs));`,
     );
     const load = Bun.spawn(['bun', join(root, 'load.ts')], { stdout: 'pipe', stderr: 'inherit' });
@@ -89,8 +94,9 @@ process.stdout.write(JSON.stringify(rs));`,
     await Bun.sleep(300); // the load process starts and sends its requests
     const busy = await probe(url, () => running);
     const got = JSON.parse(await answers) as [number, number][];
-    expect(got.map((g) => g[0])).toEqual(Array(20).fill(200));
-    expect(got[0]![1]).toBeCloseTo(0.5, 10);
+    expect(got.length).toBeGreaterThanOrEqual(20);
+    expect(got.filter((g) => g[0] !== 200)).toEqual([]);
+    for (const g of got) expect(g[1]).toBeCloseTo(0.5, 10);
     const loaded = p99(busy);
     const median = [...busy].sort((a, b) => a - b)[busy.length >> 1]!;
     console.log(
