@@ -14,7 +14,7 @@ import {
   optionKey,
   UsageError,
 } from '@faun/kit';
-import { JsonlError } from '@faun/schema';
+import { JsonlError } from '@faun/schema/io';
 import { Command, CommanderError, Option } from 'commander';
 import { envName, loadConfig, resolveOptions } from './config.ts';
 import { REGISTRY } from './registry.ts';

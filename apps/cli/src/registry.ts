@@ -24,6 +24,8 @@ const store = () => import('@faun/store/cli');
 const curate = () => import('@faun/curate/cli');
 const models = () => import('@faun/models/cli');
 const metrics = () => import('@faun/metrics/cli');
+// score-pairs alone: without `score`'s task-record schemas, so short pair files start sooner
+const metricsPairs = () => import('@faun/metrics/cli-pairs');
 const harness = () => import('@faun/harness/cli');
 const api = () => import('@faun/api/cli');
 const jobs = () => import('@faun/jobs/cli');
@@ -70,7 +72,7 @@ export const REGISTRY: CommandEntry[] = [
     name: 'score-pairs',
     summary: 'score {hyp, ref} pairs with one metric or all',
     common: ['limit'],
-    load: from(metrics, 'score-pairs'),
+    load: from(metricsPairs, 'score-pairs'),
   },
   {
     name: 'verify',

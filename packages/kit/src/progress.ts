@@ -3,7 +3,11 @@
  * plain log lines (at most one every `plainEveryMs`) when stderr is not a TTY or in CI. Writes to
  * stderr so `--json` output on stdout stays clean.
  */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+
+/** cli-progress, loaded only when a bar is drawn (quiet and non-TTY runs never pay for it). */
+const loadCliProgress = (): typeof import('cli-progress') =>
+  createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
 
 export interface Progress {
   /** Sets the total (may grow while work is discovered). */
@@ -89,6 +93,7 @@ export function createProgress(opts: ProgressOptions): Progress {
       },
     };
   }
+  const cliProgress = loadCliProgress();
   const bar = new cliProgress.SingleBar(
     {
       // one format for known and unknown totals (no "N/0 100%"), with the rate and the ETA

@@ -6,16 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  appendJsonl,
-  RUN_RECORD_VERSION,
-  type RunHeader,
-  type RunSample,
-  type RunSummary,
-  type SampleOutcome,
-  stableStringify,
-  writeFileAtomic,
-} from '@faun/schema';
+import type { RunHeader, RunSample, RunSummary, SampleOutcome } from '@faun/schema';
+import { appendJsonl, RUN_RECORD_VERSION, stableStringify, writeFileAtomic } from '@faun/schema/io';
 import { CancelledError, FaunError } from './errors.ts';
 import { sha256File } from './hash.ts';
 import { REPO_ROOT } from './paths.ts';
@@ -38,6 +30,21 @@ export function gitInfo(cwd: string = import.meta.dir): GitInfo {
     })
       .toString()
       .trim();
+    return { sha, dirty: status.length > 0 };
+  } catch {
+    return { sha: null, dirty: null };
+  }
+}
+
+/** {@link gitInfo} without blocking: both git commands run at once, beside whatever else is going on. */
+export async function gitInfoAsync(cwd: string = import.meta.dir): Promise<GitInfo> {
+  const { execFile } = await import('node:child_process');
+  const git = (args: string[]) =>
+    new Promise<string>((done, fail) =>
+      execFile('git', args, { cwd }, (err, stdout) => (err ? fail(err) : done(String(stdout).trim()))),
+    );
+  try {
+    const [sha, status] = await Promise.all([git(['rev-parse', 'HEAD']), git(['status', '--porcelain'])]);
     return { sha, dirty: status.length > 0 };
   } catch {
     return { sha: null, dirty: null };
@@ -88,6 +95,7 @@ export class RunRecord {
       });
     await mkdir(init.dir, { recursive: true });
     const rec = new RunRecord(init.dir, init.runId);
+    const git = gitInfoAsync();
     const inputs: Record<string, string> = {};
     for (const p of init.inputs ?? []) if (existsSync(p)) inputs[p] = await sha256File(p);
     const header: RunHeader = {
@@ -103,7 +111,7 @@ export class RunRecord {
         node: process.versions.node ?? '',
         platform: `${process.platform}-${process.arch}`,
       },
-      git: gitInfo(),
+      git: await git,
       inputs,
       seed: init.seed ?? null,
       started_at: rec.startedAt.toISOString(),

@@ -4,8 +4,9 @@
  * Documented in docs/run-record.md; bump RUN_RECORD_VERSION on incompatible changes.
  */
 import { z } from 'zod';
+import { RUN_RECORD_VERSION } from './runlog-version.ts';
 
-export const RUN_RECORD_VERSION = 1;
+export { RUN_RECORD_VERSION };
 
 export const SampleOutcome = z.enum(['pass', 'fail', 'error', 'timeout', 'skipped']);
 export type SampleOutcome = z.infer<typeof SampleOutcome>;

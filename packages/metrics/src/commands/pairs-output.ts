@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError, UsageError } from '@faun/kit';
-import { readLines } from '@faun/schema';
+import { readLines } from '@faun/schema/io';
 
 const same = (a: string, b: string): boolean => {
   try {

@@ -15,8 +15,8 @@ import {
   resumeCommand,
   UsageError,
 } from '@faun/kit';
-import { formatIssue, parseJsonlLine, readLines, toJsonlLine } from '@faun/schema';
-import { CODE_LANGS, type CodeLang } from '../codebleu/index.ts';
+import { formatIssue, parseJsonlLine, readLines, toJsonlLine } from '@faun/schema/io';
+import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
 import { PAIR_METRICS, PAIR_VARIANTS, type PairMetric } from '../pairs.ts';
 import { createScorer, inOrder, Later } from '../pool/pool.ts';
 import { requireReadableFile } from './input.ts';
@@ -25,6 +25,18 @@ import { THREADS_OPTION, threadsOption } from './threads.ts';
 
 /** Families whose per-pair cost is worth a worker pool (the others run in this process). */
 const POOLED_METRICS = new Set<PairMetric>(['codebleu', 'all', 'editsim', 'lev', 'rougeL']);
+
+/**
+ * Pairs each scoring thread beyond the first needs to pay for starting it (a worker loads its own runtime
+ * and grammars and warms up its own compiled code): a smaller input runs on fewer threads than asked.
+ * Results do not depend on the thread count, so this changes only the time.
+ */
+export const PAIRS_PER_THREAD = 250;
+
+/** The threads worth starting for `pairs` pairs when `threads` are allowed. */
+export function usefulThreads(threads: number, pairs: number): number {
+  return Math.max(1, Math.min(threads, Math.floor(pairs / PAIRS_PER_THREAD)));
+}
 
 /** How many failed lines are quoted on stderr at the end. */
 const SHOWN_ERRORS = 5;
@@ -72,6 +84,9 @@ async function run(ctx: CommandContext): Promise<number> {
   if (langOpt !== undefined && !CODE_LANGS.includes(langOpt as CodeLang))
     throw new UsageError(`--lang ${langOpt} is not supported (choose one of ${CODE_LANGS.join(', ')})`);
   await requireReadableFile(input, 'input');
+  // the tree-sitter runtime (and the --lang grammar) compile while the input is counted and hashed
+  if (metric === 'codebleu' || metric === 'all')
+    initCodeBleu(langOpt ? [langOpt as CodeLang] : []).catch(() => {}); // a failure shows on the first pair
   if (out) checkOutPath(out, input);
   const limit = ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit);
   const total = await countLines(input, limit);
@@ -124,7 +139,7 @@ async function run(ctx: CommandContext): Promise<number> {
     if (firstErrors.length < SHOWN_ERRORS) firstErrors.push(msg);
     errors++;
   };
-  const scorer = createScorer(POOLED_METRICS.has(metric) ? threads : 1);
+  const scorer = createScorer(POOLED_METRICS.has(metric) ? usefulThreads(threads, total - done.length) : 1);
   // every outcome is taken in input order (a chain of promises), so sums, samples, messages and the
   // output do not depend on --threads or on timing
   let chain: Promise<unknown> = Promise.resolve();

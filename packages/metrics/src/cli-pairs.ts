@@ -1,0 +1,4 @@
+/** `faun score-pairs` on its own (the registry loads it without `score` and its task-record schemas). */
+import { scorePairs } from './commands/score-pairs.ts';
+
+export const commands = [scorePairs];
