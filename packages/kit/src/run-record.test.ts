@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunHeader, RunSample, RunSummary } from '@faun/schema';
-import { newRunId, RunRecord, redactOptions } from './run-record.ts';
+import { newRunId, RunRecord, redactOptions, SAMPLE_BATCH, SAMPLE_FLUSH_MS } from './run-record.ts';
 
 test('a run directory holds header.json, samples.jsonl appended in order, and summary.json', async () => {
   const root = mkdtempSync(join(tmpdir(), 'faun-run-'));
@@ -82,4 +82,30 @@ test('resume commands quote arguments', async () => {
   expect(resumeCommand(['crawl', '--repos', 'a/b', '--since', "it's"], 'faun')).toBe(
     "faun crawl --repos a/b --since 'it'\\''s'",
   );
+});
+
+test('many quick samples are appended in batches, in order, each promise resolving once its line is on disk', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'faun-run-')), 'run');
+  const rec = await RunRecord.start({ dir, runId: 'r', command: 'c', argv: [], options: {} });
+  const path = join(dir, 'samples.jsonl');
+  const n = SAMPLE_BATCH + 7;
+  const written: Promise<void>[] = [];
+  for (let i = 0; i < n; i++) written.push(rec.sample({ id: `s${i}`, outcome: 'pass', duration_ms: 0 }));
+  // a full batch goes out at once (with whatever joined it before the append began), not after the timer
+  const t0 = performance.now();
+  await written[0];
+  expect(performance.now() - t0).toBeLessThan(SAMPLE_FLUSH_MS);
+  expect(readFileSync(path, 'utf8').trim().split('\n').length).toBeGreaterThanOrEqual(SAMPLE_BATCH);
+  await written[n - 1];
+  const ids = readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => RunSample.parse(JSON.parse(l)).id);
+  expect(ids).toEqual(Array.from({ length: n }, (_, i) => `s${i}`));
+  // a sample recorded just before finish() is written by it, without waiting for the timer
+  void rec.sample({ id: 'last', outcome: 'fail', duration_ms: 0 });
+  const t1 = performance.now();
+  await rec.finish('success');
+  expect(performance.now() - t1).toBeLessThan(SAMPLE_FLUSH_MS);
+  expect(readFileSync(path, 'utf8').trim().split('\n').at(-1)).toContain('"last"');
 });

@@ -77,6 +77,11 @@ export interface RunRecordInit {
   resume?: boolean;
 }
 
+/** Samples waiting at most this long before they are appended to `samples.jsonl`. */
+export const SAMPLE_FLUSH_MS = 200;
+/** Samples appended at once when this many are waiting. */
+export const SAMPLE_BATCH = 512;
+
 export class RunRecord {
   readonly counts: Record<SampleOutcome, number> = { pass: 0, fail: 0, error: 0, timeout: 0, skipped: 0 };
   private readonly startedAt = new Date();
@@ -124,22 +129,48 @@ export class RunRecord {
     return join(this.dir, 'samples.jsonl');
   }
 
-  /** Records one finished item; lines are appended in order. */
+  /**
+   * Records one finished item; lines are appended in order, in batches: at most {@link SAMPLE_FLUSH_MS}
+   * after the item (or at once when {@link SAMPLE_BATCH} are waiting), so a crash loses at most that much
+   * and a run of many quick items does not pay one file append per item. Resolves once the line is written.
+   */
   sample(
     s: Omit<RunSample, 'v' | 'data' | 'error'> & Partial<Pick<RunSample, 'data' | 'error'>>,
   ): Promise<void> {
     this.counts[s.outcome]++;
     this.pending.push({ v: RUN_RECORD_VERSION, data: {}, error: null, ...s });
+    if (this.pending.length >= SAMPLE_BATCH) return this.writePending();
+    if (!this.scheduled) {
+      this.scheduled = new Promise<void>((resolve, reject) => {
+        this.release = (written) => written.then(resolve, reject);
+        this.timer = setTimeout(() => void this.writePending(), SAMPLE_FLUSH_MS);
+      });
+    }
+    return this.scheduled;
+  }
+
+  private scheduled: Promise<void> | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private release: ((written: Promise<void>) => void) | null = null;
+
+  /** Appends the waiting samples (after the writes already under way). */
+  private writePending(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    const release = this.release;
+    this.timer = null;
+    this.release = null;
+    this.scheduled = null;
     this.flushing = this.flushing.then(() => {
       const batch = this.pending;
       this.pending = [];
       return appendJsonl(this.samplesPath, batch);
     });
+    release?.(this.flushing); // the samples waiting for the timer are written by this append
     return this.flushing;
   }
 
   async flush(): Promise<void> {
-    await this.flushing;
+    await this.writePending();
   }
 
   async finish(
