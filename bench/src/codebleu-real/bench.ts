@@ -8,7 +8,7 @@
  * FAUN_BENCH_50K=1 the 50,000-pair file is scored with one thread and all cores too (byte identity, peak
  * memory).
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_OUT, mirrorsDir, mirrorsPresent, POINTERS, writePairFiles } from './build.ts';
@@ -50,6 +50,8 @@ function timed(cmd: string[], stdin?: string, stdout?: string): Run {
 }
 
 function faun(input: string, out: string, threads: number, logDir: string): Run {
+  // an output left by an earlier run would be resumed (nothing scored): every timed run starts afresh
+  rmSync(out, { force: true });
   return timed([
     process.execPath,
     CLI,
