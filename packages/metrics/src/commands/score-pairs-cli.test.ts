@@ -7,6 +7,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
+import { PAIRS_PER_THREAD, usefulThreads } from './score-pairs.ts';
 import { cliSandbox } from './test-helpers.ts';
 
 const MAIN = join(REPO_ROOT, 'apps/cli/src/main.ts');
@@ -239,3 +240,12 @@ test('SIGTERM stops a run at once, even inside one long line, keeping the finish
   expect(took).toBeLessThan(1000);
   expect(readFileSync(out, 'utf8').split('\n').length - 1).toBe(1);
 }, 60_000);
+
+test('a small input runs on fewer threads than asked: one more per PAIRS_PER_THREAD pairs', () => {
+  expect(usefulThreads(2, 0)).toBe(1);
+  expect(usefulThreads(2, PAIRS_PER_THREAD * 2 - 1)).toBe(1);
+  expect(usefulThreads(2, PAIRS_PER_THREAD * 2)).toBe(2);
+  expect(usefulThreads(4, PAIRS_PER_THREAD * 3)).toBe(3);
+  expect(usefulThreads(2, 50_000)).toBe(2);
+  expect(usefulThreads(1, 50_000)).toBe(1);
+});
