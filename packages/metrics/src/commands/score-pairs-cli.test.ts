@@ -248,4 +248,6 @@ test('a small input runs on fewer threads than asked: one more per PAIRS_PER_THR
   expect(usefulThreads(4, PAIRS_PER_THREAD * 3)).toBe(3);
   expect(usefulThreads(2, 50_000)).toBe(2);
   expect(usefulThreads(1, 50_000)).toBe(1);
+  expect(usefulThreads(2, 10, 1)).toBe(2); // FAUN_PAIRS_PER_THREAD=1
+  expect(usefulThreads(2, 10, Number.NaN)).toBe(1); // a bad override falls back to the default
 });

@@ -34,9 +34,17 @@ const POOLED_METRICS = new Set<PairMetric>(['codebleu', 'all', 'editsim', 'lev',
  */
 export const PAIRS_PER_THREAD = 2000;
 
-/** The threads worth starting for `pairs` pairs when `threads` are allowed. */
-export function usefulThreads(threads: number, pairs: number): number {
-  return Math.max(1, Math.min(threads, Math.floor(pairs / PAIRS_PER_THREAD)));
+/**
+ * The threads worth starting for `pairs` pairs when `threads` are allowed; FAUN_PAIRS_PER_THREAD overrides
+ * {@link PAIRS_PER_THREAD} (e.g. 1 to run every asked-for thread on a small file when checking identity).
+ */
+export function usefulThreads(
+  threads: number,
+  pairs: number,
+  perThread = Number(process.env.FAUN_PAIRS_PER_THREAD ?? PAIRS_PER_THREAD),
+): number {
+  const per = Number.isFinite(perThread) && perThread >= 1 ? perThread : PAIRS_PER_THREAD;
+  return Math.max(1, Math.min(threads, Math.floor(pairs / per)));
 }
 
 /** How many failed lines are quoted on stderr at the end. */

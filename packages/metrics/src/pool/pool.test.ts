@@ -7,6 +7,8 @@ import { cliSandbox } from '../commands/test-helpers.ts';
 import { scorePair } from '../pairs.ts';
 import { createScorer, inOrder, Later } from './pool.ts';
 
+// the files here are small: run every asked-for thread on them (score-pairs would otherwise use one)
+process.env.FAUN_PAIRS_PER_THREAD = '1';
 const box = cliSandbox('faun-pool-');
 afterAll(box.cleanup);
 
