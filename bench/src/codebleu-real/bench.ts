@@ -135,7 +135,7 @@ export async function realCodeBench(args: string[] = []): Promise<Record<string,
   inputs.push(['all', files.pairs, all.length]);
   const figures: Record<string, unknown> = { real_code_cores: cores, real_code_reference: refCmd ?? null };
   console.log(
-    `codebleu real-code (whole commands, wall pairs/s; t1 = --threads 1, t${cores} = all cores${refCmd ? '; ref = FAUN_CODEBLEU_REF' : ''})`,
+    `codebleu real-code (whole commands, wall pairs/s; t1 = --threads 1, t${cores} = --threads ${cores}, which score-pairs runs on one lane per 2,000 pairs${refCmd ? '; ref = FAUN_CODEBLEU_REF' : ''})`,
   );
   for (const [name, input, n] of inputs) {
     const o1 = join(work, `${name}.t1.jsonl`);
