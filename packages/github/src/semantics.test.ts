@@ -65,7 +65,7 @@ describe('crawl records', () => {
     const gets = fake.log.filter((r) => r.method === 'GET' && r.path !== '/user');
     expect(gets.length).toBeGreaterThan(50);
     expect(gets.filter((r) => r.status !== 304).map((r) => `${r.status} ${r.path}`)).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   test('null nodes GitHub keeps answering are recorded as gaps; the rest of each page is stored', async () => {
     const clean = await crawlOn(start(), { tokens: ['fake-token-0'] });
@@ -95,7 +95,7 @@ describe('crawl records', () => {
     );
     expect(differing.length).toBe(prGaps);
     expect(r.sink.entryRows.size).toBe(clean.sink.entryRows.size);
-  }, 60_000);
+  }, 180_000);
 
   test('incremental: every stream asks only for what changed since', async () => {
     // One repository with several pages of merged PRs, so the updatedAt-ordered pass can stop early.
@@ -121,7 +121,7 @@ describe('crawl records', () => {
     const comments = fake.log.filter((x) => /\/issues\/\d+\/comments/.test(x.path));
     expect(comments.length).toBeGreaterThan(0);
     expect(comments.filter((x) => !x.path.includes(q)).map((x) => x.path)).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   test('file status: one vocabulary (REST’s) in the stored rows, from GraphQL and REST alike', async () => {
     // A corpus whose multi-file PRs include a file GraphQL reports as DELETED.
@@ -135,7 +135,7 @@ describe('crawl records', () => {
     // GraphQL's PatchStatus says DELETED where REST says removed.
     expect(fromGraphql).toContain('removed');
     expect([...new Set([...fromGraphql, ...fromRest])].filter((s) => !REST_STATUS.includes(s))).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });
 
 const CORPUS_REPOS = Array.from({ length: CORPUS.repos }, (_, i) => `fake-org/repo-${i}`);
