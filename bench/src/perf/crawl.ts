@@ -3,14 +3,19 @@
  * GitHub over 30 generated repositories (default 100,000 entries; `--entries 800000` for the full
  * size), with load-driven faults on (secondary limits from each identity's concurrency, CPU time and
  * points per minute; GraphQL timeouts on heavy repositories; `--faults none` turns them off), on a
- * simulated clock (1 h = 0.1 s). It crawls four times, once per credential set: 1 token; 4 tokens of
- * one user; 4 users; one GitHub App installation, and reports for each the simulated wall time —
- * per identity the largest of REST requests / its hourly limit, GraphQL points / its hourly limit,
- * and its busy time plus secondary-limit waits (load model of the fake), then the largest over
- * identities. Also: API requests per entry for the bulk stage (issue lists + GraphQL pairing; target
+ * virtual clock (time passes only through the fake's service times and the client's waits; code and
+ * store writes take none) with the fake answering in process (`fake.fetch`, no sockets). It crawls
+ * four times, once per credential set: 1 token; 4 tokens of one user; 4 users; one GitHub App
+ * installation, and reports for each the simulated wall time — per identity the largest of REST
+ * requests / its hourly limit, GraphQL points / its hourly limit, and its busy time plus
+ * secondary-limit waits (load model of the fake), then the largest over identities — and the virtual
+ * clock's elapsed time (how long the crawl took with its waits). Also: API requests per entry for the bulk stage (issue lists + GraphQL pairing; target
  * ≤ 0.05), pool-wide aborts (target 0), wall time, peak RSS (≤ 2 GB), store ingest time (800k ≤ 60 s)
  * and the funnel stage query (≤ 1 s) of the first run. Options: --entries N, --repos N (30),
- * --concurrency N (2), --configs 1,4same,4users,app, --faults load|none.
+ * --concurrency N (2), --configs 1,4same,4users,app, --faults load|none, --store first|all|none: the
+ * DuckDB store (and its ETag cache) behind the first configuration only (default; the others write to
+ * an in-memory sink that keeps what the crawler reads back — same requests, same figures) or behind
+ * every one (`none`: no store figures). Prints a progress line every 15 s.
  */
 
 import { generateKeyPairSync } from 'node:crypto';
@@ -18,8 +23,18 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appTokens, type CrawlSink, crawl, createClient, resolveRepos, SimClock } from '@faun/github';
+import {
+  appTokens,
+  type CrawlSink,
+  crawl,
+  createClient,
+  type EtagCache,
+  type IngestBatch,
+  resolveRepos,
+  VirtualClock,
+} from '@faun/github';
 import { FakeGitHub, type FakeGitHubOptions } from '@faun/github/testing';
+import type { RawEntry } from '@faun/schema';
 import { Store } from '@faun/store';
 import { parseFlags } from '../args.ts';
 
@@ -29,7 +44,48 @@ export const FLAGS = {
   concurrency: 2,
   faults: 'load',
   configs: '1,4same,4users,app',
+  store: 'first',
 };
+
+/** Trimmed bodies up to this length are kept as a shared string of that length (survivor rules read the length). */
+const BODY_CAP = 1024;
+const bodies: string[] = [];
+const bodyOf = (b: string | null): string => {
+  const n = Math.min(BODY_CAP, (b ?? '').trim().length);
+  bodies[n] ??= 'x'.repeat(n);
+  return bodies[n];
+};
+
+/**
+ * In-memory sink for the configurations that do not measure the store: checkpoints and, per entry,
+ * what the crawler reads back (PR entries for the merged-PR pass, survivor fields for the details).
+ */
+class LeanSink implements CrawlSink {
+  private readonly rows = new Map<string, Map<number, RawEntry>>();
+  private readonly cps = new Map<string, Awaited<ReturnType<CrawlSink['checkpoint']>>>();
+  async ingest(b: IngestBatch): Promise<void> {
+    for (const e of b.entries ?? []) {
+      let m = this.rows.get(e.repo);
+      if (!m) this.rows.set(e.repo, (m = new Map()));
+      m.set(e.number, { ...e, title: '', body: bodyOf(e.body), labels: [] });
+    }
+    if (b.checkpoint) this.cps.set(`${b.checkpoint.repo}|${b.checkpoint.stream}`, { ...b.checkpoint });
+  }
+  async checkpoint(repo: string, stream: string) {
+    return this.cps.get(`${repo}|${stream}`) ?? null;
+  }
+  async *entries(filter: { repo: string }): AsyncIterable<RawEntry> {
+    yield* this.rows.get(filter.repo)?.values() ?? [];
+  }
+}
+
+/** A fresh crawl never revalidates: no answers kept. */
+const noEtags = (): EtagCache => ({
+  get: () => undefined,
+  set: () => {},
+  flush: async () => {},
+  stats: { hits: 0, stores: 0 },
+});
 
 function peakRss(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
@@ -82,16 +138,27 @@ interface RunFigures {
   secondary_limits: number;
   graphql_timeouts: number;
   simulated_wall_hours: number;
+  /** Virtual clock time from the first request to the end of the crawl (waits for resets included). */
+  simulated_clock_hours: number;
   per_identity: Record<string, unknown>[];
   wall_seconds: number;
 }
 
 async function runConfig(
   c: Config,
-  o: { entries: number; repos: number; concurrency: number; faults: boolean; keepStore: boolean },
+  o: {
+    entries: number;
+    repos: number;
+    concurrency: number;
+    faults: boolean;
+    keepStore: boolean;
+    duckdb: boolean;
+  },
 ): Promise<{ figures: RunFigures; store?: Record<string, unknown> }> {
   const dir = await mkdtemp(join(tmpdir(), 'faun-bench-crawl-'));
-  const clock = new SimClock(36_000);
+  // Store writes in progress: the virtual clock holds still meanwhile (they take no simulated time).
+  let active = 0;
+  const clock = new VirtualClock(Date.parse('2026-01-01T00:00:00Z'), () => active > 0);
   let fakeUrl = '';
   const cred = await credentials(c, () => fakeUrl);
   const fake = FakeGitHub.start({
@@ -102,9 +169,9 @@ async function runConfig(
     ...cred.fake,
   });
   fakeUrl = fake.url;
-  const store = await Store.open(join(dir, 'crawl.duckdb'));
+  const store = o.duckdb ? await Store.open(join(dir, 'crawl.duckdb')) : null;
+  const lean = new LeanSink();
   // Time inside store.ingest (overlapping calls counted once).
-  let active = 0;
   let since = 0;
   let ingestMs = 0;
   const byKind: Record<string, { batches: number; ms: number }> = {};
@@ -113,7 +180,7 @@ async function runConfig(
       if (active++ === 0) since = performance.now();
       const t0 = performance.now();
       try {
-        await store.ingest(b);
+        await (store ?? lean).ingest(b);
       } finally {
         if (--active === 0) ingestMs += performance.now() - since;
         const kind = b.checkpoint?.stream.replace(/@.*/, '') ?? 'other';
@@ -122,8 +189,8 @@ async function runConfig(
         k.ms += performance.now() - t0;
       }
     },
-    checkpoint: (r, s) => store.checkpoint(r, s),
-    entries: (f) => store.entries(f),
+    checkpoint: (r, s) => (store ?? lean).checkpoint(r, s),
+    entries: (f) => (store ?? lean).entries(f),
   };
   const sources = cred.app ? await cred.app().sources() : [];
   const client = createClient({
@@ -131,11 +198,18 @@ async function runConfig(
     tokens: cred.tokens,
     sources,
     clock,
-    etags: store.etags(),
+    etags: store ? store.etags() : noEtags(),
+    fetch: fake.fetch,
   });
   const started = performance.now();
-  let pages = 0;
+  const t0 = clock.now();
+  const listed = new Map<string, number>();
   let aborts = 0;
+  const progress = setInterval(() => {
+    console.log(
+      `  [${LABEL[c]}] ${[...listed.values()].reduce((a, b) => a + b, 0).toLocaleString('en')} of ${o.entries.toLocaleString('en')} entries listed, ${fake.log.length.toLocaleString('en')} requests, ${((clock.now() - t0) / 3_600_000).toFixed(2)} simulated h, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
+  }, 15_000);
   try {
     await client.identify();
     const metas = await resolveRepos(
@@ -149,10 +223,7 @@ async function runConfig(
         sink,
         concurrency: o.concurrency,
         onProgress: (p) => {
-          if (p.stream === 'issues' && ++pages % 500 === 0)
-            console.log(
-              `  [${LABEL[c]}] ${pages} issue pages, ${((performance.now() - started) / 1000).toFixed(0)} s`,
-            );
+          if (p.stream.startsWith('issues')) listed.set(p.repo, p.items);
         },
       });
     } catch (e) {
@@ -160,7 +231,7 @@ async function runConfig(
       console.log(`  [${LABEL[c]}] crawl aborted: ${(e as Error).message}`);
     }
     const t = performance.now();
-    await store.flush();
+    await store?.flush();
     ingestMs += performance.now() - t;
     const wall = (performance.now() - started) / 1000;
     const log = fake.log;
@@ -186,13 +257,14 @@ async function runConfig(
       secondary_limits: usage.reduce((s, u) => s + u.secondary, 0),
       graphql_timeouts: usage.reduce((s, u) => s + u.timeouts, 0),
       simulated_wall_hours: Math.max(0, ...hours),
+      simulated_clock_hours: (clock.now() - t0) / 3_600_000,
       per_identity: usage.map((u, i) => ({ ...u, hours: hours[i] })),
       wall_seconds: wall,
     };
     console.log(
-      `  [${LABEL[c]}] ${figures.identities} identit${figures.identities === 1 ? 'y' : 'ies'}: ${figures.simulated_wall_hours.toFixed(2)} simulated hours, ${figures.requests_per_entry_bulk.toFixed(4)} bulk requests/entry, ${figures.secondary_limits} secondary limits, ${figures.pool_wide_aborts} aborts (${wall.toFixed(0)} s)`,
+      `  [${LABEL[c]}] ${figures.identities} identit${figures.identities === 1 ? 'y' : 'ies'}: ${figures.simulated_wall_hours.toFixed(2)} simulated hours (virtual clock ${figures.simulated_clock_hours.toFixed(2)} h), ${figures.requests_per_entry_bulk.toFixed(4)} bulk requests/entry, ${figures.secondary_limits} secondary limits, ${figures.pool_wide_aborts} aborts (${wall.toFixed(0)} s)`,
     );
-    if (!o.keepStore) return { figures };
+    if (!o.keepStore || !store) return { figures };
     const f0 = performance.now();
     const stages = await store.stageCounts();
     const funnelSeconds = (performance.now() - f0) / 1000;
@@ -212,7 +284,8 @@ async function runConfig(
       },
     };
   } finally {
-    await store.close();
+    clearInterval(progress);
+    await store?.close();
     await fake.stop();
     await rm(dir, { recursive: true, force: true });
   }
@@ -228,9 +301,11 @@ export default async function crawlBench(args: string[]): Promise<Record<string,
   const runs: Record<string, RunFigures> = {};
   let store: Record<string, unknown> | undefined;
   for (const c of configs) {
-    const r = await runConfig(c, { entries, repos, concurrency, faults, keepStore: store === undefined });
+    const first = store === undefined;
+    const duckdb = flags.store === 'all' || (first && flags.store !== 'none');
+    const r = await runConfig(c, { entries, repos, concurrency, faults, keepStore: first, duckdb });
     runs[c] = r.figures;
-    store ??= r.store;
+    store ??= r.store ?? {};
   }
   const h = (c: Config) => runs[c]?.simulated_wall_hours;
   const ratio = (a: Config, b: Config) => {
@@ -249,6 +324,8 @@ export default async function crawlBench(args: string[]): Promise<Record<string,
     /** 4 distinct users / 1 user (target ≤ 0.30). */
     ratio_4_users: ratio('4users', '1'),
     ratio_app: ratio('app', '1'),
+    /** The same ratios on the virtual clock's elapsed time (how long the crawl took, waits included). */
+    simulated_clock_hours: Object.fromEntries(configs.map((c) => [LABEL[c], runs[c]?.simulated_clock_hours])),
     requests_per_entry_bulk: Math.max(...Object.values(runs).map((r) => r.requests_per_entry_bulk)),
     pool_wide_aborts: Object.values(runs).reduce((s, r) => s + r.pool_wide_aborts, 0),
     ...(store ?? {}),

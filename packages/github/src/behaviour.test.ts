@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { FakeGitHub, type FakeGitHubOptions, type LoggedRequest } from '../testing/index.ts';
 import { createClient, type GitHubClient } from './client.ts';
-import { SimClock } from './clock.ts';
+import { SimClock, VirtualClock } from './clock.ts';
 import { crawl } from './crawler.ts';
 import { decodeState } from './gql-pages.ts';
 import { pullFromGraphql } from './records.ts';
@@ -28,10 +28,16 @@ interface RunOpts {
   on?: FakeGitHub;
   signal?: AbortSignal;
   onProgress?: Parameters<typeof crawl>[0]['onProgress'];
+  concurrency?: number;
+  /**
+   * A virtual clock and the fake answering in process: time passes only through service times and
+   * waits, so limits that depend on how much time passes do not depend on the machine's load.
+   */
+  virtual?: boolean;
 }
 
 async function run(o: RunOpts = {}) {
-  const clock = new SimClock(36_000);
+  const clock = o.virtual ? new VirtualClock() : new SimClock(36_000);
   const fake = o.on ?? FakeGitHub.start({ corpus: CORPUS, clock, ...o.fake });
   if (!o.on) fakes.push(fake);
   const client: GitHubClient = createClient({
@@ -39,12 +45,20 @@ async function run(o: RunOpts = {}) {
     tokens: o.tokens ?? ['fake-token-0', 'fake-token-1'],
     clock: fake.clock,
     signal: o.signal,
+    ...(o.virtual ? { fetch: fake.fetch } : {}),
   });
   const sink = o.sink ?? new MemorySink();
   const metas = await resolveRepos(client, o.repos ?? fake.corpus.repos().map((r) => r.full));
   let error: unknown = null;
   try {
-    await crawl({ repos: metas, client, sink, concurrency: 2, signal: o.signal, onProgress: o.onProgress });
+    await crawl({
+      repos: metas,
+      client,
+      sink,
+      concurrency: o.concurrency ?? 2,
+      signal: o.signal,
+      onProgress: o.onProgress,
+    });
   } catch (e) {
     if (!o.signal) throw e;
     error = e;
@@ -123,9 +137,10 @@ describe('budgets and secondary limits', () => {
 describe('GraphQL answers GitHub sends', () => {
   test('RATE_LIMIT and RATE_LIMITED are both waited out; costs are checked before sending', async () => {
     const clean = await run();
-    // A 10-hour window (1 s of wall time): the small budget really runs out.
+    // A 10-hour window on a virtual clock: the small budget really runs out, however loaded the machine.
     const r = await run({
       fake: { graphqlBudget: 7, graphqlLimitType: 'RATE_LIMIT', windowSeconds: 36_000 },
+      virtual: true,
     });
     expect(r.hash).toBe(clean.hash);
     // The pool reads the points left and the page's cost: no query is sent that GitHub must refuse.
@@ -134,6 +149,7 @@ describe('GraphQL answers GitHub sends', () => {
     const scripted = await run({
       fake: { graphqlBudget: 7, graphqlLimitType: 'both', windowSeconds: 36_000 },
       tokens: ['fake-token-0'],
+      virtual: true,
     });
     expect(scripted.hash).toBe(clean.hash);
   }, 60_000);
@@ -171,10 +187,17 @@ describe('data semantics', () => {
 
 describe('resume', () => {
   test('killed at 5 random points: same bytes as an uninterrupted crawl, no merged-PR page twice', async () => {
-    const clean = await run({ tokens: ['fake-token-0'] });
-    let events = 0;
-    await run({ tokens: ['fake-token-0'], onProgress: () => void events++ });
-    // Deterministic "random" kill points over the progress events (mulberry32).
+    // One repository at a time, so the uninterrupted crawl's progress events are a total order.
+    const label = (p: { repo: string; stream: string; requests: number; done: boolean }) =>
+      `${p.repo}|${p.stream}|${p.requests}|${p.done}`;
+    const order: string[] = [];
+    const clean = await run({
+      tokens: ['fake-token-0'],
+      concurrency: 1,
+      onProgress: (p) => order.push(label(p)),
+    });
+    const at = new Map(order.map((l, i) => [l, i]));
+    // Deterministic "random" kill points (mulberry32): three anywhere, two between merged-PR pages.
     let seed = 0x5eed;
     const rand = () => {
       seed = (seed + 0x6d2b79f5) | 0;
@@ -182,20 +205,25 @@ describe('resume', () => {
       t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
+    const midPrs = order.flatMap((l, i) => (/\|gql-prs\|\d+\|false$/.test(l) ? [i] : []));
+    expect(midPrs.length).toBeGreaterThan(1);
+    const kills = new Set<number>();
+    while (kills.size < 2) kills.add(midPrs[Math.floor(rand() * midPrs.length)] ?? 0);
+    while (kills.size < 5) kills.add(Math.floor(rand() * (order.length - 1)));
     const fake = FakeGitHub.start({ corpus: CORPUS, clock: new SimClock(36_000) });
     fakes.push(fake);
     const sink = new MemorySink();
-    for (let k = 0; k < 5; k++) {
-      const at = 1 + Math.floor(rand() * Math.max(1, events / 5));
+    for (const k of [...kills].sort((a, b) => a - b)) {
       const ac = new AbortController();
-      let n = 0;
       const r = await run({
         on: fake,
         tokens: ['fake-token-0'],
+        concurrency: 1,
         sink,
         signal: ac.signal,
-        onProgress: () => {
-          if (++n === at) ac.abort();
+        // Killed at the first event at or past the kill point in the uninterrupted order.
+        onProgress: (p) => {
+          if ((at.get(label(p)) ?? -1) >= k) ac.abort();
         },
       });
       expect(r.error).not.toBeNull();

@@ -43,7 +43,7 @@ export interface ClientOptions {
   perIdentity?: number;
   /** Look up who is behind each token (`GET /user`, once per token) before the first request (default true). */
   identify?: boolean;
-  /** For identity lookups (tests). */
+  /** Instead of the global fetch, for identity lookups and every API request (tests, an in-process fake). */
   fetch?: FetchLike;
   /** Called when the client waits (reason, clock ms). */
   onWait?: (why: string, ms: number) => void;
@@ -209,7 +209,10 @@ export function createClient(opts: ClientOptions): GitHubClient {
     baseUrl,
     authStrategy,
     userAgent: 'faun-crawler',
-    request: opts.signal ? { signal: opts.signal } : {},
+    request: {
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.fetch ? { fetch: opts.fetch as unknown as typeof fetch } : {}),
+    },
     log: { debug: () => {}, info: () => {}, warn: (m: string) => log(m), error: (m: string) => log(m) },
     retry: {
       retries: opts.retries ?? 5,

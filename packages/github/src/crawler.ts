@@ -272,7 +272,10 @@ async function detailsStream(o: CrawlOptions, meta: RepoMeta, run: StreamRun): P
         const route =
           t.kind === 'files'
             ? `GET /repos/${owner}/${repo}/pulls/${t.number}/files?per_page=100`
-            : `GET /repos/${owner}/${repo}/issues/${t.number}/${t.kind}?per_page=100`;
+            : `GET /repos/${owner}/${repo}/issues/${t.number}/${t.kind}?per_page=100${
+                // Incremental: only comments created or edited since (events have no `since`).
+                t.kind === 'comments' && o.since ? `&since=${encodeURIComponent(o.since)}` : ''
+              }`;
         const rows: Json[] = [];
         try {
           for await (const res of o.client.octokit.paginate.iterator(

@@ -11,7 +11,7 @@ export {
   createClient,
   type GitHubClient,
 } from './client.ts';
-export { type Clock, parseClock, realClock, SimClock } from './clock.ts';
+export { type Clock, parseClock, realClock, SimClock, VirtualClock } from './clock.ts';
 export {
   type CrawlOptions,
   type CrawlSummary,

@@ -129,9 +129,16 @@ export function route(
     if (kind === 'issues' && sub === 'files') return notFound();
     if (!sub)
       return { status: 200, body: kind === 'pulls' ? pullJson(api, r, e) : issueJson(api, r.full, e) };
+    // Per-issue comments take `since` (updated at or after), like the repository-wide list.
+    const since = sub === 'comments' && url.searchParams.get('since');
+    const sinceAt = since ? Date.parse(since) / 1000 : null;
+    if (sinceAt !== null && Number.isNaN(sinceAt))
+      return { status: 422, body: { message: 'Validation Failed', documentation_url: DOCS } };
     const items =
       sub === 'comments'
-        ? e.comments.map((c) => commentJson(api, r.full, e.number, c))
+        ? e.comments
+            .filter((c) => sinceAt === null || c.updatedAt >= sinceAt)
+            .map((c) => commentJson(api, r.full, e.number, c))
         : sub === 'events'
           ? e.events.map((ev) => eventJson(api, r.full, ev))
           : sub === 'timeline'

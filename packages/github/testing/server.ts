@@ -166,6 +166,13 @@ export class FakeGitHub {
     return fake;
   }
 
+  /**
+   * Answers a request in process, exactly as the server would but without a socket (for simulations
+   * that run many requests: pass it as the client's `fetch`).
+   */
+  readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
+    this.handle(input instanceof Request && !init ? input : new Request(input, init));
+
   /** Base URL, e.g. `http://127.0.0.1:43123`. */
   get url(): string {
     return `http://127.0.0.1:${this.server?.port}`;
