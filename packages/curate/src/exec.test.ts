@@ -4,8 +4,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { InputError } from '@faun/kit';
-import { buildExec, parseCommits } from './exec-git.ts';
+import type { RawEntry } from '@faun/schema';
+import { MemoryStore } from '../testing/memory-store.ts';
+import { curateStore } from './curate.ts';
+import { buildExec, commitsFromStore, parseCommits } from './exec-git.ts';
+import { DEFAULT_FILTERS } from './filters.ts';
 import { LocalGitSource } from './source.ts';
+import { plantedRepo, REPO } from './test-corpus.ts';
 
 let root = '';
 let dir = '';
@@ -147,4 +152,25 @@ test('a bad commits file names file and line', () => {
   expect(() => parseCommits('{"commit": "abc123", "language": "cobol"}\n', 'c.jsonl', ['a/b'])).toThrow(
     'c.jsonl:1: language',
   );
+});
+
+test("from the store: the curated pair's merge commit, the paired issue as the problem statement", async () => {
+  const data = plantedRepo();
+  data.entries = data.entries.map(
+    (e): RawEntry =>
+      e.kind === 'pr' && e.pr && e.number === 2 ? { ...e, pr: { ...e.pr, merge_commit_sha: shas.fix } } : e,
+  );
+  const store = new MemoryStore().add(data);
+  await curateStore(store, { filters: DEFAULT_FILTERS, commentOnly: async (_r, pr) => pr.number === 23 });
+  const { refs, skipped } = await commitsFromStore(store);
+  expect(skipped).toEqual([{ id: `${REPO}#28`, task: 'exec', reason: 'the PR has no merge commit' }]);
+  const issue = data.entries.find((e) => e.number === 1)!;
+  const b = await buildExec(refs, new LocalGitSource({ [REPO]: dir }));
+  expect(b.skipped).toEqual([]);
+  expect(b.swebench[0]).toMatchObject({
+    instance_id: 'acme__widget-2',
+    base_commit: shas.root,
+    problem_statement: `${issue.title}\n${issue.body}`.trim(),
+  });
+  expect(b.msb[0]?.resolved_issues).toEqual([{ number: 1, title: issue.title, body: issue.body ?? '' }]);
 });
