@@ -73,10 +73,23 @@ export function mirrorOf(dir: string, repo: string): string | null {
   return null;
 }
 
-function faun(args: string[], log: string): number {
-  const p = Bun.spawnSync(['bun', MAIN, ...args], { stdout: 'pipe', stderr: 'pipe' });
-  writeFileSync(log, `${p.stdout.toString()}\n${p.stderr.toString()}`);
-  return p.exitCode ?? 1;
+/** Runs the faun CLI; its progress (stderr) is shown as it goes, and everything is kept in `log`. */
+async function faun(args: string[], log: string): Promise<number> {
+  const p = Bun.spawn(['bun', MAIN, ...args], { stdout: 'pipe', stderr: 'pipe' });
+  let err = '';
+  const tee = (async () => {
+    const dec = new TextDecoder();
+    for await (const chunk of p.stderr) {
+      const text = dec.decode(chunk);
+      err += text;
+      process.stderr.write(text);
+    }
+  })();
+  const out = await new Response(p.stdout).text();
+  await tee;
+  const code = await p.exited;
+  writeFileSync(log, `${out}\n${err}`);
+  return code;
 }
 
 const jsonl = (file: string): Array<Record<string, unknown>> =>
@@ -153,21 +166,10 @@ export default async function realExec(args: string[]): Promise<Record<string, u
   const ds = join(work, 'ds');
   console.log(`[1/5] faun build --tasks exec (${usable.length} commits)`);
   if (
-    faun(
-      [
-        'build',
-        '--tasks',
-        'exec',
-        '--commits',
-        commits,
-        '--out',
-        ds,
-        '--allow-empty',
-        '--quiet',
-        ...repoDirs,
-      ],
+    (await faun(
+      ['build', '--tasks', 'exec', '--commits', commits, '--out', ds, '--allow-empty', ...repoDirs],
       join(work, 'build.log'),
-    ) !== 0
+    )) !== 0
   )
     throw new Error(`faun build failed: see ${join(work, 'build.log')}`);
   const built = jsonl(join(ds, 'exec.msb.jsonl'));
@@ -181,7 +183,7 @@ export default async function realExec(args: string[]): Promise<Record<string, u
   );
   const common = ['--workers', String(f.workers), '--timeout', String(f.timeout), ...repoDirs];
   if (built.length) {
-    const code = faun(
+    const code = await faun(
       [
         'validate',
         '--instances',
@@ -231,7 +233,7 @@ export default async function realExec(args: string[]): Promise<Record<string, u
     for (const [n, [pred, name, key]] of runs.entries()) {
       console.log(`[${n + 3}/5] faun verify --predictions ${name}`);
       const runId = `real-exec-${name}`;
-      faun(
+      await faun(
         [
           'verify',
           '--instances',
@@ -245,7 +247,6 @@ export default async function realExec(args: string[]): Promise<Record<string, u
           '--images',
           'build',
           '--overwrite',
-          '--quiet',
           ...common,
         ],
         join(work, `verify-${name}.log`),
