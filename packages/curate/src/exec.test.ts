@@ -143,6 +143,19 @@ test('a repository without an environment spec is a skip, and a given problem st
   expect(ok.swebench[0]?.problem_statement).toBe('add is wrong');
 });
 
+test('a merge whose first parent is not in a shallow clone is a skip', async () => {
+  const shallow = join(root, 'shallow');
+  const r = Bun.spawnSync(['git', 'clone', '-q', '--depth', '1', `file://${dir}`, shallow]);
+  expect(r.exitCode).toBe(0);
+  const b = await buildExec(
+    parseCommits(`${shas.merge} 12\n`, 'c.txt', ['acme/calc']),
+    new LocalGitSource({ 'acme/calc': shallow }),
+  );
+  expect(b.skipped.map((s) => s.reason)).toEqual([
+    `merge without first parent in the clone (${shas.main2!.slice(0, 12)}; shallow clone?)`,
+  ]);
+});
+
 test('a bad commits file names file and line', () => {
   expect(() => parseCommits('abc123 7\nnot-a-sha\n', 'c.txt', ['a/b'])).toThrow(
     'c.txt:2: commit: expected a commit sha',

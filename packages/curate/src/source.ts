@@ -47,10 +47,14 @@ export class LocalGitSource implements RepoSource {
     repo: string,
     rev: string,
   ): Promise<{ sha: string; parents: string[]; message: string; date: string } | null> {
-    const out = await git(this.dir(repo), ['show', '-s', '--format=%H%n%P%n%cI%n%B', `${rev}^{commit}`]);
+    const out = await git(this.dir(repo), ['show', '-s', '--format=%H%n%cI%n%B', `${rev}^{commit}`]);
     if (out === null) return null;
-    const [sha = '', parents = '', date = '', ...msg] = out.split('\n');
-    return { sha, parents: parents.split(' ').filter(Boolean), message: msg.join('\n').trimEnd(), date };
+    const [sha = '', date = '', ...msg] = out.split('\n');
+    // the raw object's parents: a shallow clone's graft would hide them (and make a merge look like a root)
+    const raw = (await git(this.dir(repo), ['cat-file', 'commit', sha])) ?? '';
+    const head = raw.slice(0, raw.indexOf('\n\n'));
+    const parents = [...head.matchAll(/^parent ([0-9a-f]+)$/gm)].map((m) => m[1] ?? '');
+    return { sha, parents, message: msg.join('\n').trimEnd(), date };
   }
 
   /** Whether the clone has this commit's objects. */
