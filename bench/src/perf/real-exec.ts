@@ -10,7 +10,7 @@
  *
  *   bun run bench real-exec --mirrors /work/.mirror
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { invert } from '@faun/harness/testing';
 import { stableStringify } from '@faun/schema';
@@ -149,8 +149,7 @@ export default async function realExec(args: string[]): Promise<Record<string, u
 
   const repoDirs = [...mirrors].flatMap(([r, d]) => ['--repo-dir', `${r}=${d}`]);
   const commits = join(work, 'commits.jsonl');
-  writeFileSync(
-    commits,
+  const text =
     usable
       .map((p) =>
         JSON.stringify({
@@ -161,11 +160,20 @@ export default async function realExec(args: string[]): Promise<Record<string, u
           problem_statement: p.problem_statement,
         }),
       )
-      .join('\n') + '\n',
-  );
+      .join('\n') + '\n';
+  // Resume: the same commits as the last run reuse its build and validation (verify runs resume by run id).
+  const stamp = join(work, 'inputs.stamp');
+  const inputs = `${text}repeats ${f.repeats}\n`;
+  const same = existsSync(stamp) && readFileSync(stamp, 'utf8') === inputs;
+  writeFileSync(commits, text);
+  writeFileSync(stamp, inputs);
   const ds = join(work, 'ds');
-  console.log(`[1/5] faun build --tasks exec (${usable.length} commits)`);
+  const valid = join(work, 'valid.jsonl');
+  const reuse = same && existsSync(join(ds, 'exec.funnel.json'));
+  console.log(`[1/5] faun build --tasks exec (${usable.length} commits)${reuse ? ': reused' : ''}`);
+  if (!reuse) for (const f of [valid, `${valid}.funnel.json`]) rmSync(f, { force: true });
   if (
+    !reuse &&
     (await faun(
       ['build', '--tasks', 'exec', '--commits', commits, '--out', ds, '--allow-empty', ...repoDirs],
       join(work, 'build.log'),
@@ -177,12 +185,12 @@ export default async function realExec(args: string[]): Promise<Record<string, u
   const buildFunnel = JSON.parse(readFileSync(join(ds, 'exec.funnel.json'), 'utf8'));
   console.log(`      ${built.length} built; skipped: ${stableStringify(buildFunnel.reasons)}`);
 
-  const valid = join(work, 'valid.jsonl');
+  const validated = existsSync(`${valid}.funnel.json`);
   console.log(
-    `[2/5] faun validate --rule multi-swe-bench --repeats ${f.repeats} (${built.length} instances)`,
+    `[2/5] faun validate --rule multi-swe-bench --repeats ${f.repeats} (${built.length} instances)${validated ? ': reused' : ''}`,
   );
   const common = ['--workers', String(f.workers), '--timeout', String(f.timeout), ...repoDirs];
-  if (built.length) {
+  if (built.length && !validated) {
     const code = await faun(
       [
         'validate',
@@ -203,7 +211,7 @@ export default async function realExec(args: string[]): Promise<Record<string, u
       join(work, 'validate.log'),
     );
     if (code !== 0) throw new Error(`faun validate failed: see ${join(work, 'validate.log')}`);
-  } else writeFileSync(valid, '');
+  } else if (!validated) writeFileSync(valid, '');
   const instances = jsonl(valid);
   for (const i of instances) fig(langOf.get(String(i.instance_id)) ?? String(i.language)).instances++;
   const validateFunnel = existsSync(`${valid}.funnel.json`)
