@@ -14,7 +14,7 @@ import { type FlagDefaults, parseFlags, pickFlags } from './args.ts';
 
 export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api', 'jsonl'] as const;
 /** Benchmarks that need reference sources and run only when named. */
-const ON_REQUEST = ['reports'] as const;
+const ON_REQUEST = ['reports', 'real-exec'] as const;
 const ALL = [...BENCHES, ...ON_REQUEST, 'tables'] as const;
 const OUT = join(import.meta.dir, '..', 'out');
 
@@ -62,6 +62,8 @@ const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
   api       POST /v1/score/fl under wrk: requests/second and p99 latency
   reports   verify --report-dir output checked with SWE-bench's and Multi-SWE-bench's own report code
             (--swebench-src DIR --msb-src DIR: extracted reference sources; only when named)
+  real-exec execution instances from real PRs (bench/data/real-exec-pointers.jsonl): build --tasks exec →
+            validate --rule multi-swe-bench → gold / empty / test-reverting patches (--mirrors DIR; only when named)
   jsonl     streaming a generated ~1 GB JSONL file: lines/second and RSS growth (--megabytes N)
   tables    the paper tables from prediction files (--datasets DIR --predictions DIR [--execution DIR]
             [--out DIR] [--seed N]); without --predictions, from the offline demo's outputs

@@ -18,6 +18,7 @@ import { buildFromStore } from './build.ts';
 import { filterOptions, filtersFrom, formatAgreement, sourceOptions } from './cli-options.ts';
 import { curateStore } from './curate.ts';
 import { writeDataset } from './dataset.ts';
+import { buildExecTask } from './exec-cli.ts';
 import type { FunnelRow } from './funnel.ts';
 import { formatFunnel } from './funnel-table.ts';
 import { KEEP_RULES, parseKeepRule, readReview, reviewRows, toCsv } from './review.ts';
@@ -131,7 +132,11 @@ export async function runBuild(ctx: CommandContext, open = openStore): Promise<n
 async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: RunRecord): Promise<number> {
   const o = ctx.opts;
   const out = String(o.out);
-  let tasks = ((o.tasks as string[] | undefined) ?? ['qa', 'fl', 'ce']) as TaskName[];
+  const requested = (o.tasks as string[] | undefined) ?? ['qa', 'fl', 'ce'];
+  const wantsExec = requested.includes('exec');
+  let tasks = requested.filter((t) => t !== 'exec') as TaskName[];
+  if (wantsExec && o.fromSwebench)
+    throw new UsageError('--tasks exec builds from --commits or --db, not from --from-swebench rows');
   // Benchmark rows have no conversation: without an explicit --tasks, import builds FL and CE only.
   if (o.fromSwebench && ctx.sources.tasks !== 'flag' && ctx.sources.tasks !== 'env')
     tasks = tasks.filter((t) => t !== 'qa');
@@ -143,8 +148,14 @@ async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: R
   let funnel: FunnelRow[] = [];
   let skipped: Array<{ task: string; reason: string; id: string }> = [];
   let name: string;
+  let execBuilt = 0;
   try {
-    if (o.fromSwebench) {
+    if (wantsExec && !tasks.length && typeof o.commits === 'string') {
+      name = typeof o.name === 'string' ? o.name : basename(String(o.commits), extname(String(o.commits)));
+      const r = await buildExecTask(ctx, null, irq.signal);
+      execBuilt = r.instances;
+      skipped = r.skipped;
+    } else if (o.fromSwebench) {
       const file = String(o.fromSwebench);
       name = basename(file, extname(file));
       const want = tasks.filter((t) => t !== 'qa');
@@ -167,10 +178,18 @@ async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: R
       if (want.includes('ce')) items.ce = ce;
       skipped = skipped.filter((s) => tasks.includes(s.task as TaskName));
     } else {
-      if (!o.db) throw new UsageError('give --db FILE (a curated store) or --from-swebench rows.jsonl');
+      if (!o.db)
+        throw new UsageError(
+          'give --db FILE (a curated store), --from-swebench rows.jsonl, or --tasks exec --commits FILE',
+        );
       name = basename(String(o.db), extname(String(o.db)));
       const store = await open(needStore(String(o.db), open));
       try {
+        if (wantsExec) {
+          const r = await buildExecTask(ctx, typeof o.commits === 'string' ? null : store, irq.signal);
+          execBuilt = r.instances;
+          skipped.push(...r.skipped);
+        }
         const progress = ctx.progress({ label: 'build' });
         const built = await buildFromStore(store, {
           tasks,
@@ -181,7 +200,7 @@ async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: R
         });
         progress.done();
         for (const t of tasks) items[t] = built[t];
-        skipped = built.skipped;
+        skipped.push(...built.skipped);
         funnel = await collect(store.funnel());
         for (const t of tasks) await store.putTaskItems?.(`${name}/${t}`, built[t]);
       } finally {
@@ -195,7 +214,7 @@ async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: R
   } finally {
     irq.dispose();
   }
-  const built = Object.values(items).reduce((n, list) => n + (list?.length ?? 0), 0);
+  const built = Object.values(items).reduce((n, list) => n + (list?.length ?? 0), execBuilt);
   if (built === 0 && !o.allowEmpty) {
     const reasons = new Map<string, number>();
     for (const sk of skipped) reasons.set(sk.reason, (reasons.get(sk.reason) ?? 0) + 1);
@@ -204,7 +223,11 @@ async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: R
       .slice(0, 3)
       .map(([r, n]) => `${n}× ${r}`)
       .join('; ');
-    const from = o.fromSwebench ? `--from-swebench ${String(o.fromSwebench)}` : `--db ${String(o.db)}`;
+    const from = o.fromSwebench
+      ? `--from-swebench ${String(o.fromSwebench)}`
+      : o.db
+        ? `--db ${String(o.db)}`
+        : `--commits ${String(o.commits)}`;
     throw new InputError(
       `${from}: no items were built${top ? ` (skipped: ${top})` : ' (the input has no rows)'}`,
       {
@@ -218,7 +241,9 @@ async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: R
     name: typeof o.name === 'string' ? o.name : name,
     source: o.fromSwebench
       ? `SWE-bench rows ${basename(String(o.fromSwebench))}`
-      : `store ${basename(String(o.db))}`,
+      : o.db
+        ? `store ${basename(String(o.db))}`
+        : `commits ${basename(String(o.commits))}`,
     funnel,
     skipped,
   });
@@ -288,11 +313,15 @@ export const commands = [
   }),
   defineCommand({
     name: 'build',
-    summary: 'build the QA / FL / CE task datasets',
-    description: 'Writes <task>.jsonl (sorted, stable keys), card.json and README.md into --out.',
+    summary: 'build the QA / FL / CE task datasets and execution instances (exec)',
+    description:
+      'Writes <task>.jsonl (sorted, stable keys), card.json and README.md into --out. --tasks exec writes\n' +
+      'exec.swebench.jsonl and exec.msb.jsonl (execution instances: base = first parent, the diff split into\n' +
+      'patch and test_patch) and exec.funnel.json (every skipped commit with its reason).',
     examples: [
       'faun build --db faun.duckdb --out datasets/faun --repo-dir pallets/flask=../flask',
       'faun build --from-swebench with-files.jsonl --out datasets/swebench-lite --tasks fl,ce',
+      'faun build --tasks exec --repo-dir google/uuid=../uuid --commits fixes.txt --out datasets/uuid-exec',
     ],
     options: [
       { name: 'db', type: 'string', arg: 'FILE', description: 'curated DuckDB store' },
@@ -308,8 +337,23 @@ export const commands = [
         type: 'list',
         arg: 'TASKS',
         description: 'tasks to build',
-        choices: ['qa', 'fl', 'ce'],
+        choices: ['qa', 'fl', 'ce', 'exec'],
         default: ['qa', 'fl', 'ce'],
+      },
+      {
+        name: 'commits',
+        type: 'string',
+        arg: 'FILE',
+        description:
+          'exec: fix/merge commits to turn into instances (JSONL {commit, pr?, repo?, problem_statement?, language?} or lines "<commit> [pr_number]"); read in the --repo-dir clones',
+      },
+      {
+        name: 'test-split',
+        type: 'string',
+        choices: ['dirs', 'substring'],
+        default: 'dirs',
+        description:
+          "exec: a file is a test file when a directory is named test/tests/e2e/testing (dirs), or when the path contains 'test' anywhere (substring, as SWE-bench's extract_patches); per-language rules apply on top",
       },
       {
         name: 'from-swebench',

@@ -41,6 +41,36 @@ export class LocalGitSource implements RepoSource {
   file(repo: string, commit: string, path: string): Promise<string | null> {
     return git(this.dir(repo), ['show', `${commit}:${path}`]);
   }
+
+  /** A commit's full sha, parents, message and committer time; null when the clone lacks it. */
+  async commit(
+    repo: string,
+    rev: string,
+  ): Promise<{ sha: string; parents: string[]; message: string; date: string } | null> {
+    const out = await git(this.dir(repo), ['show', '-s', '--format=%H%n%cI%n%B', `${rev}^{commit}`]);
+    if (out === null) return null;
+    const [sha = '', date = '', ...msg] = out.split('\n');
+    // the raw object's parents: a shallow clone's graft would hide them (and make a merge look like a root)
+    const raw = (await git(this.dir(repo), ['cat-file', 'commit', sha])) ?? '';
+    const head = raw.slice(0, raw.indexOf('\n\n'));
+    const parents = [...head.matchAll(/^parent ([0-9a-f]+)$/gm)].map((m) => m[1] ?? '');
+    return { sha, parents, message: msg.join('\n').trimEnd(), date };
+  }
+
+  /** Whether the clone has this commit's objects. */
+  async hasCommit(repo: string, rev: string): Promise<boolean> {
+    return (await git(this.dir(repo), ['cat-file', '-e', `${rev}^{commit}`])) !== null;
+  }
+
+  /** `git diff --no-renames --full-index a b` (null when git fails). */
+  diff(repo: string, a: string, b: string): Promise<string | null> {
+    return git(this.dir(repo), ['diff', '--no-renames', '--no-color', '--full-index', a, b]);
+  }
+
+  /** The clone's current branch name (`main` when detached or bare without HEAD). */
+  async branch(repo: string): Promise<string> {
+    return (await git(this.dir(repo), ['symbolic-ref', '--short', 'HEAD']))?.trim() || 'main';
+  }
 }
 
 async function git(dir: string, args: string[]): Promise<string | null> {

@@ -17,7 +17,7 @@ import {
 } from '@faun/kit';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
 import { DockerBackend } from './docker.ts';
-import { loadInstances, loadPredictions } from './instances.ts';
+import { loadInstanceRows, loadInstances, loadPredictions } from './instances.ts';
 import { LocalBackend } from './local-backend.ts';
 import { answers, anyAnswers, PACKAGE_REGISTRIES, registryUrl } from './network.ts';
 import { pruneCommand } from './prune.ts';
@@ -27,6 +27,7 @@ import type { RunIdentity } from './run-identity.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
 import { errorDigest, summaryLine } from './summary.ts';
 import { validateInstances } from './validate.ts';
+import { msbDatasetRow, swebenchRow, validationFunnel } from './validate-rows.ts';
 import { verifyRun } from './verify.ts';
 
 const CACHE = process.env.FAUN_STATE_DIR ?? '/var/cache/faun';
@@ -314,6 +315,7 @@ export const commands = [
       'derive FAIL_TO_PASS / PASS_TO_PASS of new instances by running their tests without and with the gold patch',
     examples: [
       'faun validate --instances new.jsonl --out valid.jsonl --repeats 3 --repo-dir org/repo=../repo',
+      'faun validate --instances out/exec.msb.jsonl --rule multi-swe-bench --repeats 3 --out valid.jsonl --msb-out valid.msb.jsonl --swebench-out valid.swebench.jsonl --repo-dir org/repo=../repo',
     ],
     options: [
       ...RUN_OPTIONS.filter((o) => o.name !== 'instance-ids'),
@@ -331,16 +333,43 @@ export const commands = [
         default: 1,
         description: 'runs per side; tests that flip are dropped as flaky',
       },
+      {
+        name: 'rule',
+        type: 'string',
+        choices: ['swebench', 'multi-swe-bench'],
+        default: 'swebench',
+        description:
+          "swebench: test patch without / with the fix, valid with ≥ 1 FAIL_TO_PASS; multi-swe-bench: its three stages (run, test, fix) and its report's validity check (n2p / s2p count)",
+      },
+      {
+        name: 'swebench-out',
+        type: 'string',
+        arg: 'FILE',
+        description: 'also write the valid instances as SWE-bench rows (FAIL_TO_PASS / PASS_TO_PASS …)',
+      },
+      {
+        name: 'msb-out',
+        type: 'string',
+        arg: 'FILE',
+        description: 'with --rule multi-swe-bench: also write them as Multi-SWE-bench dataset rows',
+      },
     ],
     async run(ctx) {
+      const rule = ctx.opts.rule === 'multi-swe-bench' ? 'multi-swe-bench' : 'swebench';
+      if (ctx.opts.msbOut && rule !== 'multi-swe-bench')
+        throw new UsageError(
+          '--msb-out needs --rule multi-swe-bench (its rows carry the three stage results)',
+        );
       const c = await common(ctx, `validate-${process.pid}`);
-      const instances = await loadInstances(String(ctx.opts.instances));
+      const loaded = await loadInstanceRows(String(ctx.opts.instances));
+      const instances = loaded.map((l) => l.instance);
       const progress = ctx.progress({ label: 'validate', total: instances.length });
       const interrupt = onInterrupt(() => null);
       try {
         const results = await validateInstances(instances, {
           ...c,
           repeats: Number(ctx.opts.repeats ?? 1),
+          rule,
           signal: interrupt.signal,
           onDone: (id, ok) => progress.tick(1, `${id}: ${ok ? 'valid' : 'rejected'}`),
         });
@@ -358,8 +387,18 @@ export const commands = [
           fail_to_pass: r.derived?.fail_to_pass.length ?? 0,
           pass_to_pass: r.derived?.pass_to_pass.length ?? 0,
           flaky: r.derived?.flaky ?? [],
+          ...(r.msb ? { n2p: r.msb.n2p.length, s2p: r.msb.s2p.length, f2p: r.msb.f2p.length } : {}),
         }));
         await writeFileAtomic(`${out}.report.json`, `${stableStringify(summary, 2)}\n`);
+        await writeFileAtomic(`${out}.funnel.json`, `${stableStringify(validationFunnel(results), 2)}\n`);
+        const rows = new Map(loaded.map((l) => [l.instance.instance_id, l.row]));
+        const shaped = (f: typeof msbDatasetRow) =>
+          results.flatMap((r) => (r.instance ? [f(r.instance, rows.get(r.instance_id) ?? {}, r)] : []));
+        const lines = (xs: Array<Record<string, unknown> | null>) =>
+          xs.flatMap((x) => (x ? [`${stableStringify(x)}\n`] : [])).join('');
+        if (ctx.opts.swebenchOut)
+          await writeFileAtomic(String(ctx.opts.swebenchOut), lines(shaped(swebenchRow)));
+        if (ctx.opts.msbOut) await writeFileAtomic(String(ctx.opts.msbOut), lines(shaped(msbDatasetRow)));
         for (const s of summary)
           ctx.log(
             `${s.instance_id}: ${s.valid ? 'valid' : `rejected (${s.reason})`} F2P ${s.fail_to_pass} P2P ${s.pass_to_pass}` +

@@ -166,6 +166,13 @@ async function readRows(path: string): Promise<Array<{ row: Row; where: string }
 
 /** Loads instances from a dataset file; duplicate ids are an error. */
 export async function loadInstances(path: string): Promise<ExecutionInstance[]> {
+  return (await loadInstanceRows(path)).map((r) => r.instance);
+}
+
+/** Instances with the rows they came from (for writing them back in their own shape). */
+export async function loadInstanceRows(
+  path: string,
+): Promise<Array<{ instance: ExecutionInstance; row: Row }>> {
   const rows = await readRows(path);
   const seen = new Set<string>();
   return rows.map(({ row, where }) => {
@@ -173,7 +180,7 @@ export async function loadInstances(path: string): Promise<ExecutionInstance[]> 
     if (seen.has(inst.instance_id))
       throw new InputError(`${where}: duplicate instance id ${inst.instance_id}`);
     seen.add(inst.instance_id);
-    return inst;
+    return { instance: inst, row };
   });
 }
 

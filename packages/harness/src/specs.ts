@@ -68,8 +68,15 @@ export const LANGUAGE_DEFAULTS: Record<Language, EnvSpec | null> = {
     install: ['go vet ./... >/dev/null 2>&1 || true'],
     testCmd: 'go test -json -count=1 ./...',
     parser: 'go',
-    env: { GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOCACHE: '/root/.cache/go-build' },
-    specVersion: '1',
+    // The go image has no C compiler: packages that would pick cgo (net, os/user) build pure-Go instead.
+    env: {
+      CGO_ENABLED: '0',
+      GOFLAGS: '-mod=mod',
+      GOPROXY: 'off',
+      GOTOOLCHAIN: 'local',
+      GOCACHE: '/root/.cache/go-build',
+    },
+    specVersion: '2',
   },
   java: {
     name: 'default:java',

@@ -1,7 +1,8 @@
 /**
  * Validation of new instances: run the tests without and with the gold patch (each `repeats` times),
  * derive FAIL_TO_PASS / PASS_TO_PASS, drop tests whose status flips between repeats, reject instances
- * with no FAIL_TO_PASS. The derivation itself (`deriveTests`) is pure.
+ * with no FAIL_TO_PASS. With the multi-swe-bench rule, Multi-SWE-bench's three stages and validity check
+ * instead (validate-msb.ts). The derivations themselves (`deriveTests`, `deriveMsb`) are pure.
  */
 import type { ExecutionInstance, TestStatus } from '@faun/schema';
 import type { TestMap } from './parsers/index.ts';
@@ -9,6 +10,7 @@ import { repoSource } from './repo.ts';
 import { runInstance } from './run-instance.ts';
 import type { Backend, Limits } from './sandbox.ts';
 import { type EnvSpec, specFor } from './specs.ts';
+import { deriveMsb, type MsbDerived, msbGradingOf } from './validate-msb.ts';
 
 type Seen = TestStatus | 'ABSENT';
 const ok = (s: Seen) => s === 'PASSED' || s === 'XFAIL';
@@ -42,6 +44,11 @@ export function deriveTests(before: TestMap[], after: TestMap[]): Derived {
 
 export interface ValidateOptions {
   backend: Backend;
+  /**
+   * `swebench` (default): two sides, test patch without and with the fix. `multi-swe-bench`: its three
+   * stages (run, test, fix) and its validity check (see validate-msb.ts).
+   */
+  rule?: 'swebench' | 'multi-swe-bench';
   repeats?: number;
   timeoutS?: number;
   repoDirs?: Record<string, string>;
@@ -59,6 +66,8 @@ export interface Validation {
   valid: boolean;
   reason: string | null;
   derived: Derived | null;
+  /** With the multi-swe-bench rule: the three stages' derivation. */
+  msb?: MsbDerived | null;
   instance: ExecutionInstance | null;
 }
 
@@ -73,16 +82,27 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
   });
   if (!spec) return fail(`no environment spec for ${inst.repo}`);
   const source = await repoSource(inst.repo, opts.repoDirs ?? {}, opts.cacheDir ?? '/var/cache/faun/repos');
-  const sides: Record<'before' | 'after', TestMap[]> = { before: [], after: [] };
   const repeats = Math.max(1, opts.repeats ?? 1);
-  for (const side of ['before', 'after'] as const) {
+  const msbRule = opts.rule === 'multi-swe-bench';
+  // run = no patch at all (Multi-SWE-bench only), before = test patch, after = test patch + fix
+  const stages = msbRule ? (['run', 'before', 'after'] as const) : (['before', 'after'] as const);
+  const sides: Record<'run' | 'before' | 'after', TestMap[]> = { run: [], before: [], after: [] };
+  const name = { run: 'run', before: msbRule ? 'test' : 'before', after: msbRule ? 'fix' : 'after' };
+  for (const side of stages) {
     for (let i = 0; i < repeats; i++) {
       const pred = {
         instance_id: inst.instance_id,
         model: 'validate',
         patch: side === 'after' ? inst.patch : '',
       };
-      const run = await runInstance({ ...inst, fail_to_pass: [], pass_to_pass: [] }, pred, {
+      const row = {
+        ...inst,
+        test_patch: side === 'run' ? '' : inst.test_patch,
+        fail_to_pass: [],
+        pass_to_pass: [],
+        msb: null,
+      };
+      const run = await runInstance(row, pred, {
         backend: opts.backend,
         spec,
         source,
@@ -95,9 +115,30 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
       });
       const o = run.result.outcome;
       if (o === 'apply_failed' || o === 'infra_error' || o === 'timeout' || o === 'bad_input')
-        return fail(`${side} run ${i + 1}: ${o}${run.result.error ? ` (${run.result.error})` : ''}`);
+        return fail(`${name[side]} run ${i + 1}: ${o}${run.result.error ? ` (${run.result.error})` : ''}`);
+      if (o === 'invalid_log' && run.result.error === 'the test patch did not apply')
+        return fail(`${name[side]} run ${i + 1}: the test patch did not apply`);
       sides[side].push(run.tests);
     }
+  }
+  if (msbRule) {
+    const m = deriveMsb(sides.run, sides.before, sides.after);
+    const derived: Derived = { fail_to_pass: m.fail_to_pass, pass_to_pass: m.pass_to_pass, flaky: m.flaky };
+    if (!m.valid) return { ...fail(m.error), derived, msb: m };
+    return {
+      instance_id: inst.instance_id,
+      valid: true,
+      reason: null,
+      derived,
+      msb: m,
+      instance: {
+        ...inst,
+        fail_to_pass: m.fail_to_pass,
+        pass_to_pass: m.pass_to_pass,
+        source: 'multi-swe-bench',
+        msb: msbGradingOf(m),
+      },
+    };
   }
   const derived = deriveTests(sides.before, sides.after);
   if (!derived.fail_to_pass.length) return { ...fail('no FAIL_TO_PASS test'), derived };

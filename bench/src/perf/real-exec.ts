@@ -1,0 +1,288 @@
+/**
+ * Execution instances from real pull requests, end to end: the pointer list
+ * `bench/data/real-exec-pointers.jsonl` (`{language, repo, pr, fix_commit, problem_statement?}` per line)
+ * → for every repository whose mirror is under `--mirrors DIR` (`DIR/owner+name`, or its `repo/` git
+ * directory) `faun build --tasks exec` → `faun validate --rule multi-swe-bench --repeats N` → `faun verify`
+ * with the gold patch (must resolve), the empty patch (must not) and a patch that only reverts the test
+ * patch (must not: a model that deletes the new tests). Writes `bench/out/real-exec.json`:
+ * `{"languages": {"<lang>": {repositories, instances, gold_resolved, empty_resolved, revert_resolved,
+ * reference_mismatches}}}`. `reference_mismatches` is null: Multi-SWE-bench's own report code is not run here.
+ *
+ *   bun run bench real-exec --mirrors /work/.mirror
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { invert } from '@faun/harness/testing';
+import { stableStringify } from '@faun/schema';
+import { type FlagDefaults, parseFlags } from '../args.ts';
+
+export const FLAGS = {
+  mirrors: undefined,
+  pointers: undefined,
+  repeats: 3,
+  workers: 1,
+  timeout: 900,
+  work: undefined,
+} satisfies FlagDefaults;
+
+const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
+const DATA = resolve(import.meta.dir, '../../data/real-exec-pointers.jsonl');
+const OUT = resolve(import.meta.dir, '../../out');
+const LANGS = new Set(['python', 'java', 'javascript', 'typescript', 'go', 'rust', 'c', 'cpp']);
+
+export interface Pointer {
+  language: string;
+  repo: string;
+  pr: number;
+  fix_commit: string;
+  problem_statement?: string;
+}
+
+/** Parses the pointer list; a bad row is an error naming its line and field. */
+export function readPointers(text: string, file: string): Pointer[] {
+  const out: Pointer[] = [];
+  for (const [i, line] of text.split('\n').entries()) {
+    if (!line.trim()) continue;
+    const where = `${file}:${i + 1}`;
+    let r: Record<string, unknown>;
+    try {
+      r = JSON.parse(line) as Record<string, unknown>;
+    } catch (e) {
+      throw new Error(`${where}: not valid JSON (${(e as Error).message})`);
+    }
+    if (typeof r.language !== 'string' || !LANGS.has(r.language))
+      throw new Error(`${where}: language: expected one of ${[...LANGS].join(', ')}`);
+    if (typeof r.repo !== 'string' || !/^[\w.-]+\/[\w.-]+$/.test(r.repo))
+      throw new Error(`${where}: repo: expected "owner/name"`);
+    if (!Number.isInteger(r.pr) || (r.pr as number) <= 0)
+      throw new Error(`${where}: pr: expected a PR number`);
+    if (typeof r.fix_commit !== 'string' || !/^[0-9a-f]{40}$/.test(r.fix_commit))
+      throw new Error(`${where}: fix_commit: expected a 40-hex sha`);
+    if (r.problem_statement !== undefined && typeof r.problem_statement !== 'string')
+      throw new Error(`${where}: problem_statement: expected a string`);
+    out.push(r as unknown as Pointer);
+  }
+  return out;
+}
+
+/** The git directory of a repository's mirror under `dir`, or null. */
+export function mirrorOf(dir: string, repo: string): string | null {
+  const base = join(dir, repo.replace('/', '+'));
+  for (const d of [join(base, 'repo'), base])
+    if (existsSync(join(d, 'HEAD')) || existsSync(join(d, '.git'))) return d;
+  return null;
+}
+
+/** Runs the faun CLI; its progress (stderr) is shown as it goes, and everything is kept in `log`. */
+async function faun(args: string[], log: string): Promise<number> {
+  const p = Bun.spawn(['bun', MAIN, ...args], { stdout: 'pipe', stderr: 'pipe' });
+  let err = '';
+  const tee = (async () => {
+    const dec = new TextDecoder();
+    for await (const chunk of p.stderr) {
+      const text = dec.decode(chunk);
+      err += text;
+      process.stderr.write(text);
+    }
+  })();
+  const out = await new Response(p.stdout).text();
+  await tee;
+  const code = await p.exited;
+  writeFileSync(log, `${out}\n${err}`);
+  return code;
+}
+
+const jsonl = (file: string): Array<Record<string, unknown>> =>
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
+
+interface LangFigures {
+  repositories: number;
+  pointers: number;
+  built: number;
+  instances: number;
+  gold_resolved: number;
+  empty_resolved: number;
+  revert_resolved: number;
+  reference_mismatches: number | null;
+}
+
+export default async function realExec(args: string[]): Promise<Record<string, unknown>> {
+  const f = parseFlags('real-exec', args, FLAGS);
+  if (!f.mirrors || !existsSync(f.mirrors))
+    throw new Error('--mirrors DIR is required: the folder holding the repositories as DIR/owner+name');
+  const file = f.pointers ?? DATA;
+  const pointers = readPointers(readFileSync(file, 'utf8'), file);
+  const work = resolve(f.work ?? join(OUT, 'real-exec'));
+  mkdirSync(work, { recursive: true });
+  const repos = [...new Set(pointers.map((p) => p.repo))].sort();
+  const mirrors = new Map(
+    repos.flatMap((r) => {
+      const m = mirrorOf(f.mirrors!, r);
+      return m ? [[r, m] as const] : [];
+    }),
+  );
+  console.log(
+    `${pointers.length} pointers, ${repos.length} repositories, ${mirrors.size} with a mirror under ${f.mirrors}`,
+  );
+  const usable = pointers.filter((p) => mirrors.has(p.repo));
+  const langOf = new Map(usable.map((p) => [`${p.repo}:pr-${p.pr}`, p.language]));
+  const figures: Record<string, LangFigures> = {};
+  const fig = (lang: string) =>
+    (figures[lang] ??= {
+      repositories: 0,
+      pointers: 0,
+      built: 0,
+      instances: 0,
+      gold_resolved: 0,
+      empty_resolved: 0,
+      revert_resolved: 0,
+      reference_mismatches: null,
+    });
+  for (const r of mirrors.keys()) fig(usable.find((p) => p.repo === r)!.language).repositories++;
+  for (const p of usable) fig(p.language).pointers++;
+  if (!usable.length) return { languages: figures };
+
+  const repoDirs = [...mirrors].flatMap(([r, d]) => ['--repo-dir', `${r}=${d}`]);
+  const commits = join(work, 'commits.jsonl');
+  const text =
+    usable
+      .map((p) =>
+        JSON.stringify({
+          repo: p.repo,
+          commit: p.fix_commit,
+          pr: p.pr,
+          language: p.language,
+          problem_statement: p.problem_statement,
+        }),
+      )
+      .join('\n') + '\n';
+  // Resume: the same commits as the last run reuse its build and validation (verify runs resume by run id).
+  const stamp = join(work, 'inputs.stamp');
+  const inputs = `${text}repeats ${f.repeats}\n`;
+  const same = existsSync(stamp) && readFileSync(stamp, 'utf8') === inputs;
+  writeFileSync(commits, text);
+  writeFileSync(stamp, inputs);
+  const ds = join(work, 'ds');
+  const valid = join(work, 'valid.jsonl');
+  const reuse = same && existsSync(join(ds, 'exec.funnel.json'));
+  console.log(`[1/5] faun build --tasks exec (${usable.length} commits)${reuse ? ': reused' : ''}`);
+  if (!reuse) for (const f of [valid, `${valid}.funnel.json`]) rmSync(f, { force: true });
+  if (
+    !reuse &&
+    (await faun(
+      ['build', '--tasks', 'exec', '--commits', commits, '--out', ds, '--allow-empty', ...repoDirs],
+      join(work, 'build.log'),
+    )) !== 0
+  )
+    throw new Error(`faun build failed: see ${join(work, 'build.log')}`);
+  const built = jsonl(join(ds, 'exec.msb.jsonl'));
+  for (const b of built) fig(langOf.get(String(b.instance_id)) ?? String(b.lang)).built++;
+  const buildFunnel = JSON.parse(readFileSync(join(ds, 'exec.funnel.json'), 'utf8'));
+  console.log(`      ${built.length} built; skipped: ${stableStringify(buildFunnel.reasons)}`);
+
+  const validated = existsSync(`${valid}.funnel.json`);
+  console.log(
+    `[2/5] faun validate --rule multi-swe-bench --repeats ${f.repeats} (${built.length} instances)${validated ? ': reused' : ''}`,
+  );
+  const common = ['--workers', String(f.workers), '--timeout', String(f.timeout), ...repoDirs];
+  if (built.length && !validated) {
+    const code = await faun(
+      [
+        'validate',
+        '--instances',
+        join(ds, 'exec.msb.jsonl'),
+        '--rule',
+        'multi-swe-bench',
+        '--repeats',
+        String(f.repeats),
+        '--out',
+        valid,
+        '--msb-out',
+        join(work, 'valid.msb.jsonl'),
+        '--swebench-out',
+        join(work, 'valid.swebench.jsonl'),
+        ...common,
+      ],
+      join(work, 'validate.log'),
+    );
+    if (code !== 0) throw new Error(`faun validate failed: see ${join(work, 'validate.log')}`);
+  } else if (!validated) writeFileSync(valid, '');
+  const instances = jsonl(valid);
+  for (const i of instances) fig(langOf.get(String(i.instance_id)) ?? String(i.language)).instances++;
+  const validateFunnel = existsSync(`${valid}.funnel.json`)
+    ? JSON.parse(readFileSync(`${valid}.funnel.json`, 'utf8'))
+    : null;
+  console.log(`      ${instances.length} valid; dropped: ${stableStringify(validateFunnel?.reasons ?? {})}`);
+
+  if (instances.length) {
+    const revert = join(work, 'revert-tests.jsonl');
+    writeFileSync(
+      revert,
+      instances
+        .map((i) =>
+          JSON.stringify({
+            instance_id: i.instance_id,
+            model_name_or_path: 'revert-tests',
+            model_patch: invert(String(i.test_patch)),
+          }),
+        )
+        .join('\n') + '\n',
+    );
+    const runs: Array<[string, string, keyof LangFigures]> = [
+      ['gold', 'gold', 'gold_resolved'],
+      ['empty', 'empty', 'empty_resolved'],
+      [revert, 'revert', 'revert_resolved'],
+    ];
+    for (const [n, [pred, name, key]] of runs.entries()) {
+      console.log(`[${n + 3}/5] faun verify --predictions ${name}`);
+      const runId = `real-exec-${name}`;
+      await faun(
+        [
+          'verify',
+          '--instances',
+          valid,
+          '--predictions',
+          pred,
+          '--run-id',
+          runId,
+          '--log-dir',
+          join(work, 'logs'),
+          '--images',
+          'build',
+          '--overwrite',
+          ...common,
+        ],
+        join(work, `verify-${name}.log`),
+      );
+      const report = JSON.parse(readFileSync(join(work, 'logs', runId, 'report.json'), 'utf8')) as {
+        resolved_ids: string[];
+      };
+      for (const id of report.resolved_ids) (fig(langOf.get(id) ?? 'other')[key] as number)++;
+      console.log(`      ${report.resolved_ids.length}/${instances.length} resolved`);
+    }
+  }
+  const table = [
+    'language    repos  pointers  built  valid  gold  empty  revert',
+    ...Object.entries(figures)
+      .sort()
+      .map(
+        ([l, x]) =>
+          `${l.padEnd(10)} ${String(x.repositories).padStart(6)} ${String(x.pointers).padStart(9)} ${String(x.built).padStart(6)} ${String(x.instances).padStart(6)} ${String(x.gold_resolved).padStart(5)} ${String(x.empty_resolved).padStart(6)} ${String(x.revert_resolved).padStart(7)}`,
+      ),
+  ];
+  console.log(table.join('\n'));
+  const result = {
+    languages: figures,
+    build_funnel: buildFunnel.reasons,
+    validate_funnel: validateFunnel?.reasons ?? {},
+  };
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(join(OUT, 'real-exec.json'), `${stableStringify(result, 2)}\n`);
+  console.log(`wrote ${join(OUT, 'real-exec.json')}`);
+  return result;
+}
