@@ -5,7 +5,7 @@ import { MSB_PARSERS, referenceParser } from './parsers/select.ts';
 import { JAVA_SPECS, standinPom, writeFileStep } from './repo-specs-java.ts';
 import { linkDeps, NODE_SPECS, npmDeps } from './repo-specs-node.ts';
 import { PR_VERSIONS, versionForPr } from './spec-versions.ts';
-import { installSteps, specFor } from './specs.ts';
+import { installSteps, javaTestClasses, specFor, testCommand } from './specs.ts';
 
 const inst = (over: Partial<ExecutionInstance>): ExecutionInstance => ({
   v: 1,
@@ -110,4 +110,27 @@ test('jackson-core: the env layer writes the POM, the instance layer generates P
   const steps = installSteps(s, inst({ repo: s.name, language: 'java', version: '2.14' }));
   expect(steps.join('\n')).toContain('PackageVersion.java; [ ! -f $f.in ]');
   expect(s.testCmd).toContain('-f /opt/faun-java/jackson-core/pom.xml');
+});
+
+test('{test_classes}: the Java test classes the test patch touches, as a Surefire -Dtest list', () => {
+  expect(
+    javaTestClasses([
+      'src/test/java/com/x/read/FooTest.java',
+      'src/test/java/com/x/BarTest.java',
+      'src/test/resources/data.json',
+      'src/main/java/com/x/Main.java',
+      'gson/src/test/java/com/y/FooTest.java',
+    ]),
+  ).toEqual(['BarTest', 'FooTest']);
+  const s = JAVA_SPECS.find((x) => x.name === 'FasterXML/jackson-core')!;
+  const tp = (f: string) => `diff --git a/${f} b/${f}\n--- a/${f}\n+++ b/${f}\n@@ -1 +1 @@\n-a\n+b\n`;
+  const cmd = testCommand(
+    s,
+    inst({
+      repo: s.name,
+      language: 'java',
+      test_patch: tp('src/test/java/a/ATest.java') + tp('src/test/java/b/BTest.java'),
+    }),
+  );
+  expect(cmd).toContain('-Dtest=ATest,BTest ');
 });
