@@ -29,6 +29,7 @@ export const NODE_SPECS: EnvSpec[] = [
     name: 'iamkun/dayjs',
     versions: ['jest22'],
     toolchain: 'node',
+    registryBuild: true,
     apt: ['npm', 'tzdata'],
     envSetup: [
       npmDeps('dayjs-jest22', [
@@ -55,6 +56,7 @@ export const NODE_SPECS: EnvSpec[] = [
     name: 'colinhacks/zod',
     versions: ['v3-ts-jest'],
     toolchain: 'node',
+    registryBuild: true,
     apt: ['npm', 'yarnpkg'],
     envSetup: [
       'ln -sf /usr/bin/yarnpkg /usr/local/bin/yarn',

@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test';
+import { existsSync } from 'node:fs';
 import type { ExecutionInstance } from '@faun/schema';
-import { envDockerfile } from './docker-images.ts';
+import { BUILD_CA_PATH, envDockerfile, hostCaBundle } from './docker-images.ts';
 import { MSB_PARSERS, referenceParser } from './parsers/select.ts';
 import { JAVA_SPECS, standinPom, writeFileStep } from './repo-specs-java.ts';
 import { linkDeps, NODE_SPECS, npmDeps } from './repo-specs-node.ts';
@@ -133,4 +134,18 @@ test('{test_classes}: the Java test classes the test patch touches, as a Surefir
     }),
   );
   expect(cmd).toContain('-Dtest=ATest,BTest ');
+});
+
+test('registry builds: the env layer gets the host CA bundle before its steps; other specs do not', () => {
+  const dayjs = NODE_SPECS.find((x) => x.name === 'iamkun/dayjs')!;
+  const df = envDockerfile(dayjs);
+  const copy = df.indexOf(`COPY faun-build-ca.crt ${BUILD_CA_PATH}`);
+  expect(copy).toBeGreaterThan(0);
+  expect(
+    df.indexOf(`RUN export NODE_EXTRA_CA_CERTS=${BUILD_CA_PATH}; mkdir -p /opt/faun-node`),
+  ).toBeGreaterThan(copy);
+  expect(envDockerfile(JAVA_SPECS[0]!)).not.toContain('faun-build-ca.crt');
+  expect(
+    hostCaBundle({ NODE_EXTRA_CA_CERTS: '/nonexistent/ca.pem', SSL_CERT_FILE: '/nonexistent/b.pem' }),
+  ).toBe(existsSync('/etc/ssl/certs/ca-certificates.crt') ? '/etc/ssl/certs/ca-certificates.crt' : null);
 });

@@ -27,6 +27,11 @@ export interface EnvSpec {
   apt: string[];
   /** Shell steps of the repo-env layer (run as root, no repository yet). */
   envSetup: string[];
+  /**
+   * The env steps download from a package registry (npm): the build copies the host's CA bundle to
+   * BUILD_CA_PATH first, so a registry reached through a TLS-inspecting proxy the host trusts works too.
+   */
+  registryBuild?: boolean;
   /** Shell steps of the instance layer, run in the repository at base_commit. */
   install: string[];
   /**
