@@ -57,6 +57,24 @@ export function toolchainTag(spec: EnvSpec): string {
   return `faun/toolchain-${spec.toolchain}-${spec.suite}:${sha256(suiteRecipe(spec)).slice(0, 12)}`;
 }
 
+/** Where an env build with `registryBuild` finds the host's CA bundle (public certificates only). */
+export const BUILD_CA_PATH = '/etc/ssl/certs/faun-build-ca.crt';
+const BUILD_CA_FILE = 'faun-build-ca.crt';
+
+/** The host's CA bundle (what its own package clients trust), or null. */
+export function hostCaBundle(env: Record<string, string | undefined> = process.env): string | null {
+  for (const p of [env.NODE_EXTRA_CA_CERTS, env.SSL_CERT_FILE, '/etc/ssl/certs/ca-certificates.crt'])
+    if (p && existsSync(p)) return p;
+  return null;
+}
+
+/** Fills an env build context: the host's CA bundle when the spec's steps use a registry. */
+export async function fillEnvContext(spec: EnvSpec, ctx: string): Promise<void> {
+  if (!spec.registryBuild) return;
+  const ca = hostCaBundle();
+  writeFileSync(join(ctx, BUILD_CA_FILE), ca ? await Bun.file(ca).text() : '');
+}
+
 /** Dockerfile of the repo-env layer. */
 export function envDockerfile(spec: EnvSpec): string {
   const lines = [`FROM ${toolchainTag(spec)}`];
@@ -69,7 +87,9 @@ export function envDockerfile(spec: EnvSpec): string {
       `    || for p in ${[...spec.apt].sort().join(' ')}; do apt-get install -y --no-install-recommends $p || echo "skipped $p"; done) \\`,
       '    && apt-get clean && rm -rf /var/lib/apt/lists/*',
     );
-  for (const s of spec.envSetup) lines.push(`RUN ${s}`);
+  if (spec.registryBuild) lines.push(`COPY ${BUILD_CA_FILE} ${BUILD_CA_PATH}`);
+  for (const s of spec.envSetup)
+    lines.push(spec.registryBuild ? `RUN export NODE_EXTRA_CA_CERTS=${BUILD_CA_PATH}; ${s}` : `RUN ${s}`);
   lines.push(`LABEL ${LABEL}.layer=env ${LABEL}.spec=${JSON.stringify(spec.name)}`, '');
   return lines.join('\n');
 }

@@ -17,6 +17,7 @@ import {
   ensureSpecToolchain,
   envDockerfile,
   envTag,
+  fillEnvContext,
   instanceDockerfile,
   LABEL,
   SCRATCH,
@@ -87,7 +88,7 @@ export class DockerBackend implements Backend {
     const tag = `faun/inst-${inst.repo.toLowerCase().replace(/[^a-z0-9]+/g, '-')}:${hash}`;
     await this.once(env, async () => {
       await ensureSpecToolchain(spec, log);
-      await buildIn(env, envDockerfile(spec), 'host', log);
+      await buildIn(env, envDockerfile(spec), 'host', log, (ctx) => fillEnvContext(spec, ctx));
     });
     await this.once(tag, () =>
       buildIn(tag, instanceDockerfile(spec, inst), this.buildNetwork, log, async (ctx) => {

@@ -35,6 +35,7 @@ export { snapshotRepo } from './repo.ts';
 export { instanceReport, type RunReport, runReport } from './report.ts';
 export { type InstanceRun, type RunOptions, runInstance } from './run-instance.ts';
 export { type Backend, DEFAULT_LIMITS, type Limits, type Sandbox } from './sandbox.ts';
+export { PR_VERSIONS, type PrVersion, versionForPr } from './spec-versions.ts';
 export { type EnvSpec, LANGUAGE_DEFAULTS, REPO_SPECS, specFor, testCommand } from './specs.ts';
 export { deriveTests, type Validation, validateInstances } from './validate.ts';
 export { type VerifyOptions, type VerifyOutcome, verifyRun } from './verify.ts';

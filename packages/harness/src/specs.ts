@@ -27,11 +27,17 @@ export interface EnvSpec {
   apt: string[];
   /** Shell steps of the repo-env layer (run as root, no repository yet). */
   envSetup: string[];
+  /**
+   * The env steps download from a package registry (npm): the build copies the host's CA bundle to
+   * BUILD_CA_PATH first, so a registry reached through a TLS-inspecting proxy the host trusts works too.
+   */
+  registryBuild?: boolean;
   /** Shell steps of the instance layer, run in the repository at base_commit. */
   install: string[];
   /**
    * Test command template; `{test_files}` = files the test patch touches, `{test_modules}` = the same as
-   * dotted module names relative to `tests/` (django).
+   * dotted module names relative to `tests/` (django), `{test_classes}` = the Java test classes among
+   * them as Surefire's `-Dtest` list (simple names, comma-separated).
    */
   testCmd: string;
   parser: ParserName;
@@ -189,13 +195,22 @@ export function djangoModules(files: string[]): string[] {
     .map((f) => f.slice(6, -3).replaceAll('/', '.'));
 }
 
+/** Java test sources under `src/test/java/` → their class names (`…/FooTest.java` → `FooTest`), sorted, unique. */
+export function javaTestClasses(files: string[]): string[] {
+  const names = files
+    .filter((f) => /(^|\/)src\/test\/java\/.+\.java$/.test(f))
+    .map((f) => f.slice(f.lastIndexOf('/') + 1, -'.java'.length));
+  return [...new Set(names)].sort();
+}
+
 /** The test command for an instance: the row's override, else the spec's template filled in. */
 export function testCommand(spec: EnvSpec, inst: ExecutionInstance): string {
   if (inst.test_cmd) return inst.test_cmd;
   const files = testFiles(inst.test_patch);
   return spec.testCmd
     .replaceAll('{test_files}', files.join(' '))
-    .replaceAll('{test_modules}', djangoModules(files).join(' '));
+    .replaceAll('{test_modules}', djangoModules(files).join(' '))
+    .replaceAll('{test_classes}', javaTestClasses(files).join(','));
 }
 
 /** The instance-layer install steps with `{version}` filled in. */

@@ -1,0 +1,111 @@
+/**
+ * Environment specs of real Java repositories (Multi-SWE-bench's / SWE-bench-java's lists), offline:
+ * Maven against Debian's repository (/usr/share/maven-repo, filled by libXXX-java packages). The
+ * projects' own POMs inherit parents and plugins Debian does not ship, so the repo-env layer writes a
+ * stand-in POM that builds the work tree's sources with the plugin versions Debian has (compiler 3.10.1,
+ * resources 3.3.0, surefire 2.22.3, junit 4 / 5); the tests and Surefire's output are the project's own.
+ */
+import type { EnvSpec } from './specs.ts';
+
+export interface StandinPom {
+  groupId: string;
+  artifactId: string;
+  version: string;
+  /** Surefire excludes (the project POM's own, e.g. `**\/failing/**`). */
+  excludes: string[];
+  /** Java release the sources are compiled for. */
+  release: string;
+  /** Extra test-scoped dependencies present in Debian's repository (`group:artifact:version`). */
+  testDeps?: string[];
+}
+
+const dep = (g: string, a: string, v: string, scope = 'test') =>
+  `<dependency><groupId>${g}</groupId><artifactId>${a}</artifactId><version>${v}</version><scope>${scope}</scope></dependency>`;
+
+const plugin = (a: string, v: string, conf = '') =>
+  `<plugin><groupId>org.apache.maven.plugins</groupId><artifactId>${a}</artifactId><version>${v}</version>${conf}</plugin>`;
+
+/** The stand-in POM (pure): sources, resources and target under /testbed, Debian's plugin versions. */
+export function standinPom(p: StandinPom): string {
+  const excludes = p.excludes.map((e) => `<exclude>${e}</exclude>`).join('');
+  const deps = [
+    dep('junit', 'junit', '4.13.2'),
+    ...(p.testDeps ?? []).map((d) => {
+      const [g, a, v] = d.split(':');
+      return dep(g!, a!, v!);
+    }),
+  ].join('');
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>',
+    `<groupId>${p.groupId}</groupId><artifactId>${p.artifactId}</artifactId><version>${p.version}</version>`,
+    '<properties><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>',
+    `<dependencies>${deps}</dependencies>`,
+    '<build><directory>/testbed/target</directory>',
+    '<sourceDirectory>/testbed/src/main/java</sourceDirectory>',
+    '<testSourceDirectory>/testbed/src/test/java</testSourceDirectory>',
+    '<resources><resource><directory>/testbed/src/main/resources</directory></resource></resources>',
+    '<testResources><testResource><directory>/testbed/src/test/resources</directory></testResource></testResources>',
+    '<plugins>',
+    plugin(
+      'maven-compiler-plugin',
+      '3.10.1',
+      `<configuration><release>${p.release}</release><excludes><exclude>**/module-info.java</exclude></excludes></configuration>`,
+    ),
+    plugin('maven-resources-plugin', '3.3.0'),
+    plugin(
+      'maven-surefire-plugin',
+      '2.22.3',
+      `<configuration><trimStackTrace>true</trimStackTrace><excludes>${excludes}</excludes></configuration>`,
+    ),
+    '</plugins></build></project>',
+    '',
+  ].join('\n');
+}
+
+/** The env step that writes `pom` to `path` (base64, so the Dockerfile line needs no quoting). */
+export function writeFileStep(path: string, text: string): string {
+  const dir = path.slice(0, path.lastIndexOf('/'));
+  return `mkdir -p ${dir} && echo ${Buffer.from(text).toString('base64')} | base64 -d > ${path}`;
+}
+
+const MVN = 'mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo';
+// junit5 (Jupiter, vintage, platform) comes with the java toolchain image.
+const JAVA_APT = ['libmaven-resources-plugin-java', 'junit4', 'libhamcrest-java'];
+
+const JACKSON_CORE_POM = '/opt/faun-java/jackson-core/pom.xml';
+
+export const JAVA_SPECS: EnvSpec[] = [
+  {
+    // Multi-SWE-bench: `mvn clean test -Dmaven.test.skip=false -DfailIfNoTests=false` over the whole suite,
+    // graded per test class from Surefire's summary lines. Here only the test classes the test patch
+    // touches run (`-Dtest=`, as SWE-bench-java selects tests): the whole suite takes over 20 minutes on a
+    // shared 2-core machine. The grading (per class, Multi-SWE-bench's parser) is unchanged. Debian has no clean plugin: `rm -rf target`.
+    // 2.14 tests with JUnit 4 through the vintage engine plus a few Jupiter tests (Debian's 5.9.2).
+    name: 'FasterXML/jackson-core',
+    versions: ['2.14'],
+    toolchain: 'java',
+    apt: JAVA_APT,
+    envSetup: [
+      writeFileStep(
+        JACKSON_CORE_POM,
+        standinPom({
+          groupId: 'com.fasterxml.jackson.core',
+          artifactId: 'jackson-core',
+          version: '2.14.0',
+          release: '8',
+          excludes: ['**/failing/**/*.java'],
+          testDeps: ['org.junit.vintage:junit-vintage-engine:5.9.2', 'org.junit.jupiter:junit-jupiter:5.9.2'],
+        }),
+      ),
+    ],
+    install: [
+      // The replacer plugin's job: PackageVersion.java from its template.
+      'f=src/main/java/com/fasterxml/jackson/core/json/PackageVersion.java; [ ! -f $f.in ] || sed -e "s/@package@/com.fasterxml.jackson.core.json/" -e "s/@projectversion@/2.14.0/" -e "s/@projectgroupid@/com.fasterxml.jackson.core/" -e "s/@projectartifactid@/jackson-core/" $f.in > $f',
+    ],
+    testCmd: `rm -rf target; ${MVN} -f ${JACKSON_CORE_POM} test -Dmaven.test.skip=false -DfailIfNoTests=false -Dtest={test_classes} 2>&1`,
+    parser: 'msb-maven-class',
+    env: { MAVEN_OPTS: '-Xmx1g' },
+    specVersion: '1',
+  },
+];

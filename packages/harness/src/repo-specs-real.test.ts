@@ -1,0 +1,151 @@
+import { expect, test } from 'bun:test';
+import { existsSync } from 'node:fs';
+import type { ExecutionInstance } from '@faun/schema';
+import { BUILD_CA_PATH, envDockerfile, hostCaBundle } from './docker-images.ts';
+import { MSB_PARSERS, referenceParser } from './parsers/select.ts';
+import { JAVA_SPECS, standinPom, writeFileStep } from './repo-specs-java.ts';
+import { linkDeps, NODE_SPECS, npmDeps } from './repo-specs-node.ts';
+import { PR_VERSIONS, versionForPr } from './spec-versions.ts';
+import { installSteps, javaTestClasses, specFor, testCommand } from './specs.ts';
+
+const inst = (over: Partial<ExecutionInstance>): ExecutionInstance => ({
+  v: 1,
+  instance_id: 'x',
+  repo: 'org/repo',
+  language: 'javascript',
+  base_commit: 'abc',
+  patch: '',
+  test_patch: '',
+  fail_to_pass: [],
+  pass_to_pass: [],
+  problem_statement: '',
+  version: null,
+  environment_setup_commit: null,
+  test_cmd: null,
+  image: null,
+  ...over,
+});
+
+test('versionForPr: the PR range picks the environment version; outside every range, none', () => {
+  expect(versionForPr('FasterXML/jackson-core', 973)).toBe('2.14');
+  expect(versionForPr('fasterxml/jackson-core', 600)).toBe('2.14');
+  expect(versionForPr('FasterXML/jackson-core', 1100)).toBeNull();
+  expect(versionForPr('iamkun/dayjs', 2369)).toBe('jest22');
+  expect(versionForPr('colinhacks/zod', 2824)).toBe('v3-ts-jest');
+  expect(versionForPr('colinhacks/zod', 3500)).toBeNull();
+  expect(versionForPr('nobody/none', 1)).toBeNull();
+  const table = [
+    { repo: 'a/b', from: 1, to: 9, version: 'old' },
+    { repo: 'a/b', from: 10, to: 20, version: 'new' },
+  ];
+  expect([9, 10, 20, 21].map((n) => versionForPr('a/b', n, table))).toEqual(['old', 'new', 'new', null]);
+});
+
+test('specFor: a real repository with its PR-picked version gets its own spec, else the language default', () => {
+  const dayjs = specFor(inst({ repo: 'iamkun/dayjs', version: versionForPr('iamkun/dayjs', 2369) }));
+  expect(dayjs?.name).toBe('iamkun/dayjs');
+  expect(dayjs?.parser).toBe('msb-jest-suite');
+  const zod = specFor(inst({ repo: 'colinhacks/zod', language: 'typescript', version: 'v3-ts-jest' }));
+  expect(zod?.parser).toBe('msb-jest-files');
+  const jc = specFor(inst({ repo: 'FasterXML/jackson-core', language: 'java', version: '2.14' }));
+  expect(jc?.parser).toBe('msb-maven-class');
+  // An unknown version falls back to the language default rather than a wrong environment.
+  expect(specFor(inst({ repo: 'FasterXML/jackson-core', language: 'java', version: '2.17' }))?.name).toBe(
+    'default:java',
+  );
+  expect(specFor(inst({ repo: 'iamkun/dayjs', version: null }))?.name).toBe('default:javascript');
+});
+
+test('every real JS/TS/Java spec uses the parser Multi-SWE-bench uses for that repository', () => {
+  for (const s of [...NODE_SPECS, ...JAVA_SPECS]) {
+    expect(referenceParser('multi-swe-bench', s.name)).toBe(s.parser);
+    expect(Object.keys(MSB_PARSERS).some((k) => k.toLowerCase() === s.name.toLowerCase())).toBe(true);
+  }
+});
+
+test('every version a PR range names has a spec, and every spec version is reachable from a range', () => {
+  for (const r of PR_VERSIONS) {
+    const s = specFor(inst({ repo: r.repo, version: r.version }));
+    expect(s?.name.toLowerCase()).toBe(r.repo.toLowerCase());
+  }
+  for (const s of [...NODE_SPECS, ...JAVA_SPECS])
+    for (const v of s.versions ?? [])
+      expect(PR_VERSIONS.some((r) => r.repo.toLowerCase() === s.name.toLowerCase() && r.version === v)).toBe(
+        true,
+      );
+});
+
+test('npm deps: exact versions only, sorted into one install under /opt/faun-node; linked as node_modules', () => {
+  const step = npmDeps('x', ['jest@29.7.0', '@types/node@14.18.63']);
+  expect(step).toContain('cd /opt/faun-node/x');
+  expect(step).toContain('@types/node@14.18.63 jest@29.7.0');
+  expect(linkDeps('x')).toBe('[ -e node_modules ] || ln -s /opt/faun-node/x/node_modules node_modules');
+  for (const s of NODE_SPECS)
+    for (const spec of s.envSetup.join(' ').matchAll(/ (@?[a-z0-9./-]+)@([^ ]+)/g))
+      expect(spec[2]).toMatch(/^\d+\.\d+\.\d+(-[a-z0-9.]+)?$/);
+});
+
+test('stand-in POM: the work tree as sources, Debian plugin versions, the project excludes', () => {
+  const pom = standinPom({
+    groupId: 'g',
+    artifactId: 'a',
+    version: '1.0',
+    release: '8',
+    excludes: ['**/failing/**/*.java'],
+    testDeps: ['org.hamcrest:hamcrest:2.2'],
+  });
+  expect(pom).toContain('<sourceDirectory>/testbed/src/main/java</sourceDirectory>');
+  expect(pom).toContain('<testSourceDirectory>/testbed/src/test/java</testSourceDirectory>');
+  expect(pom).toContain('<artifactId>maven-surefire-plugin</artifactId><version>2.22.3</version>');
+  expect(pom).toContain('<artifactId>maven-compiler-plugin</artifactId><version>3.10.1</version>');
+  expect(pom).toContain('<exclude>**/failing/**/*.java</exclude>');
+  expect(pom).toContain('<artifactId>hamcrest</artifactId><version>2.2</version>');
+  const step = writeFileStep('/opt/p/pom.xml', pom);
+  const b64 = /echo (\S+) \| base64 -d > \/opt\/p\/pom\.xml$/.exec(step)?.[1];
+  expect(Buffer.from(b64 ?? '', 'base64').toString()).toBe(pom);
+});
+
+test('jackson-core: the env layer writes the POM, the instance layer generates PackageVersion.java', () => {
+  const s = JAVA_SPECS.find((x) => x.name === 'FasterXML/jackson-core')!;
+  expect(envDockerfile(s)).toContain('base64 -d > /opt/faun-java/jackson-core/pom.xml');
+  const steps = installSteps(s, inst({ repo: s.name, language: 'java', version: '2.14' }));
+  expect(steps.join('\n')).toContain('PackageVersion.java; [ ! -f $f.in ]');
+  expect(s.testCmd).toContain('-f /opt/faun-java/jackson-core/pom.xml');
+});
+
+test('{test_classes}: the Java test classes the test patch touches, as a Surefire -Dtest list', () => {
+  expect(
+    javaTestClasses([
+      'src/test/java/com/x/read/FooTest.java',
+      'src/test/java/com/x/BarTest.java',
+      'src/test/resources/data.json',
+      'src/main/java/com/x/Main.java',
+      'gson/src/test/java/com/y/FooTest.java',
+    ]),
+  ).toEqual(['BarTest', 'FooTest']);
+  const s = JAVA_SPECS.find((x) => x.name === 'FasterXML/jackson-core')!;
+  const tp = (f: string) => `diff --git a/${f} b/${f}\n--- a/${f}\n+++ b/${f}\n@@ -1 +1 @@\n-a\n+b\n`;
+  const cmd = testCommand(
+    s,
+    inst({
+      repo: s.name,
+      language: 'java',
+      test_patch: tp('src/test/java/a/ATest.java') + tp('src/test/java/b/BTest.java'),
+    }),
+  );
+  expect(cmd).toContain('-Dtest=ATest,BTest ');
+});
+
+test('registry builds: the env layer gets the host CA bundle before its steps; other specs do not', () => {
+  const dayjs = NODE_SPECS.find((x) => x.name === 'iamkun/dayjs')!;
+  const df = envDockerfile(dayjs);
+  const copy = df.indexOf(`COPY faun-build-ca.crt ${BUILD_CA_PATH}`);
+  expect(copy).toBeGreaterThan(0);
+  expect(
+    df.indexOf(`RUN export NODE_EXTRA_CA_CERTS=${BUILD_CA_PATH}; mkdir -p /opt/faun-node`),
+  ).toBeGreaterThan(copy);
+  expect(envDockerfile(JAVA_SPECS[0]!)).not.toContain('faun-build-ca.crt');
+  expect(
+    hostCaBundle({ NODE_EXTRA_CA_CERTS: '/nonexistent/ca.pem', SSL_CERT_FILE: '/nonexistent/b.pem' }),
+  ).toBe(existsSync('/etc/ssl/certs/ca-certificates.crt') ? '/etc/ssl/certs/ca-certificates.crt' : null);
+});

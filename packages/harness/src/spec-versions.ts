@@ -1,0 +1,28 @@
+/**
+ * Which environment version an instance of a real repository needs, from its pull-request number (as
+ * Multi-SWE-bench picks an instance class by PR range, `<repo>_<to>_to_<from>.py`). Pure data and lookup;
+ * the version is written into the row's `version`, and `specFor` matches it against a spec's `versions`.
+ */
+
+export interface PrVersion {
+  repo: string;
+  /** Inclusive PR-number range. */
+  from: number;
+  to: number;
+  version: string;
+}
+
+export const PR_VERSIONS: PrVersion[] = [
+  { repo: 'iamkun/dayjs', from: 1, to: 99_999, version: 'jest22' },
+  // v3 (jest 29 + ts-jest, TypeScript 4.5); v4 moved to vitest.
+  { repo: 'colinhacks/zod', from: 1, to: 2999, version: 'v3-ts-jest' },
+  // 2.14: JUnit 4 tests run through the vintage engine, a few Jupiter ones (2.15 moved to JUnit 5 only).
+  { repo: 'FasterXML/jackson-core', from: 600, to: 999, version: '2.14' },
+];
+
+/** The environment version of `repo`'s PR `pr`, or null when no range covers it. */
+export function versionForPr(repo: string, pr: number, table: PrVersion[] = PR_VERSIONS): string | null {
+  const lower = repo.toLowerCase();
+  const hit = table.find((r) => r.repo.toLowerCase() === lower && pr >= r.from && pr <= r.to);
+  return hit ? hit.version : null;
+}
