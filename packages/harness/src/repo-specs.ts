@@ -2,6 +2,7 @@
  * Environment specs of real repositories (SWE-bench Lite's Python repositories), built from Debian's
  * packages only — no PyPI. Which versions work is documented in packages/harness/README.md.
  */
+import { NATIVE_SPECS } from './repo-specs-native.ts';
 import type { EnvSpec } from './specs.ts';
 
 const PY_ENV = { PYTHONDONTWRITEBYTECODE: '1', PYTHONWARNINGS: 'ignore' };
@@ -172,3 +173,5 @@ REPO_SPECS.unshift(
   onBullseye('sympy/sympy', OLD_SYMPY),
   onBullseye('django/django', OLD_DJANGO),
 );
+
+REPO_SPECS.push(...NATIVE_SPECS);
