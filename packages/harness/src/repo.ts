@@ -104,6 +104,12 @@ export async function snapshotRepo(
   await Bun.$`rm -f ${index}`.quiet();
   await gitOk(['init', '-q', '-b', 'main', dest]);
   await gitOk(['-c', 'core.autocrlf=false', 'add', '-A', '-f', '.'], { cwd: dest });
+  // Submodules (gitlinks) have no content here (`git add` skips their empty directories): record each
+  // at its commit, as the base tree has it, so the snapshot's tree is the base commit's.
+  for (const line of (await gitOk(['--git-dir', gd, 'ls-tree', '-r', '-z', tree])).split('\0')) {
+    const m = /^160000 commit ([0-9a-f]+)\t(.+)$/.exec(line);
+    if (m) await gitOk(['update-index', '--add', '--cacheinfo', `160000,${m[1]},${m[2]}`], { cwd: dest });
+  }
   await gitOk(['-c', 'commit.gpgsign=false', 'commit', '-q', '--no-verify', '-m', `base ${commit}`], {
     cwd: dest,
     env: FIXED,
