@@ -37,3 +37,22 @@ test('snapshotRepo keeps submodule gitlinks, so the snapshot tree equals the bas
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('snapshotRepo keeps files committed with CRLF under `text=auto` byte for byte', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'faun-crlf-'));
+  try {
+    const src = join(dir, 'src');
+    run(dir, 'init', '-q', '-b', 'main', src);
+    await Bun.write(join(src, 'dec.c'), 'int x;\r\nint y;\r\n');
+    run(src, 'add', 'dec.c');
+    run(src, 'commit', '-q', '-m', 'crlf');
+    await Bun.write(join(src, '.gitattributes'), '* text=auto\n');
+    run(src, 'add', '.gitattributes');
+    run(src, 'commit', '-q', '-m', 'attributes');
+    const commit = run(src, 'rev-parse', 'HEAD');
+    const { tree } = await snapshotRepo(src, commit, join(dir, 'snap'));
+    expect(tree).toBe(run(src, 'rev-parse', 'HEAD^{tree}'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
