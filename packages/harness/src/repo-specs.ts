@@ -3,6 +3,7 @@
  * packages only — no PyPI. Which versions work is documented in packages/harness/README.md.
  */
 import { JAVA_SPECS } from './repo-specs-java.ts';
+import { NATIVE_SPECS } from './repo-specs-native.ts';
 import { NODE_SPECS } from './repo-specs-node.ts';
 import type { EnvSpec } from './specs.ts';
 
@@ -175,4 +176,4 @@ REPO_SPECS.unshift(
   onBullseye('django/django', OLD_DJANGO),
 );
 
-REPO_SPECS.push(...NODE_SPECS, ...JAVA_SPECS);
+REPO_SPECS.push(...NODE_SPECS, ...JAVA_SPECS, ...NATIVE_SPECS);

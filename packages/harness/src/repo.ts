@@ -5,7 +5,7 @@
  * no remotes, no tags — and the commit id is deterministic for a given tree. Blob ids equal the
  * original's, so `git apply --3way` still finds the preimages a patch's `index` lines name.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, PrerequisiteError, type RepoDirs, repoDirOf } from '@faun/kit';
 
@@ -103,7 +103,19 @@ export async function snapshotRepo(
   await gitOk(['--git-dir', gd, '--work-tree', dest, 'checkout-index', '-a', '-f'], { env });
   await Bun.$`rm -f ${index}`.quiet();
   await gitOk(['init', '-q', '-b', 'main', dest]);
+  // The bytes as committed: no end-of-line or filter conversion by the tree's .gitattributes (a
+  // repository that committed CRLF files under `text=auto` would otherwise get other blobs).
+  writeFileSync(
+    join(dest, '.git', 'info', 'attributes'),
+    '* -text -eol -filter -ident -working-tree-encoding\n',
+  );
   await gitOk(['-c', 'core.autocrlf=false', 'add', '-A', '-f', '.'], { cwd: dest });
+  // Submodules (gitlinks) have no content here (`git add` skips their empty directories): record each
+  // at its commit, as the base tree has it, so the snapshot's tree is the base commit's.
+  for (const line of (await gitOk(['--git-dir', gd, 'ls-tree', '-r', '-z', tree])).split('\0')) {
+    const m = /^160000 commit ([0-9a-f]+)\t(.+)$/.exec(line);
+    if (m) await gitOk(['update-index', '--add', '--cacheinfo', `160000,${m[1]},${m[2]}`], { cwd: dest });
+  }
   await gitOk(['-c', 'commit.gpgsign=false', 'commit', '-q', '--no-verify', '-m', `base ${commit}`], {
     cwd: dest,
     env: FIXED,

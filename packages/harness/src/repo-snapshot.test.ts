@@ -1,0 +1,58 @@
+import { expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { snapshotRepo } from './repo.ts';
+
+const run = (cwd: string, ...args: string[]) => {
+  const p = Bun.spawnSync(['git', ...args], {
+    cwd,
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'a',
+      GIT_AUTHOR_EMAIL: 'a@x',
+      GIT_COMMITTER_NAME: 'a',
+      GIT_COMMITTER_EMAIL: 'a@x',
+    },
+  });
+  if (p.exitCode !== 0) throw new Error(p.stderr.toString());
+  return p.stdout.toString().trim();
+};
+
+test('snapshotRepo keeps submodule gitlinks, so the snapshot tree equals the base tree', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'faun-submodule-'));
+  try {
+    const src = join(dir, 'src');
+    run(dir, 'init', '-q', '-b', 'main', src);
+    await Bun.write(join(src, 'a.c'), 'int main(void) { return 0; }\n');
+    run(src, 'add', 'a.c');
+    // A submodule at modules/onig pointing at a commit that is not in this repository.
+    run(src, 'update-index', '--add', '--cacheinfo', `160000,${'1'.repeat(40)},modules/onig`);
+    run(src, 'commit', '-q', '-m', 'base');
+    const commit = run(src, 'rev-parse', 'HEAD');
+    const { tree } = await snapshotRepo(src, commit, join(dir, 'snap'));
+    expect(tree).toBe(run(src, 'rev-parse', 'HEAD^{tree}'));
+    expect(run(join(dir, 'snap'), 'ls-tree', 'HEAD', 'modules/onig')).toStartWith('160000 commit 1111');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('snapshotRepo keeps files committed with CRLF under `text=auto` byte for byte', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'faun-crlf-'));
+  try {
+    const src = join(dir, 'src');
+    run(dir, 'init', '-q', '-b', 'main', src);
+    await Bun.write(join(src, 'dec.c'), 'int x;\r\nint y;\r\n');
+    run(src, 'add', 'dec.c');
+    run(src, 'commit', '-q', '-m', 'crlf');
+    await Bun.write(join(src, '.gitattributes'), '* text=auto\n');
+    run(src, 'add', '.gitattributes');
+    run(src, 'commit', '-q', '-m', 'attributes');
+    const commit = run(src, 'rev-parse', 'HEAD');
+    const { tree } = await snapshotRepo(src, commit, join(dir, 'snap'));
+    expect(tree).toBe(run(src, 'rev-parse', 'HEAD^{tree}'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

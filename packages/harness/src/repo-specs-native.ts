@@ -1,0 +1,68 @@
+/**
+ * Environment specs of real Go, Rust, C and C++ repositories from Multi-SWE-bench's lists, built from
+ * Debian's packages only: the test command is Multi-SWE-bench's for the repository and the parser its
+ * `parse_log` (parsers/select.ts MSB_PARSERS). Which versions work is documented in
+ * packages/harness/README.md ("Native repositories").
+ */
+import { GO_OFFLINE_SCRIPT, installScript } from './native-env.ts';
+import type { EnvSpec } from './specs.ts';
+
+const GO_ENV = {
+  GOFLAGS: '-mod=mod',
+  GOPROXY: 'off',
+  GOSUMDB: 'off',
+  GOTOOLCHAIN: 'local',
+  CGO_ENABLED: '0',
+  GOCACHE: '/root/.cache/go-build',
+};
+
+/** A Go repository whose module graph Debian's `golang-*-dev` packages cover. */
+function goSpec(name: string, apt: string[], parser: EnvSpec['parser']): EnvSpec {
+  return {
+    name,
+    versions: null,
+    toolchain: 'go',
+    apt,
+    envSetup: [installScript('/usr/local/bin/faun-go-offline', GO_OFFLINE_SCRIPT)],
+    // Resolve the graph offline, then compile every test binary once so test runs only rebuild changes.
+    install: ['faun-go-offline', "go test -count=1 -run '^$' ./... >/dev/null 2>&1 || true"],
+    // Multi-SWE-bench's command (fix-run.sh).
+    testCmd: 'go test -v -count=1 ./... 2>&1',
+    parser,
+    env: GO_ENV,
+    specVersion: '1',
+  };
+}
+
+export const NATIVE_SPECS: EnvSpec[] = [
+  // gin 1.7–1.8 (Debian ships 1.8.1 and its dependencies).
+  goSpec(
+    'gin-gonic/gin',
+    ['golang-github-gin-gonic-gin-dev', 'golang-github-go-playground-assert-v2-dev'],
+    'msb-go-parent',
+  ),
+  // echo v4.1–4.2 (Debian ships 4.2.1 and its dependencies).
+  goSpec(
+    'labstack/echo',
+    ['golang-github-labstack-echo-dev', 'golang-github-dgrijalva-jwt-go-dev'],
+    'msb-go',
+  ),
+];
+
+/** jq 1.7–1.8 with Debian's oniguruma (Multi-SWE-bench builds the bundled copy, a submodule). */
+NATIVE_SPECS.push({
+  name: 'jqlang/jq',
+  versions: null,
+  toolchain: 'cpp',
+  apt: ['autoconf', 'automake', 'libtool', 'libonig-dev', 'bison', 'flex'],
+  envSetup: [],
+  install: [
+    'autoreconf -i >/dev/null 2>&1 && ./configure --with-oniguruma=yes --disable-docs --disable-valgrind --disable-maintainer-mode >/dev/null && make -j2 >/dev/null 2>&1 || true',
+  ],
+  // Multi-SWE-bench's fix-run.sh (autoreconf, configure, make, make check) without `make clean`: the
+  // instance layer already built the base, so only what the patches touch is rebuilt.
+  testCmd:
+    'autoreconf -i >/dev/null 2>&1; ./configure --with-oniguruma=yes --disable-docs --disable-valgrind --disable-maintainer-mode >/dev/null && make -j2 2>&1 && make check 2>&1',
+  parser: 'msb-automake',
+  specVersion: '1',
+});
