@@ -50,9 +50,11 @@ export function createApp(s: Services): OpenAPIHono<AppEnv> {
       limitLength: 100,
     }),
   );
+  const security = Object.entries(SECURITY_HEADERS);
   app.use(async (c, next) => {
     await next();
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(k, v);
+    const h = c.res.headers;
+    for (const [k, v] of security) h.set(k, v);
   });
   // One middleware for the checks every request passes and its log line (each layer of middleware costs
   // a dispatch per request):
