@@ -152,6 +152,17 @@ export function bootstrapCi(scores: readonly number[], opts: BootstrapOptions = 
   return bootstrapCiMany([scores], opts)[0]!;
 }
 
+let scratchBuf = new Float64Array(0);
+
+/**
+ * A reused buffer of at least `size` values for the resampled means (a call finishes with it before
+ * returning, and the module runs on one thread): no fresh 8 KB per interval for the collector to sweep.
+ */
+function scratch(size: number): Float64Array {
+  if (scratchBuf.length < size) scratchBuf = new Float64Array(Math.max(size, scratchBuf.length * 2));
+  return scratchBuf;
+}
+
 /** True when two columns hold the same values in the same order. */
 function sameColumn(a: readonly number[], b: readonly number[]): boolean {
   if (a === b) return true;
@@ -193,7 +204,8 @@ export function bootstrapCiMany(
       if (u < 0) u = cols.push(col) - 1;
       return u;
     });
-    const means = cols.map(() => new Float64Array(iterations));
+    const all = scratch(cols.length * iterations);
+    const means = cols.map((_, c) => all.subarray(c * iterations, (c + 1) * iterations));
     const idx = new Int32Array(n);
     // mulberry32 (see above) inlined, the same draws as `Math.floor(mulberry32(seed)() * n)`: the state
     // kept as int32 has the same bits, and u · n · 2⁻³² rounds exactly as (u / 2³²) · n (powers of two)
