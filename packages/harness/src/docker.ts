@@ -24,14 +24,7 @@ import {
 } from './docker-images.ts';
 import type { PublishedPlan } from './published.ts';
 import { snapshotRepo, treeOf } from './repo.ts';
-import {
-  type Backend,
-  diskQuotaMb,
-  type ExecResult,
-  type Limits,
-  type PreparedEnv,
-  type Sandbox,
-} from './sandbox.ts';
+import type { Backend, ExecResult, Limits, PreparedEnv, Sandbox } from './sandbox.ts';
 import type { EnvSpec } from './specs.ts';
 
 // No registry here: the resource reaper's image cannot be pulled; containers are removed by us.
@@ -139,10 +132,9 @@ export class DockerBackend implements Backend {
       .withStartupTimeout(60_000)
       .start();
     const box = new ContainerSandbox(c, workdir);
-    const diskMb = diskQuotaMb(opts.limits);
-    if (diskMb > 0) {
+    if (opts.limits.diskMb && opts.limits.diskMb > 0) {
       try {
-        await fillWorkTree(env.ref, c.getId(), workdir, diskMb, labels);
+        await fillWorkTree(env.ref, c.getId(), workdir, opts.limits.diskMb, labels);
       } catch (e) {
         await box.dispose().catch(() => {});
         throw e;
@@ -269,8 +261,8 @@ class LimitedContainer extends GenericContainer {
     this.hostConfig.CapDrop = ['ALL'];
     this.hostConfig.CapAdd = SANDBOX_CAPS;
     this.hostConfig.SecurityOpt = ['no-new-privileges'];
-    const diskMb = diskQuotaMb(limits);
-    if (diskMb > 0) (this.hostConfig as { Mounts?: unknown[] }).Mounts = quotaMounts(diskMb, workdir);
+    if (limits.diskMb && limits.diskMb > 0)
+      (this.hostConfig as { Mounts?: unknown[] }).Mounts = quotaMounts(limits.diskMb, workdir);
   }
 }
 

@@ -50,7 +50,7 @@ export interface Limits {
    * start and counts against it), the scratch folder and /tmp (each a quarter of it, 16 to 1,024 MB) are
    * size-limited memory-backed file systems, so a test that writes without end gets "No space left on
    * device" instead of filling the host. Their bytes count against `memoryMb` too. 0 = no quota (the
-   * image's own writable layer, on the host's disk). Unset: see `diskQuotaMb`.
+   * image's own writable layer, on the host's disk).
    */
   diskMb?: number;
 }
@@ -64,16 +64,6 @@ export function defaultDiskMb(env = process.env): number {
   if (raw === undefined || raw.trim() === '') return DEFAULT_DISK_MB;
   const v = Number(raw);
   return Number.isFinite(v) && v >= 0 ? Math.floor(v) : DEFAULT_DISK_MB;
-}
-
-/**
- * The disk quota a sandbox gets: `limits.diskMb` when given (0 = off), else the default (FAUN_SANDBOX_DISK_MB
- * or DEFAULT_DISK_MB) capped at half the memory limit, since the quota's bytes are memory.
- */
-export function diskQuotaMb(limits: Limits): number {
-  if (limits.diskMb !== undefined) return limits.diskMb;
-  const d = defaultDiskMb();
-  return d > 0 ? Math.max(16, Math.min(d, Math.floor(limits.memoryMb / 2))) : 0;
 }
 
 export const DEFAULT_LIMITS: Limits = { cpus: 1, memoryMb: 2048, pids: 512, diskMb: defaultDiskMb() };
