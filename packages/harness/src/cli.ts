@@ -67,6 +67,14 @@ const RUN_OPTIONS: OptionSpec[] = [
   },
   { name: 'pids', type: 'number', default: DEFAULT_LIMITS.pids, description: 'process limit per container' },
   {
+    name: 'disk',
+    type: 'number',
+    arg: 'MB',
+    default: DEFAULT_LIMITS.diskMb,
+    description:
+      'disk quota per container: work tree (memory-backed, counts against --memory; /tmp and scratch get a quarter each); 0 = off (default from FAUN_SANDBOX_DISK_MB, else 1024)',
+  },
+  {
     name: 'build-network',
     type: 'string',
     choices: ['auto', 'host', 'none'],
@@ -97,9 +105,22 @@ async function buildNetwork(ctx: CommandContext): Promise<'host' | 'none'> {
   return hit ? 'host' : 'none';
 }
 
+/** --disk MB: a whole number of MB, 0 = off. */
+function diskFlag(v: unknown): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`--disk: expected a whole number of MB (0 = no quota), got '${String(v)}'`);
+  return n;
+}
+
 async function common(ctx: CommandContext, runId: string) {
   const o = ctx.opts;
-  const limits: Limits = { cpus: Number(o.cpus), memoryMb: Number(o.memory), pids: Number(o.pids) };
+  const limits: Limits = {
+    cpus: Number(o.cpus),
+    memoryMb: Number(o.memory),
+    pids: Number(o.pids),
+    diskMb: diskFlag(o.disk),
+  };
   const backend: Backend =
     o.backend === 'local'
       ? new LocalBackend(join(CACHE, 'local-envs'))

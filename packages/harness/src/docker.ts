@@ -6,7 +6,7 @@
  */
 
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { FaunError, PrerequisiteError, sha256 } from '@faun/kit';
 import type { ExecutionInstance } from '@faun/schema';
 import { ensureDocker, imageExists, processAlive } from '@faun/services';
@@ -123,15 +123,25 @@ export class DockerBackend implements Backend {
       [`${LABEL}.host`]: hostname(),
       ...opts.labels,
     };
-    const c = await new LimitedContainer(env.ref, opts.limits)
+    const workdir = env.workdir ?? WORKDIR;
+    const c = await new LimitedContainer(env.ref, opts.limits, workdir)
       .withCommand(['sleep', 'infinity'])
       .withEntrypoint([])
       .withLabels(labels)
       .withNetworkMode('none')
-      .withWorkingDir(env.workdir ?? WORKDIR)
+      .withWorkingDir(workdir)
       .withStartupTimeout(60_000)
       .start();
-    return new ContainerSandbox(c, env.workdir ?? WORKDIR);
+    const box = new ContainerSandbox(c, workdir);
+    if (opts.limits.diskMb && opts.limits.diskMb > 0) {
+      try {
+        await fillWorkTree(env.ref, c.getId(), workdir, opts.limits.diskMb, labels);
+      } catch (e) {
+        await box.dispose().catch(() => {});
+        throw e;
+      }
+    }
+    return box;
   }
 
   async release(env: PreparedEnv): Promise<void> {
@@ -169,16 +179,20 @@ export class DockerBackend implements Backend {
 export const SANDBOX_CAPS = ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'SETUID', 'SETGID', 'KILL'];
 
 /**
- * The size-limited mounts of a sandbox: memory-backed volumes of the local driver, which Docker fills
- * with the image's content at that path (so /testbed starts as the snapshot) and removes with the
- * container. Written bytes count against the quota and the container's memory, never the host's disk.
+ * The size-limited mounts of a sandbox: memory-backed volumes of the local driver (removed with the
+ * container) at the work tree, the scratch folder and /tmp. Docker does not copy the image's content
+ * into a tmpfs volume, so the work tree starts empty and `fillWorkTree` copies the image's tree into it.
+ * Written bytes count against the quota and the container's memory, never the host's disk.
  */
-export function quotaMounts(diskMb: number): { Type: 'volume'; Target: string; VolumeOptions: unknown }[] {
+export function quotaMounts(
+  diskMb: number,
+  workdir = WORKDIR,
+): { Type: 'volume'; Target: string; VolumeOptions: unknown }[] {
   const tmpfs = (target: string, mb: number) => ({
     Type: 'volume' as const,
     Target: target,
     VolumeOptions: {
-      NoCopy: false,
+      NoCopy: true,
       DriverConfig: {
         Name: 'local',
         Options: { type: 'tmpfs', device: 'tmpfs', o: `size=${mb}m,nodev,nosuid` },
@@ -186,12 +200,61 @@ export function quotaMounts(diskMb: number): { Type: 'volume'; Target: string; V
     },
   });
   const small = Math.max(16, Math.min(1024, Math.floor(diskMb / 4)));
-  return [tmpfs(WORKDIR, diskMb), tmpfs(SCRATCH, small), tmpfs('/tmp', small)];
+  return [tmpfs(workdir, diskMb), tmpfs(SCRATCH, small), tmpfs('/tmp', small)];
+}
+
+/**
+ * Copies the image's tree at `workdir` (owners, modes, times and links kept) into the started
+ * container's memory-backed work tree: read from a created, never started container of the image (its
+ * file system is the image's) and unpacked by tar inside the sandbox, so the bytes count against the
+ * quota as any write does. A tree larger than the quota is an error that says how to raise it.
+ */
+export async function fillWorkTree(
+  image: string,
+  container: string,
+  workdir: string,
+  diskMb: number,
+  labels: Record<string, string>,
+): Promise<void> {
+  const labelArgs = Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
+  const made = await docker(['create', '--network', 'none', '--entrypoint', 'true', ...labelArgs, image]);
+  const helper = made.out.trim().split('\n').pop() ?? '';
+  if (made.code !== 0 || !/^[0-9a-f]{12,64}$/.test(helper))
+    throw new FaunError(`could not read the work tree of ${image}: ${made.out.trim()}`);
+  try {
+    const src = Bun.spawn(['docker', 'cp', `${helper}:${workdir}`, '-'], { stdout: 'pipe', stderr: 'pipe' });
+    const dst = Bun.spawn(
+      ['docker', 'exec', '-i', '-u', '0', container, 'tar', '-x', '-p', '-C', dirname(workdir)],
+      { stdin: src.stdout, stdout: 'pipe', stderr: 'pipe' },
+    );
+    const [srcErr, dstOut, dstErr, srcCode, dstCode] = await Promise.all([
+      new Response(src.stderr).text(),
+      new Response(dst.stdout).text(),
+      new Response(dst.stderr).text(),
+      src.exited,
+      dst.exited,
+    ]);
+    // an image without the folder: the work tree stays empty, as the folder would be without a quota
+    if (srcCode !== 0 && /no such file|could not find/i.test(srcErr)) return;
+    if (srcCode !== 0) throw new FaunError(`could not read ${workdir} of ${image}: ${srcErr.trim()}`);
+    if (dstCode !== 0) {
+      const why = `${dstOut}${dstErr}`.trim().split('\n').slice(-3).join('; ');
+      // GNU tar says "No space left on device", or only "Wrote only N of M bytes" for a short write
+      if (/no space left|wrote only \d+ of \d+ bytes/i.test(why))
+        throw new FaunError(
+          `the work tree of ${image} (${basename(workdir)}) does not fit the sandbox disk quota of ${diskMb} MB`,
+          { hint: 'raise FAUN_SANDBOX_DISK_MB (the quota counts against the container memory limit too)' },
+        );
+      throw new FaunError(`could not copy the work tree into the sandbox: ${why}`);
+    }
+  } finally {
+    await docker(['rm', '-f', '-v', helper]);
+  }
 }
 
 /** A container with the limits testcontainers has no builder methods for (pids, capabilities, disk). */
 class LimitedContainer extends GenericContainer {
-  constructor(image: string, limits: Limits) {
+  constructor(image: string, limits: Limits, workdir: string) {
     super(image);
     this.withResourcesQuota({ memory: limits.memoryMb / 1024, cpu: limits.cpus });
     this.hostConfig.PidsLimit = limits.pids;
@@ -200,7 +263,7 @@ class LimitedContainer extends GenericContainer {
     this.hostConfig.CapAdd = SANDBOX_CAPS;
     this.hostConfig.SecurityOpt = ['no-new-privileges'];
     if (limits.diskMb && limits.diskMb > 0)
-      (this.hostConfig as { Mounts?: unknown[] }).Mounts = quotaMounts(limits.diskMb);
+      (this.hostConfig as { Mounts?: unknown[] }).Mounts = quotaMounts(limits.diskMb, workdir);
   }
 }
 

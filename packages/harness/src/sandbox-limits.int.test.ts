@@ -6,20 +6,86 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { ensureBaseImage, ensureDocker } from '@faun/services';
 import { DockerBackend } from './docker.ts';
-import type { Sandbox } from './sandbox.ts';
+import { docker, LABEL } from './docker-images.ts';
+import { DEFAULT_LIMITS, type Sandbox } from './sandbox.ts';
 
 let box: Sandbox | null = null;
+/** An image whose /testbed holds a small tree (owners, modes, a link) and a 40 MB file beside it. */
+const TREE_IMAGE = `faun/test-quota-tree:${process.pid}`;
+const backend = new DockerBackend(`quota-${process.pid}`);
 beforeAll(async () => {
   await ensureDocker();
   const image = await ensureBaseImage();
-  box = await new DockerBackend(`quota-${process.pid}`).start(
+  const dockerfile = [
+    `FROM ${image}`,
+    'RUN mkdir -p /testbed/src /big && echo hello > /testbed/src/a.txt && chmod 640 /testbed/src/a.txt' +
+      ' && chown 1000:1000 /testbed/src && ln -s a.txt /testbed/src/link && chmod 750 /testbed' +
+      ' && head -c 41943040 /dev/zero > /big/file',
+    '',
+  ].join('\n');
+  const built = Bun.spawn(['docker', 'build', '-q', '-t', TREE_IMAGE, '-'], {
+    stdin: new TextEncoder().encode(dockerfile),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  if ((await built.exited) !== 0) throw new Error(`test image: ${await new Response(built.stderr).text()}`);
+  box = await backend.start(
     { ref: image, hash: 'test' },
     { labels: {}, limits: { cpus: 1, memoryMb: 768, pids: 128, diskMb: 64 } },
   );
 }, 300_000);
 afterAll(async () => {
   await box?.dispose();
+  await docker(['rmi', '-f', TREE_IMAGE]);
 });
+
+test('the quota is on by default and the work tree starts as the image made it', async () => {
+  expect(DEFAULT_LIMITS.diskMb).toBeGreaterThan(0);
+  const s = await backend.start({ ref: TREE_IMAGE, hash: 'test' }, { labels: {}, limits: DEFAULT_LIMITS });
+  try {
+    const r = await s.exec(
+      'stat -c "%n %a %u:%g" /testbed /testbed/src /testbed/src/a.txt; readlink /testbed/src/link; cat /testbed/src/link;' +
+        " df -m --output=fstype,size /testbed /tmp | tail -2 | tr -s ' '",
+    );
+    const lines = r.output.trim().split('\n');
+    expect(lines.slice(0, 5)).toEqual([
+      '/testbed 750 0:0',
+      '/testbed/src 755 1000:1000',
+      '/testbed/src/a.txt 640 0:0',
+      'a.txt',
+      'hello',
+    ]);
+    const [work, tmp] = lines.slice(5).map((l) => l.trim().split(' '));
+    expect(work).toEqual(['tmpfs', String(DEFAULT_LIMITS.diskMb)]);
+    expect(tmp![0]).toBe('tmpfs');
+    // the tree is writable and git-like tools see it where the image put it
+    expect((await s.exec('echo more >> src/a.txt && pwd && wc -l < src/a.txt')).output.trim()).toBe(
+      '/testbed\n2',
+    );
+  } finally {
+    await s.dispose();
+  }
+}, 180_000);
+
+test('a work tree larger than the quota fails the start with a message naming the setting', async () => {
+  const err = await backend
+    .start(
+      { ref: TREE_IMAGE, hash: 'test', workdir: '/big' },
+      {
+        labels: { [`${LABEL}.case`]: `too-big-${process.pid}` },
+        limits: { cpus: 1, memoryMb: 768, pids: 128, diskMb: 16 },
+      },
+    )
+    .then(
+      () => null,
+      (e: Error & { hint?: string }) => e,
+    );
+  expect(err?.message).toContain('does not fit the sandbox disk quota of 16 MB');
+  expect(err?.hint).toContain('FAUN_SANDBOX_DISK_MB');
+  // neither the sandbox nor the helper that held the image's tree is left behind
+  const left = await docker(['ps', '-a', '--filter', `label=${LABEL}.case=too-big-${process.pid}`, '-q']);
+  expect(left.out.trim()).toBe('');
+}, 180_000);
 
 /** Free bytes of the file system holding Docker's data. */
 async function hostFree(): Promise<number> {

@@ -46,18 +46,24 @@ export interface Limits {
   memoryMb: number;
   pids: number;
   /**
-   * Disk quota of the writable places of a sandbox, MB: the work tree, the scratch folder and /tmp are
-   * size-limited file systems, so a test that writes without end gets "No space left on device" instead
-   * of filling the host. 0 = no quota (the image's own writable layer, as before).
+   * Disk quota of the writable places of a sandbox, MB: the work tree (the image's tree is copied in at
+   * start and counts against it), the scratch folder and /tmp (each a quarter of it, 16 to 1,024 MB) are
+   * size-limited memory-backed file systems, so a test that writes without end gets "No space left on
+   * device" instead of filling the host. Their bytes count against `memoryMb` too. 0 = no quota (the
+   * image's own writable layer, on the host's disk).
    */
   diskMb?: number;
 }
 
-/** The disk quota from FAUN_SANDBOX_DISK_MB (MB; default 0 = off). */
+/** The default disk quota, MB: half the default memory limit, so a full work tree leaves the tests 1 GB. */
+export const DEFAULT_DISK_MB = 1024;
+
+/** The disk quota from FAUN_SANDBOX_DISK_MB (MB; unset = DEFAULT_DISK_MB, 0 = off). */
 export function defaultDiskMb(env = process.env): number {
-  // Off unless asked for: the memory-backed work tree is not yet filled from every instance image.
-  const v = Number(env.FAUN_SANDBOX_DISK_MB ?? 0);
-  return Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
+  const raw = env.FAUN_SANDBOX_DISK_MB;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_DISK_MB;
+  const v = Number(raw);
+  return Number.isFinite(v) && v >= 0 ? Math.floor(v) : DEFAULT_DISK_MB;
 }
 
 export const DEFAULT_LIMITS: Limits = { cpus: 1, memoryMb: 2048, pids: 512, diskMb: defaultDiskMb() };

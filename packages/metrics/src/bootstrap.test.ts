@@ -69,3 +69,31 @@ test('paired bootstrap: a clear difference is significant, identical runs give p
   expect(pairedBootstrapP([1, 0, 1, 0], [0, 1, 0, 1], 3).p).toBeGreaterThan(0.05);
   expect(() => pairedBootstrapP([1], [1, 2], 3)).toThrow('equal lengths');
 });
+
+test('bootstrapCiMany equals the plain definition (mulberry32 draws, sorted means) for any seed and size', () => {
+  const plain = (scores: number[], seed: number, iterations: number, level = 0.95) => {
+    const n = scores.length;
+    const rand = mulberry32(seed);
+    const means = new Float64Array(iterations);
+    for (let b = 0; b < iterations; b++) {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += scores[Math.floor(rand() * n)]!;
+      means[b] = s / n;
+    }
+    means.sort();
+    const alpha = 1 - level;
+    const mean = scores.reduce((a, v) => a + v, 0) / n;
+    return { mean, low: quantileSorted(means, alpha / 2), high: quantileSorted(means, 1 - alpha / 2), n };
+  };
+  const rand = mulberry32(17);
+  for (const n of [1, 2, 5, 33, 400])
+    for (const iterations of [1, 2, 130, 1000, 4000])
+      for (const seed of [0, 7, -7, 2 ** 40 + 3, 4294967295]) {
+        const binary = Array.from({ length: n }, () => (rand() < 0.6 ? 1 : 0));
+        const real = Array.from({ length: n }, () => rand());
+        const got = bootstrapCiMany([binary, real, binary.slice()], { seed, iterations, level: 0.9 });
+        const a = plain(binary, seed, iterations, 0.9);
+        const b = plain(real, seed, iterations, 0.9);
+        expect(got).toEqual([a, b, a]);
+      }
+});

@@ -2,7 +2,7 @@
  * API key tokens: `faun_<id>_<secret>`. The id is public (it names the key in lists and logs); only
  * sha256(salt ‖ secret) is stored, and verification compares in constant time.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash as digest, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface NewKey {
   id: string;
@@ -12,7 +12,7 @@ export interface NewKey {
 }
 
 export function hashSecret(salt: string, secret: string): string {
-  return createHash('sha256').update(salt).update(secret).digest('hex');
+  return digest('sha256', salt + secret, 'hex');
 }
 
 /** A fresh key: the token is shown once; store only id, salt and hash. */
@@ -30,7 +30,7 @@ export function parseToken(token: string): { id: string; secret: string } | null
 }
 
 export function verifySecret(salt: string, hash: string, secret: string): boolean {
-  const a = Buffer.from(hashSecret(salt, secret), 'hex');
+  const a = digest('sha256', salt + secret, 'buffer');
   const b = Buffer.from(hash, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
 }

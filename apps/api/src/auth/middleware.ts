@@ -57,9 +57,9 @@ export function createAuth(s: Services) {
       if (header !== undefined) {
         // after too many failures from an address, its failures are 429s (a valid key still works:
         // a shared address is not locked out by someone else's guessing)
-        const ip = clientAddress(c);
+        // the client address is looked up only when it matters: after a failure
         const fail = (message: string) => {
-          const blocked = failLimiter.take(ip, failRate, failBurst);
+          const blocked = failLimiter.take(clientAddress(c), failRate, failBurst);
           if (blocked > 0) return limited(blocked, 'too many failed authentications from this address: wait');
           return unauthorized(message);
         };

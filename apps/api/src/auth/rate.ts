@@ -11,6 +11,8 @@ interface Bucket {
 
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
+  /** The most recently used key (the last of the map). */
+  private last: string | undefined;
 
   constructor(
     private readonly now: () => number = () => performance.now(),
@@ -27,8 +29,12 @@ export class RateLimiter {
     const b = this.buckets.get(key) ?? { tokens: burst, at: t };
     b.tokens = Math.min(burst, b.tokens + ((t - b.at) / 1000) * ratePerSec);
     b.at = t;
-    this.buckets.delete(key);
-    this.buckets.set(key, b);
+    if (key !== this.last) {
+      // moved to the most recently used end (already there when the same key asks again)
+      this.buckets.delete(key);
+      this.buckets.set(key, b);
+      this.last = key;
+    }
     while (this.buckets.size > this.maxEntries) this.buckets.delete(this.buckets.keys().next().value!);
     return b;
   }

@@ -55,7 +55,8 @@ export function scoreRoutes(app: OpenAPIHono<AppEnv>, s: Services, auth: Middlew
         s.scorePool && !isLight(body.items.length, body.bootstrap)
           ? s.scorePool.scoreTask
           : await s.loadScoreTask();
-      const opts: ScoreTaskOptions = {};
+      // the body was validated against the same records scoreTask would check them with
+      const opts: ScoreTaskOptions = { validated: true };
       if (body.bootstrap !== undefined) opts.bootstrap = body.bootstrap;
       if (body.seed !== undefined) opts.seed = body.seed;
       const result = await scoreTask(task, body.items, body.predictions, opts);

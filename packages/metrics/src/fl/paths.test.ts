@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { mulberry32 } from '../bootstrap.ts';
 import {
   extractPaths,
   lenientPathMatch,
@@ -78,4 +79,53 @@ describe('lenient mode and ranking', () => {
     expect(reciprocalRank(ranked, 'README.md')).toBeCloseTo(1 / 3, 12);
     expect(reciprocalRank(ranked, 'docs/index.rst')).toBe(0);
   });
+});
+
+test('normalizePath: the shortcut for already-normal paths gives what the full normalisation gives', () => {
+  // the normalisation spelled out (every step applied to every input), against random mentions
+  const QUOTES = /^[\s'"`*_<([{]+|[\s'"`*_>)\]}:;,.!?]+$/g;
+  const full = (raw: string) => {
+    let p = raw
+      .replace(QUOTES, '')
+      .replaceAll('\\', '/')
+      .replace(/\/{2,}/g, '/');
+    for (;;) {
+      const before = p;
+      if (p.startsWith('./')) p = p.slice(2);
+      else if (p.startsWith('/')) p = p.slice(1);
+      if (p === before) break;
+    }
+    return p.replace(QUOTES, '');
+  };
+  const alphabet = [
+    'a',
+    'b',
+    'Z',
+    '9',
+    '/',
+    '.',
+    '\\',
+    ' ',
+    '\u00a0',
+    '"',
+    '`',
+    '*',
+    '_',
+    '(',
+    ')',
+    ':',
+    '-',
+    '?',
+  ];
+  const rand = mulberry32(5);
+  let changed = 0;
+  for (let k = 0; k < 20_000; k++) {
+    const len = Math.floor(rand() * 9);
+    const raw = Array.from({ length: len }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('');
+    const want = full(raw);
+    if (want !== raw) changed++;
+    expect(normalizePath(raw)).toBe(want);
+  }
+  expect(changed).toBeGreaterThan(1000); // both branches were exercised
+  expect(changed).toBeLessThan(20_000);
 });

@@ -13,6 +13,7 @@ const QUOTES = /^[\s'"`*_<([{]+|[\s'"`*_>)\]}:;,.!?]+$/g;
  * A git-diff `a/` or `b/` prefix is kept here (see {@link pathCandidates}).
  */
 export function normalizePath(raw: string): string {
+  if (isNormal(raw)) return raw;
   let p = raw.replace(QUOTES, '');
   p = p.replaceAll('\\', '/');
   p = p.replace(/\/{2,}/g, '/');
@@ -23,6 +24,20 @@ export function normalizePath(raw: string): string {
     if (p === before) break;
   }
   return p.replace(QUOTES, '');
+}
+
+const LEADING = /^[\s'"`*_<([{]$/;
+const TRAILING = /^[\s'"`*_>)\]}:;,.!?]$/;
+
+/**
+ * True when `normalizePath` would return `p` unchanged (most paths, and every path of a tree): nothing
+ * to trim at either end, no `\`, no `//`, no leading `./` or `/` (a few character tests instead of three regex replacements).
+ */
+function isNormal(p: string): boolean {
+  if (p === '') return true;
+  if (LEADING.test(p[0]!) || TRAILING.test(p[p.length - 1]!)) return false;
+  if (p.charCodeAt(0) === 47 || (p.charCodeAt(0) === 46 && p.charCodeAt(1) === 47)) return false;
+  return !p.includes('\\') && !p.includes('//');
 }
 
 /** The normalised path and, when it starts with a git-diff `a/` or `b/` prefix, the path without it. */

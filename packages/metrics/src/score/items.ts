@@ -9,14 +9,7 @@ import { CODE_LANGS, type CodeLang, codebleu } from '../codebleu/index.ts';
 import { applySearchReplace } from '../edit/apply.ts';
 import { formatSearchReplace, parseSearchReplace } from '../edit/search-replace.ts';
 import { indelRatio } from '../editsim.ts';
-import {
-  extractPaths,
-  lenientPathMatch,
-  pathSet,
-  reciprocalRank,
-  strictPathMatch,
-  topK,
-} from '../fl/paths.ts';
+import { extractPaths, normalizePath, pathSet, strictPathMatch } from '../fl/paths.ts';
 import { rouge1AndL } from '../rouge/rouge.ts';
 
 export interface ItemResult {
@@ -45,14 +38,17 @@ export function scoreFl(item: FlItem, output: string): ItemResult {
   const tree = pathSet(item.tree);
   const ranked = extractPaths(output, tree);
   const first = ranked[0] ?? null;
+  // what lenientPathMatch, topK and reciprocalRank compute, from one extraction and one rank
+  const gold = normalizePath(item.gold_path);
+  const rank = ranked.indexOf(gold) + 1;
   return {
     scores: {
       em: strictPathMatch(output, item.gold_path) ? 1 : 0,
-      em_lenient: lenientPathMatch(output, item.gold_path, tree) ? 1 : 0,
-      top1: topK(ranked, item.gold_path, 1),
-      top3: topK(ranked, item.gold_path, 3),
-      top5: topK(ranked, item.gold_path, 5),
-      mrr: reciprocalRank(ranked, item.gold_path),
+      em_lenient: first !== null && first === gold ? 1 : 0,
+      top1: rank > 0 && rank <= 1 ? 1 : 0,
+      top3: rank > 0 && rank <= 3 ? 1 : 0,
+      top5: rank > 0 && rank <= 5 ? 1 : 0,
+      mrr: rank === 0 ? 0 : 1 / rank,
     },
     answer: first,
     note: ranked.length === 0 ? 'no path of the repository tree found in the output' : null,

@@ -19,6 +19,11 @@ export interface ScoreTaskOptions {
    * same as in-process scoring. Default: in this process.
    */
   scorer?: ItemScorer;
+  /**
+   * The items and predictions are already records parsed with the schemas of @faun/schema (the API
+   * validates its request body with them): they are used as they are, not validated a second time.
+   */
+  validated?: boolean;
 }
 
 /** Where items are scored: one item with one output, keyed for cache affinity by `affinity`. */
@@ -87,8 +92,12 @@ export async function scoreTask(
   opts: ScoreTaskOptions = {},
 ): Promise<TaskScore> {
   if (!(task in SCHEMAS)) throw new Error(`unknown task '${String(task)}' (expected qa, fl or ce)`);
-  const parsedItems = parseAll(SCHEMAS[task], items, 'dataset item');
-  const preds = parseAll<Prediction>(Prediction, predictions, 'prediction');
+  const parsedItems = opts.validated
+    ? (items as (QaItem | FlItem | CeItem)[])
+    : parseAll(SCHEMAS[task], items, 'dataset item');
+  const preds = opts.validated
+    ? (predictions as Prediction[])
+    : parseAll<Prediction>(Prediction, predictions, 'prediction');
   const byId = new Map<string, Prediction>();
   for (const p of preds) byId.set(p.id, p);
   const itemIds = new Set(parsedItems.map((i) => i.id));
