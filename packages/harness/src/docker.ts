@@ -24,7 +24,7 @@ import {
 } from './docker-images.ts';
 import type { PublishedPlan } from './published.ts';
 import { snapshotRepo, treeOf } from './repo.ts';
-import type { Backend, ExecResult, Limits, PreparedEnv, Sandbox } from './sandbox.ts';
+import type { Backend, ExecResult, Limits, PreparedEnv, Sandbox, StartOptions } from './sandbox.ts';
 import type { EnvSpec } from './specs.ts';
 
 // No registry here: the resource reaper's image cannot be pulled; containers are removed by us.
@@ -114,7 +114,7 @@ export class DockerBackend implements Backend {
     return { ref: plan.image, hash, workdir: plan.workdir };
   }
 
-  async start(env: PreparedEnv, opts: { labels: Record<string, string>; limits: Limits }): Promise<Sandbox> {
+  async start(env: PreparedEnv, opts: StartOptions): Promise<Sandbox> {
     const labels = {
       [LABEL]: '1',
       [`${LABEL}.run`]: this.runId,
@@ -126,7 +126,7 @@ export class DockerBackend implements Backend {
       .withCommand(['sleep', 'infinity'])
       .withEntrypoint([])
       .withLabels(labels)
-      .withNetworkMode('none')
+      .withNetworkMode(opts.network === 'tarpit' ? await ensureTarpitNetwork() : 'none')
       .withWorkingDir(env.workdir ?? WORKDIR)
       .withStartupTimeout(60_000)
       .start();
@@ -159,6 +159,32 @@ export class DockerBackend implements Backend {
     if (dead.length) await docker(['rm', '-f', ...dead]);
     return dead.length;
   }
+}
+
+export const TARPIT_NETWORK = 'faun-tarpit';
+export const TARPIT_SUBNET = '10.255.0.0/16';
+
+/** The internal `tarpit` network (created once; an existing one is reused). */
+async function ensureTarpitNetwork(): Promise<string> {
+  const r = await docker(['network', 'inspect', TARPIT_NETWORK, '--format', '{{.Internal}}']);
+  if (r.code === 0) {
+    if (r.out.trim() !== 'true')
+      throw new FaunError(`docker network ${TARPIT_NETWORK} exists but is not internal: remove it`);
+    return TARPIT_NETWORK;
+  }
+  const c = await docker([
+    'network',
+    'create',
+    '--internal',
+    '--subnet',
+    TARPIT_SUBNET,
+    '--label',
+    `${LABEL}=1`,
+    TARPIT_NETWORK,
+  ]);
+  if (c.code !== 0 && !c.out.includes('already exists'))
+    throw new FaunError(`docker network create ${TARPIT_NETWORK} failed: ${c.out.trim()}`);
+  return TARPIT_NETWORK;
 }
 
 /**
