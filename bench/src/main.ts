@@ -14,7 +14,7 @@ import { type FlagDefaults, parseFlags, pickFlags } from './args.ts';
 
 export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api', 'jsonl'] as const;
 /** Benchmarks that need reference sources and run only when named. */
-const ON_REQUEST = ['reports'] as const;
+const ON_REQUEST = ['reports', 'lite'] as const;
 const ALL = [...BENCHES, ...ON_REQUEST, 'tables'] as const;
 const OUT = join(import.meta.dir, '..', 'out');
 
@@ -62,6 +62,9 @@ const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
   api       POST /v1/score/fl under wrk: requests/second and p99 latency
   reports   verify --report-dir output checked with SWE-bench's and Multi-SWE-bench's own report code
             (--swebench-src DIR --msb-src DIR: extracted reference sources; only when named)
+  lite      SWE-bench Lite gold and empty runs over every row whose repository has a mirror, per repository:
+            rows, environment build time, resolved counts, each gold failure's tests and reason
+            (--mirrors DIR [--data DIR] [--workers N] [--passes 2] [--repos a/b,c/d]; only when named)
   jsonl     streaming a generated ~1 GB JSONL file: lines/second and RSS growth (--megabytes N)
   tables    the paper tables from prediction files (--datasets DIR --predictions DIR [--execution DIR]
             [--out DIR] [--seed N]); without --predictions, from the offline demo's outputs
@@ -96,4 +99,10 @@ try {
   console.error(`${e.message}\n  hint: ${e.hint}`);
   process.exit(2);
 }
-for (const [name, mod] of mods) await runOne(name, mod, pickFlags(rest, Object.keys(mod.FLAGS)));
+try {
+  for (const [name, mod] of mods) await runOne(name, mod, pickFlags(rest, Object.keys(mod.FLAGS)));
+} catch (e) {
+  if (!(e instanceof UsageError)) throw e;
+  console.error(e.hint ? `${e.message}\n  hint: ${e.hint}` : e.message);
+  process.exit(2);
+}
