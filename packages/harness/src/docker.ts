@@ -161,15 +161,31 @@ export class DockerBackend implements Backend {
   }
 }
 
+/**
+ * The tarpit network: a small subnet holding 10.255.255.1 (never assigned: the gateway and the
+ * containers take addresses from the top half), so that address is on-link and unanswered. It is kept
+ * small because the host routes the whole subnet to the bridge: a wider one (10.255.0.0/16) would
+ * capture host addresses such as a resolver at 10.255.255.53.
+ */
 export const TARPIT_NETWORK = 'faun-tarpit';
-export const TARPIT_SUBNET = '10.255.0.0/16';
+export const TARPIT_SUBNET = '10.255.255.0/27';
+const TARPIT_GATEWAY = '10.255.255.30';
+const TARPIT_RANGE = '10.255.255.16/28';
 
 /** The internal `tarpit` network (created once; an existing one is reused). */
 async function ensureTarpitNetwork(): Promise<string> {
-  const r = await docker(['network', 'inspect', TARPIT_NETWORK, '--format', '{{.Internal}}']);
+  const r = await docker([
+    'network',
+    'inspect',
+    TARPIT_NETWORK,
+    '--format',
+    '{{.Internal}} {{range .IPAM.Config}}{{.Subnet}}{{end}}',
+  ]);
   if (r.code === 0) {
-    if (r.out.trim() !== 'true')
-      throw new FaunError(`docker network ${TARPIT_NETWORK} exists but is not internal: remove it`);
+    if (r.out.trim() !== `true ${TARPIT_SUBNET}`)
+      throw new FaunError(
+        `docker network ${TARPIT_NETWORK} exists but is not internal on ${TARPIT_SUBNET}: remove it (docker network rm ${TARPIT_NETWORK})`,
+      );
     return TARPIT_NETWORK;
   }
   const c = await docker([
@@ -178,6 +194,10 @@ async function ensureTarpitNetwork(): Promise<string> {
     '--internal',
     '--subnet',
     TARPIT_SUBNET,
+    '--gateway',
+    TARPIT_GATEWAY,
+    '--ip-range',
+    TARPIT_RANGE,
     '--label',
     `${LABEL}=1`,
     TARPIT_NETWORK,
