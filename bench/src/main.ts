@@ -14,7 +14,7 @@ import { type FlagDefaults, parseFlags, pickFlags } from './args.ts';
 
 export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api', 'jsonl'] as const;
 /** Benchmarks that need reference sources and run only when named. */
-const ON_REQUEST = ['reports', 'real-exec'] as const;
+const ON_REQUEST = ['reports', 'real-exec', 'lite'] as const;
 const ALL = [...BENCHES, ...ON_REQUEST, 'tables'] as const;
 const OUT = join(import.meta.dir, '..', 'out');
 
@@ -64,6 +64,9 @@ const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
             (--swebench-src DIR --msb-src DIR: extracted reference sources; only when named)
   real-exec execution instances from real PRs (bench/data/real-exec-pointers.jsonl): build --tasks exec →
             validate --rule multi-swe-bench → gold / empty / test-reverting patches (--mirrors DIR; only when named)
+  lite      SWE-bench Lite gold and empty runs over every row whose repository has a mirror, per repository:
+            rows, environment build time, resolved counts, each gold failure's tests and reason
+            (--mirrors DIR [--data DIR] [--workers N] [--passes 2] [--repos a/b,c/d]; only when named)
   jsonl     streaming a generated ~1 GB JSONL file: lines/second and RSS growth (--megabytes N)
   tables    the paper tables from prediction files (--datasets DIR --predictions DIR [--execution DIR]
             [--out DIR] [--seed N]); without --predictions, from the offline demo's outputs
@@ -98,4 +101,10 @@ try {
   console.error(`${e.message}\n  hint: ${e.hint}`);
   process.exit(2);
 }
-for (const [name, mod] of mods) await runOne(name, mod, pickFlags(rest, Object.keys(mod.FLAGS)));
+try {
+  for (const [name, mod] of mods) await runOne(name, mod, pickFlags(rest, Object.keys(mod.FLAGS)));
+} catch (e) {
+  if (!(e instanceof UsageError)) throw e;
+  console.error(e.hint ? `${e.message}\n  hint: ${e.hint}` : e.message);
+  process.exit(2);
+}

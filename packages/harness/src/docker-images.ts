@@ -82,9 +82,10 @@ export function envDockerfile(spec: EnvSpec): string {
   if (env.length) lines.push(`ENV ${env.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`);
   if (spec.apt.length)
     lines.push(
-      // All at once; if one package does not exist in this suite, each on its own (missing ones skipped).
-      `RUN apt-get update && (apt-get install -y --no-install-recommends ${[...spec.apt].sort().join(' ')} \\`,
-      `    || for p in ${[...spec.apt].sort().join(' ')}; do apt-get install -y --no-install-recommends $p || echo "skipped $p"; done) \\`,
+      // One install of the packages this suite has (each missing one reported); a failed download fails
+      // the build instead of leaving an environment without the package.
+      `RUN apt-get update && apt-get install -y --no-install-recommends $(for p in ${[...spec.apt].sort().join(' ')}; do \\`,
+      '      if apt-cache show "$p" >/dev/null 2>&1; then echo "$p"; else echo "faun: $p is not in this suite" >&2; fi; done) \\',
       '    && apt-get clean && rm -rf /var/lib/apt/lists/*',
     );
   if (spec.registryBuild) lines.push(`COPY ${BUILD_CA_FILE} ${BUILD_CA_PATH}`);

@@ -25,7 +25,7 @@ import {
 } from './docker-images.ts';
 import type { PublishedPlan } from './published.ts';
 import { snapshotRepo, treeOf } from './repo.ts';
-import type { Backend, ExecResult, Limits, PreparedEnv, Sandbox } from './sandbox.ts';
+import type { Backend, ExecResult, Limits, PreparedEnv, Sandbox, StartOptions } from './sandbox.ts';
 import type { EnvSpec } from './specs.ts';
 
 // No registry here: the resource reaper's image cannot be pulled; containers are removed by us.
@@ -115,7 +115,7 @@ export class DockerBackend implements Backend {
     return { ref: plan.image, hash, workdir: plan.workdir };
   }
 
-  async start(env: PreparedEnv, opts: { labels: Record<string, string>; limits: Limits }): Promise<Sandbox> {
+  async start(env: PreparedEnv, opts: StartOptions): Promise<Sandbox> {
     const labels = {
       [LABEL]: '1',
       [`${LABEL}.run`]: this.runId,
@@ -128,7 +128,7 @@ export class DockerBackend implements Backend {
       .withCommand(['sleep', 'infinity'])
       .withEntrypoint([])
       .withLabels(labels)
-      .withNetworkMode('none')
+      .withNetworkMode(opts.network === 'tarpit' ? await ensureTarpitNetwork() : 'none')
       .withWorkingDir(workdir)
       .withStartupTimeout(60_000)
       .start();
@@ -170,6 +170,52 @@ export class DockerBackend implements Backend {
     if (dead.length) await docker(['rm', '-f', ...dead]);
     return dead.length;
   }
+}
+
+/**
+ * The tarpit network: a small subnet holding 10.255.255.1 (never assigned: the gateway and the
+ * containers take addresses from the top half), so that address is on-link and unanswered. It is kept
+ * small because the host routes the whole subnet to the bridge: a wider one (10.255.0.0/16) would
+ * capture host addresses such as a resolver at 10.255.255.53.
+ */
+export const TARPIT_NETWORK = 'faun-tarpit';
+export const TARPIT_SUBNET = '10.255.255.0/27';
+const TARPIT_GATEWAY = '10.255.255.30';
+const TARPIT_RANGE = '10.255.255.16/28';
+
+/** The internal `tarpit` network (created once; an existing one is reused). */
+async function ensureTarpitNetwork(): Promise<string> {
+  const r = await docker([
+    'network',
+    'inspect',
+    TARPIT_NETWORK,
+    '--format',
+    '{{.Internal}} {{range .IPAM.Config}}{{.Subnet}}{{end}}',
+  ]);
+  if (r.code === 0) {
+    if (r.out.trim() !== `true ${TARPIT_SUBNET}`)
+      throw new FaunError(
+        `docker network ${TARPIT_NETWORK} exists but is not internal on ${TARPIT_SUBNET}: remove it (docker network rm ${TARPIT_NETWORK})`,
+      );
+    return TARPIT_NETWORK;
+  }
+  const c = await docker([
+    'network',
+    'create',
+    '--internal',
+    '--subnet',
+    TARPIT_SUBNET,
+    '--gateway',
+    TARPIT_GATEWAY,
+    '--ip-range',
+    TARPIT_RANGE,
+    '--label',
+    `${LABEL}=1`,
+    TARPIT_NETWORK,
+  ]);
+  if (c.code !== 0 && !c.out.includes('already exists'))
+    throw new FaunError(`docker network create ${TARPIT_NETWORK} failed: ${c.out.trim()}`);
+  return TARPIT_NETWORK;
 }
 
 /**

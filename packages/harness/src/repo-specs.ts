@@ -3,19 +3,44 @@
  * packages only — no PyPI. Which versions work is documented in packages/harness/README.md.
  */
 import { JAVA_SPECS } from './repo-specs-java.ts';
+import { MORE_SPECS } from './repo-specs-more.ts';
 import { NATIVE_SPECS } from './repo-specs-native.ts';
 import { NODE_SPECS } from './repo-specs-node.ts';
+import { debsFrom } from './spec-steps.ts';
 import type { EnvSpec } from './specs.ts';
 
 const PY_ENV = { PYTHONDONTWRITEBYTECODE: '1', PYTHONWARNINGS: 'ignore' };
 
 /**
- * requests' tests call httpbin.org; with the network off they get Debian's httpbin on loopback instead
- * (tests honour HTTPBIN_URL). The server's output goes to /dev/null so it cannot hold the log pipe open.
+ * requests' tests call httpbin.org (over http and https) and other hosts; with the network off they get
+ * Debian's httpbin served by gunicorn (threaded workers send `Connection: keep-alive`, as httpbin.org does)
+ * on loopback ports 80 and 443, those host names pointed at 127.0.0.1 in /etc/hosts, and a certificate
+ * signed by a CA made when the environment is built and trusted through the system store
+ * (`REQUESTS_CA_BUNDLE`, which every requests version honours). Servers write to /dev/null so they cannot
+ * hold the log pipe open.
  */
+const HTTPBIN_HOSTS = [
+  'httpbin.org',
+  'www.httpbin.org',
+  'www.google.co.uk',
+  'example.com',
+  'www.example.com',
+];
+const HTTPBIN_PKI = '/etc/faun-httpbin';
+const MAKE_HTTPBIN_CERT = [
+  `mkdir -p ${HTTPBIN_PKI} && cd ${HTTPBIN_PKI}`,
+  `openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj '/CN=faun local CA' -keyout ca.key -out ca.crt`,
+  `openssl req -newkey rsa:2048 -nodes -subj '/CN=httpbin.org' -keyout server.key -out server.csr`,
+  `printf 'subjectAltName=${[...HTTPBIN_HOSTS, 'localhost'].map((h) => `DNS:${h}`).join(',')},IP:127.0.0.1\\n' > san.ext`,
+  'openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 -sha256 -extfile san.ext -out server.crt',
+  'cp ca.crt /usr/local/share/ca-certificates/faun-local-ca.crt && update-ca-certificates',
+].join(' && ');
+const GUNICORN = 'python3 -m gunicorn -k gthread --threads 8 --keep-alive 5 --log-level critical';
 const LOCAL_HTTPBIN =
-  `(python3 -c "from httpbin import app; app.run(host='127.0.0.1', port=8089)" >/dev/null 2>&1 &); ` +
-  `for _ in $(seq 50); do python3 -c "import socket; socket.create_connection(('127.0.0.1', 8089))" 2>/dev/null && break; sleep 0.1; done;`;
+  `echo '127.0.0.1 ${HTTPBIN_HOSTS.join(' ')}' >> /etc/hosts; ` +
+  `(${GUNICORN} -b 127.0.0.1:80 httpbin:app >/dev/null 2>&1 &); ` +
+  `(${GUNICORN} -b 127.0.0.1:443 --certfile ${HTTPBIN_PKI}/server.crt --keyfile ${HTTPBIN_PKI}/server.key httpbin:app >/dev/null 2>&1 &); ` +
+  `for _ in $(seq 100); do python3 -c "import socket; [socket.create_connection(('127.0.0.1', p)) for p in (80, 443)]" 2>/dev/null && break; sleep 0.1; done;`;
 
 /**
  * Python ≥ 3.10 removed the ABC aliases in `collections` (`collections.Mapping`…) that code from before
@@ -75,7 +100,10 @@ export const REPO_SPECS: EnvSpec[] = [
     ],
     testCmd: 'PYTHONPATH=/testbed/src python3 -m pytest -rA -p no:cacheprovider {test_files}',
     parser: 'pytest',
-    env: { PYTHONWARNINGS: 'ignore' },
+    // No PYTHONWARNINGS: with it set, pytest's in-process runs (testdir.inline_run) stop adding their
+    // `always` filter for DeprecationWarning, so the outer run's `error` filter turns deprecations that
+    // the tests expect to be reported into collection errors.
+    env: {},
     specVersion: '2',
   },
   {
@@ -93,12 +121,16 @@ export const REPO_SPECS: EnvSpec[] = [
       'python3-trustme',
       'python3-socks',
       'python3-httpbin',
+      'python3-gunicorn',
+      'openssl',
     ],
-    envSetup: [PY_COLLECTIONS_COMPAT],
+    envSetup: [MAKE_HTTPBIN_CERT, PY_COLLECTIONS_COMPAT],
     install: [],
-    testCmd: `${LOCAL_HTTPBIN} HTTPBIN_URL=http://127.0.0.1:8089/ PYTHONPATH=/testbed python3 -m pytest -rA -p no:cacheprovider {test_files}`,
+    testCmd: `${LOCAL_HTTPBIN} HTTPBIN_URL=http://httpbin.org/ PYTHONPATH=/testbed python3 -m pytest -rA -p no:cacheprovider {test_files}`,
     parser: 'pytest-options',
-    env: PY_ENV,
+    // Connect-timeout tests dial 10.255.255.1 and expect it to hang, not to fail as unreachable.
+    network: 'tarpit',
+    env: { ...PY_ENV, REQUESTS_CA_BUNDLE: '/etc/ssl/certs/ca-certificates.crt' },
     specVersion: '2',
   },
   {
@@ -142,8 +174,13 @@ export const REPO_SPECS: EnvSpec[] = [
   },
 ];
 
-/** Versions whose code needs Python ≤ 3.9 (SWE-bench runs them on 3.9): a bullseye toolchain. */
+/**
+ * Versions whose code or tests need Python ≤ 3.9 (SWE-bench runs them on 3.9): a bullseye toolchain.
+ * pytest 7.x too: its tests match Python-version-specific output (a SyntaxError's caret column); its
+ * tomli dependency is not in bullseye, so bookworm's (pure Python) is unpacked beside it.
+ */
 const OLD_PYTEST = ['4.4', '4.5', '4.6', '5.0', '5.1', '5.2', '5.3', '5.4', '6.0', '6.1', '6.2', '6.3'];
+const PYTEST_7 = ['7.0', '7.1', '7.2', '7.3', '7.4'];
 const OLD_REQUESTS = [
   '0.13',
   '0.14',
@@ -164,16 +201,24 @@ const OLD_REQUESTS = [
 const OLD_SYMPY = ['1.0', '1.1'];
 const OLD_DJANGO = ['2.2', '3.0', '3.1', '3.2', '4.0'];
 
-function onBullseye(name: string, versions: string[], extraApt: string[] = []): EnvSpec {
+/** The repository's spec on bullseye (Python 3.9, no `collections` shim needed) for `versions`. */
+function onBullseye(
+  name: string,
+  versions: string[],
+  extraApt: string[] = [],
+  extraSetup: string[] = [],
+): EnvSpec {
   const base = REPO_SPECS.find((s) => s.name === name)!;
-  return { ...base, versions, suite: 'bullseye', apt: [...base.apt, ...extraApt], envSetup: [] };
+  const envSetup = [...base.envSetup.filter((s) => s !== PY_COLLECTIONS_COMPAT), ...extraSetup];
+  return { ...base, versions, suite: 'bullseye', apt: [...base.apt, ...extraApt], envSetup };
 }
 
 REPO_SPECS.unshift(
   onBullseye('pytest-dev/pytest', OLD_PYTEST, ['python3-toml']),
+  onBullseye('pytest-dev/pytest', PYTEST_7, ['python3-toml'], [debsFrom('bookworm', ['python3-tomli'])]),
   onBullseye('psf/requests', OLD_REQUESTS),
   onBullseye('sympy/sympy', OLD_SYMPY),
   onBullseye('django/django', OLD_DJANGO),
 );
 
-REPO_SPECS.push(...NODE_SPECS, ...JAVA_SPECS, ...NATIVE_SPECS);
+REPO_SPECS.push(...MORE_SPECS, ...NODE_SPECS, ...JAVA_SPECS, ...NATIVE_SPECS);

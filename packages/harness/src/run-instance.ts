@@ -134,6 +134,7 @@ export async function runInstance(
     sbx = await opts.backend.start(env, {
       labels: { 'org.faun.harness.instance': inst.instance_id },
       limits: opts.limits ?? DEFAULT_LIMITS,
+      network: pub ? 'none' : (opts.spec.network ?? 'none'),
     });
     const s = sbx;
     if (opts.signal) {
@@ -154,6 +155,7 @@ export async function runInstance(
           testPatch: inst.test_patch,
           testCmd: testCommand(opts.spec, inst),
           env: { ...opts.spec.env, ...opts.extraEnv },
+          preTest: opts.spec.preTest,
         });
     artifacts['eval.sh'] = script;
     await s.writeFile(`${s.scratch}/eval.sh`, script);

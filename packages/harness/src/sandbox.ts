@@ -68,6 +68,19 @@ export function defaultDiskMb(env = process.env): number {
 
 export const DEFAULT_LIMITS: Limits = { cpus: 1, memoryMb: 2048, pids: 512, diskMb: defaultDiskMb() };
 
+/**
+ * The sandbox's network: `none` (loopback only), or `tarpit` — an internal network (no route out, no
+ * NAT) on 10.255.0.0/16, so a connect to an unanswering address such as 10.255.255.1 hangs until the
+ * client's timeout instead of failing at once, as tests of connect timeouts expect.
+ */
+export type SandboxNetwork = 'none' | 'tarpit';
+
+export interface StartOptions {
+  labels: Record<string, string>;
+  limits: Limits;
+  network?: SandboxNetwork;
+}
+
 /** How environments are built and sandboxes started. */
 export interface Backend {
   readonly name: string;
@@ -79,7 +92,7 @@ export interface Backend {
     source: string,
     log: (l: string) => void,
   ): Promise<PreparedEnv>;
-  start(env: PreparedEnv, opts: { labels: Record<string, string>; limits: Limits }): Promise<Sandbox>;
+  start(env: PreparedEnv, opts: StartOptions): Promise<Sandbox>;
   /** A published image (pulled when missing and `pull`); absent when the backend cannot run images. */
   preparePublished?(plan: PublishedPlan, pull: boolean, log: (l: string) => void): Promise<PreparedEnv>;
   /** Removes sandboxes left behind by runs that are no longer alive; returns how many. */

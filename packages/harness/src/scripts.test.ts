@@ -108,6 +108,31 @@ describe('evalScript', () => {
     git('reset', '-q', '--hard');
   });
 
+  test('pre-test steps run after the model patch, before the test patch; a failing step is logged, not fatal', () => {
+    const testPatch = fix.replace('-three\n+THREE', '-three\n+3');
+    const tp = join(dir, '..', 't2.diff');
+    writeFileSync(tp, testPatch);
+    const script = evalScript({
+      workdir: dir,
+      nonce: 'n2',
+      testPatchPath: tp,
+      testPatch,
+      testCmd: 'cat built.txt; grep -c 3 calc.txt',
+      preTest: ['grep -c 3 calc.txt > built.txt || echo none > built.txt', 'exit 4'],
+    });
+    const ev = join(dir, '..', 'eval2.sh');
+    writeFileSync(ev, script);
+    const out = join(dir, '..', 'out2.txt');
+    const r = Bun.spawnSync(['bash', '-c', runCommand(ev, out, 30)]);
+    expect(r.exitCode).toBe(0);
+    const log = readFileSync(out, 'utf8');
+    // The step saw the tree before the test patch (no "3" yet); the test after it.
+    expect(log).toContain('>>>>> pre-test step failed');
+    expect(log).toContain('>>>>> Start Test Output\nnone\n1\n>>>>> End Test Output');
+    git('reset', '-q', '--hard');
+    git('clean', '-fdq');
+  });
+
   test('runCommand kills a runaway test at the timeout', () => {
     const ev = join(dir, '..', 'loop.sh');
     writeFileSync(ev, 'sleep 30 & while true; do :; done\n');

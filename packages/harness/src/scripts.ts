@@ -70,6 +70,8 @@ export interface EvalScriptInput {
   testCmd: string;
   /** Environment exports before the test command. */
   env?: Record<string, string>;
+  /** Steps after the model patch, before the test patch (the spec's `preTest`); output goes to the log. */
+  preTest?: string[];
 }
 
 /**
@@ -81,6 +83,8 @@ export function evalScript(input: EvalScriptInput): string {
   const { existing, created } = testPatchTargets(input.testPatch);
   const lines = ['#!/bin/bash', 'set -uo pipefail', `cd ${sh(input.workdir)} || exit 2`];
   for (const [k, v] of Object.entries(input.env ?? {}).sort()) lines.push(`export ${k}=${sh(v)}`);
+  for (const step of input.preTest ?? [])
+    lines.push(`( ${step} ) || echo ${sh('>>>>> pre-test step failed')}`);
   if (existing.length)
     lines.push(
       `git checkout -q HEAD -- ${existing.map(sh).join(' ')} 2>/dev/null || git checkout -q HEAD -- . `,

@@ -57,9 +57,73 @@ test('specId changes when the spec content changes', () => {
   expect(specId({ ...s, testCmd: `${s.testCmd} -x` })).not.toBe(specId(s));
 });
 
-test('pytest 7.x runs on bookworm (its tomli dependency is not in bullseye)', () => {
-  expect(specFor(inst({ repo: 'pytest-dev/pytest', version: '7.0' }))?.suite).toBeUndefined();
-  expect(specFor(inst({ repo: 'pytest-dev/pytest', version: '6.3' }))?.suite).toBe('bullseye');
+test('pytest 7.x runs on bullseye (Python 3.9, as SWE-bench) with tomli unpacked from bookworm; 8.x on bookworm', () => {
+  const p7 = specFor(inst({ repo: 'pytest-dev/pytest', version: '7.0' }))!;
+  expect(p7.suite).toBe('bullseye');
+  expect(p7.envSetup.join('\n')).toMatch(/bookworm main.*for p in python3-tomli;/);
+  expect(specFor(inst({ repo: 'pytest-dev/pytest', version: '6.3' }))?.envSetup).toEqual([]);
+  expect(specFor(inst({ repo: 'pytest-dev/pytest', version: '8.0' }))?.suite).toBeUndefined();
+  // pytest's own tests rely on Python's default warning filters.
+  expect(p7.env?.PYTHONWARNINGS).toBeUndefined();
+});
+
+test('requests: local httpbin on the hosts its tests name, a trusted local CA, the tarpit network', () => {
+  for (const version of ['2.3', '2.27']) {
+    const s = specFor(inst({ repo: 'psf/requests', version }))!;
+    expect(s.network).toBe('tarpit');
+    expect(s.envSetup.some((x) => x.includes('update-ca-certificates'))).toBe(true);
+    expect(s.env?.REQUESTS_CA_BUNDLE).toBe('/etc/ssl/certs/ca-certificates.crt');
+    expect(s.testCmd).toContain('HTTPBIN_URL=http://httpbin.org/');
+    expect(s.testCmd).toMatch(/127\.0\.0\.1 httpbin\.org .*www\.google\.co\.uk/);
+  }
+  // The collections shim only where Python ≥ 3.10 needs it.
+  const old = specFor(inst({ repo: 'psf/requests', version: '2.3' }))!;
+  expect(old.suite).toBe('bullseye');
+  expect(old.envSetup.some((x) => x.includes('faun_collections_compat'))).toBe(false);
+  expect(
+    specFor(inst({ repo: 'psf/requests', version: '2.27' }))!.envSetup.some((x) =>
+      x.includes('faun_collections_compat'),
+    ),
+  ).toBe(true);
+});
+
+test('other Lite repositories: suite and parser per version, unknown versions fall back to the language default', () => {
+  const pick = (repo: string, version: string) => specFor(inst({ repo, version }))!;
+  expect(pick('sphinx-doc/sphinx', '3.5').suite).toBe('bullseye');
+  expect(pick('sphinx-doc/sphinx', '3.5').envSetup.join(' ')).toMatch(
+    /bookworm main.*for p in python3-sphinxcontrib.applehelp /,
+  );
+  expect(pick('sphinx-doc/sphinx', '5.0').suite).toBeUndefined();
+  expect(pick('sphinx-doc/sphinx', '7.1').parser).toBe('pytest-v2');
+  expect(pick('pydata/xarray', '0.12').suite).toBe('bullseye');
+  expect(pick('mwaskom/seaborn', '0.12').parser).toBe('seaborn');
+  expect(pick('pylint-dev/pylint', '2.15').apt).toContain('python3-astroid');
+  expect(pick('astropy/astropy', '5.1').preTest?.[0]).toContain('build_ext --inplace');
+  expect(pick('astropy/astropy', '1.3').name).toBe('default:python');
+  expect(pick('mwaskom/seaborn', '0.9').name).toBe('default:python');
+  expect(pick('matplotlib/matplotlib', '3.5').swebench?.notRunHere).toContain('500 MB');
+  expect(pick('scikit-learn/scikit-learn', '0.22').swebench?.notRunHere).toContain('500 MB');
+});
+
+test('every repository spec records how it differs from SWE-bench, and versions never overlap within a repository', () => {
+  const seen = new Map<string, string>();
+  for (const s of REPO_SPECS) {
+    if (
+      [
+        'mwaskom/seaborn',
+        'pydata/xarray',
+        'pylint-dev/pylint',
+        'sphinx-doc/sphinx',
+        'astropy/astropy',
+      ].includes(s.name)
+    )
+      expect(s.swebench?.differs.length).toBeGreaterThan(0);
+    for (const v of s.versions ?? []) {
+      const key = `${s.name}@${v}`;
+      expect(seen.get(key) ?? null).toBeNull();
+      seen.set(key, s.suite ?? 'bookworm');
+    }
+  }
 });
 
 test("Python specs run pytest in SWE-bench's -rA form (no -v) and read logs with SWE-bench's parser", () => {

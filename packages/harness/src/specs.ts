@@ -10,6 +10,7 @@ import type { Toolchain } from '@faun/services';
 import type { EvalType } from './grading.ts';
 import type { ParserName } from './parsers/index.ts';
 import { REPO_SPECS } from './repo-specs.ts';
+import type { SandboxNetwork } from './sandbox.ts';
 
 export { REPO_SPECS } from './repo-specs.ts';
 
@@ -21,8 +22,8 @@ export interface EnvSpec {
   /** Instance `version` values this spec covers (null: all). */
   versions: string[] | null;
   toolchain: Toolchain;
-  /** Debian suite of the toolchain image (default bookworm; bullseye gives Python 3.9). */
-  suite?: 'bookworm' | 'bullseye';
+  /** Debian suite of the toolchain image (default bookworm = Python 3.11; bullseye 3.9, trixie 3.13). */
+  suite?: DebianSuite;
   /** Extra Debian packages for the repo-env layer. */
   apt: string[];
   /** Shell steps of the repo-env layer (run as root, no repository yet). */
@@ -35,6 +36,11 @@ export interface EnvSpec {
   /** Shell steps of the instance layer, run in the repository at base_commit. */
   install: string[];
   /**
+   * Shell steps of eval.sh after the model patch is applied and before the test patch: SWE-bench's
+   * `eval_commands` and its re-run of the install step (C extensions rebuilt from the patched tree).
+   */
+  preTest?: string[];
+  /**
    * Test command template; `{test_files}` = files the test patch touches, `{test_modules}` = the same as
    * dotted module names relative to `tests/` (django), `{test_classes}` = the Java test classes among
    * them as Surefire's `-Dtest` list (simple names, comma-separated).
@@ -42,10 +48,26 @@ export interface EnvSpec {
   testCmd: string;
   parser: ParserName;
   evalType?: EvalType;
+  /** The sandbox's network during tests (default `none`). */
+  network?: SandboxNetwork;
   /** Environment variables for install and tests. */
   env?: Record<string, string>;
   /** Bump when a change to the spec must invalidate stored results. */
   specVersion: string;
+  /** What this environment does differently from SWE-bench's spec for the same versions (documentation). */
+  swebench?: SwebenchDelta;
+}
+
+export type DebianSuite = 'bookworm' | 'bullseye' | 'trixie';
+
+/** SWE-bench's Python and pins for the versions of a spec, and how faun's Debian environment differs. */
+export interface SwebenchDelta {
+  /** SWE-bench's Python version. */
+  python: string;
+  /** Each difference from SWE-bench's pins (package: SWE-bench's pin → what Debian gives here). */
+  differs: string[];
+  /** Set when the spec has not been run on this machine, with the reason. */
+  notRunHere?: string;
 }
 
 const PY_ENV = { PYTHONDONTWRITEBYTECODE: '1', PYTHONWARNINGS: 'ignore' };

@@ -1,0 +1,330 @@
+/**
+ * Environment specs for the other SWE-bench Lite repositories (seaborn, xarray, pylint, sphinx, astropy,
+ * matplotlib, scikit-learn), per version, from Debian's packages only. `swebench` records SWE-bench's
+ * Python and what differs from its pins (`MAP_REPO_VERSION_TO_SPECS`, SWE-bench v4.1.0
+ * `swebench/harness/constants/python.py`); measured results are in packages/harness/README.md.
+ */
+import { debsFrom } from './spec-steps.ts';
+import type { EnvSpec } from './specs.ts';
+
+const BASE_ENV = { PYTHONDONTWRITEBYTECODE: '1', MPLBACKEND: 'Agg' };
+const PYTEST = 'python3 -m pytest -rA -p no:cacheprovider';
+const NOT_FETCHABLE = 'not run here: the mirror is larger than the 500 MB fetch limit';
+
+const SEABORN: EnvSpec = {
+  name: 'mwaskom/seaborn',
+  versions: ['0.11', '0.12', '0.13', '0.14'],
+  toolchain: 'python',
+  apt: ['python3-numpy', 'python3-pandas', 'python3-matplotlib', 'python3-scipy', 'python3-statsmodels'],
+  envSetup: [],
+  install: [],
+  testCmd: `PYTHONPATH=/testbed python3 -m pytest --no-header -rA -p no:cacheprovider {test_files}`,
+  parser: 'seaborn',
+  env: BASE_ENV,
+  specVersion: '1',
+  swebench: {
+    python: '3.9',
+    differs: [
+      'python 3.9 → 3.11 (bookworm)',
+      'numpy 1.25.2 → 1.24.2',
+      'pandas 2.0.0 (1.3.5 for 0.11) → 1.5.3',
+      'matplotlib 3.7.2 → 3.6.3',
+      'scipy 1.11.2 → 1.10.1',
+      'pip install -e . → source tree on PYTHONPATH',
+    ],
+  },
+};
+
+/**
+ * xarray "0.12" covers base commits from 2019 to 2022. SWE-bench runs them with numpy 1.23 / pandas 1.5;
+ * bullseye's numpy 1.19 / pandas 1.1 / dask 2021.01 are of the code's own time (numpy 1.24 removed the
+ * `np.bool`-style aliases that code of 2019 uses).
+ */
+const XARRAY: EnvSpec = {
+  name: 'pydata/xarray',
+  versions: ['0.12', '0.18', '0.19', '0.20', '2022.03', '2022.06', '2022.09', '2023.07', '2024.05'],
+  toolchain: 'python',
+  suite: 'bullseye',
+  apt: [
+    'python3-numpy',
+    'python3-pandas',
+    'python3-scipy',
+    'python3-dask',
+    'python3-toolz',
+    'python3-netcdf4',
+    'python3-cftime',
+    'python3-bottleneck',
+    'python3-matplotlib',
+    'python3-packaging',
+    'python3-setuptools',
+  ],
+  envSetup: [],
+  install: [],
+  testCmd: `PYTHONPATH=/testbed ${PYTEST} {test_files}`,
+  parser: 'pytest',
+  env: BASE_ENV,
+  specVersion: '1',
+  swebench: {
+    python: '3.10',
+    differs: [
+      'python 3.10 → 3.9 (bullseye)',
+      'numpy 1.23.0 → 1.19.5',
+      'pandas 1.5.3 → 1.1.5',
+      'scipy 1.11.1 → 1.6.0',
+      'dask 2022.8.1 → 2021.01.0',
+      'pytest 7.4.0 → 6.0.2',
+      'the rest of ci/requirements/environment.yml (zarr, h5netcdf, pint, sparse, numbagg, …) absent: those tests skip',
+    ],
+  },
+};
+
+/**
+ * pylint pins astroid tightly (2.13: 2.11.x; 2.15: 2.11.6 … 2.12.13); Debian has 2.5.1 (bullseye) and
+ * 2.14.2 (bookworm), so bookworm's is used.
+ */
+const PYLINT: EnvSpec = {
+  name: 'pylint-dev/pylint',
+  versions: ['2.13', '2.14', '2.15', '2.16', '2.17'],
+  toolchain: 'python',
+  apt: [
+    'python3-astroid',
+    'python3-dill',
+    'python3-platformdirs',
+    'python3-tomlkit',
+    'python3-isort',
+    'python3-mccabe',
+    'python3-typing-extensions',
+    'python3-tomli',
+    'python3-py',
+    'python3-gitpython',
+    'python3-enchant',
+  ],
+  envSetup: [],
+  install: [],
+  testCmd: `PYTHONPATH=/testbed ${PYTEST} {test_files}`,
+  parser: 'pytest-options',
+  env: { PYTHONDONTWRITEBYTECODE: '1' },
+  specVersion: '1',
+  swebench: {
+    python: '3.9',
+    differs: [
+      'python 3.9 → 3.11 (bookworm)',
+      'astroid (requirements_test_min.txt: 2.11.x for 2.13–2.14, 2.12.13 for 2.15) → 2.14.2',
+      'pytest-benchmark, pytest-timeout, pytest-xdist of requirements_test.txt absent',
+    ],
+  },
+};
+
+/** Sphinx's tox.ini runs pytest with these warning filters (SWE-bench: `tox --current-env -epy39`). */
+const SPHINX_WARNINGS =
+  'all,ignore::ImportWarning:importlib._bootstrap_external,ignore::DeprecationWarning:site,ignore::DeprecationWarning:distutils';
+const SPHINX_DEPS = [
+  'python3-docutils',
+  'python3-jinja2',
+  'python3-markupsafe',
+  'python3-pygments',
+  'python3-babel',
+  'python3-alabaster',
+  'python3-snowballstemmer',
+  'python3-imagesize',
+  'python3-requests',
+  'python3-packaging',
+  'python3-html5lib',
+  'python3-sphinxcontrib.devhelp',
+  'python3-sphinxcontrib.qthelp',
+  'python3-sphinxcontrib.serializinghtml',
+  'python3-typed-ast',
+  'graphviz',
+  'texinfo',
+];
+const SPHINX_BASE: Omit<EnvSpec, 'versions' | 'suite' | 'swebench'> = {
+  name: 'sphinx-doc/sphinx',
+  toolchain: 'python',
+  apt: SPHINX_DEPS,
+  envSetup: [],
+  install: [],
+  testCmd: `PYTHONWARNINGS='${SPHINX_WARNINGS}' PYTHONPATH=/testbed python3 -m pytest -rA --durations 25 -p no:cacheprovider {test_files}`,
+  parser: 'pytest-v2',
+  env: { PYTHONDONTWRITEBYTECODE: '1' },
+  specVersion: '1',
+};
+
+/**
+ * Sphinx 3.x–4.4 (SWE-bench pins Jinja2 < 3.0, markupsafe ≤ 2.0.1): bullseye has Jinja2 2.11 and
+ * markupsafe 1.1; the builtin extensions it lacks (applehelp, htmlhelp, jsmath) come from bookworm.
+ */
+const SPHINX_3: EnvSpec = {
+  ...SPHINX_BASE,
+  versions: ['3.0', '3.1', '3.2', '3.3', '3.4', '3.5', '4.0', '4.1', '4.2', '4.3', '4.4'],
+  suite: 'bullseye',
+  envSetup: [
+    debsFrom('bookworm', [
+      'python3-sphinxcontrib.applehelp',
+      'python3-sphinxcontrib.htmlhelp',
+      'python3-sphinxcontrib.jsmath',
+    ]),
+  ],
+  swebench: {
+    python: '3.9',
+    differs: [
+      'python 3.9 (bullseye 3.9.2)',
+      'Jinja2 < 3.0 → 2.11.3; markupsafe ≤ 2.0.1 → 1.1.1; docutils → 0.16',
+      'sphinxcontrib-applehelp/htmlhelp/jsmath → bookworm 1.0.2/2.0.0/1.0.1 (unpacked)',
+      'tox --current-env -epy39 -v -- → the pytest command of its tox.ini, run directly',
+    ],
+  },
+};
+
+const SPHINX_5: EnvSpec = {
+  ...SPHINX_BASE,
+  versions: ['4.5', '5.0', '5.1', '5.2', '5.3', '6.0', '6.2', '7.0', '7.1', '7.2', '7.3', '7.4'],
+  apt: [
+    ...SPHINX_DEPS,
+    'python3-sphinxcontrib.applehelp',
+    'python3-sphinxcontrib.htmlhelp',
+    'python3-sphinxcontrib.jsmath',
+  ],
+  swebench: {
+    python: '3.9',
+    differs: [
+      'python 3.9 → 3.11 (bookworm)',
+      'docutils → 0.19 (Sphinx 5.0/5.1 ask for < 0.19)',
+      'tox --current-env -epy39 -v -- → the pytest command of its tox.ini, run directly',
+    ],
+  },
+};
+
+/**
+ * astropy 4.3–5.2: C and Cython extensions are built in place at install, and again after the model
+ * patch (SWE-bench re-runs `pip install -e .` in its eval script). astropy 1.3 builds with the
+ * astropy_helpers git submodule, which a snapshot of the repository does not carry: not supported.
+ */
+const ASTROPY: EnvSpec = {
+  name: 'astropy/astropy',
+  versions: ['4.1', '4.2', '4.3', '5.0', '5.1', '5.2', 'v5.3'],
+  toolchain: 'python',
+  apt: [
+    'python3-dev',
+    'gcc',
+    'cython3',
+    'python3-numpy',
+    'python3-erfa',
+    'python3-extension-helpers',
+    'python3-setuptools-scm',
+    'python3-jinja2',
+    'python3-yaml',
+    'python3-packaging',
+    'python3-hypothesis',
+    'python3-pytest-astropy',
+    'python3-pytest-doctestplus',
+    'python3-pytest-astropy-header',
+    'python3-pytest-remotedata',
+    'python3-pytest-openfiles',
+    'python3-pytest-arraydiff',
+    'python3-pytest-filter-subpackage',
+    'python3-pytest-mock',
+    'python3-psutil',
+    'python3-sortedcontainers',
+  ],
+  envSetup: [],
+  install: [
+    'python3 setup.py build_ext --inplace -j 2 >/tmp/faun-build.log 2>&1 || (tail -50 /tmp/faun-build.log; exit 1)',
+  ],
+  preTest: [
+    'python3 setup.py build_ext --inplace -j 2 >/tmp/faun-rebuild.log 2>&1 || tail -50 /tmp/faun-rebuild.log',
+  ],
+  testCmd: `PYTHONPATH=/testbed ${PYTEST} {test_files}`,
+  parser: 'pytest-v2',
+  env: { PYTHONDONTWRITEBYTECODE: '1', SETUPTOOLS_SCM_PRETEND_VERSION: '5.1.0' },
+  specVersion: '1',
+  swebench: {
+    python: '3.9 (3.10 for v5.3)',
+    differs: [
+      'python → 3.11 (bookworm)',
+      'numpy 1.25.2 → 1.24.2; pyerfa 2.0.0.3 → 2.0.0.1; pytest 7.4.0 → 7.2.1; hypothesis 6.82.6 → 6.67.1',
+      'setuptools==68.0.0 build pin → Debian setuptools 66; pip install -e .[test] → build_ext --inplace',
+      'version from SETUPTOOLS_SCM_PRETEND_VERSION (the snapshot has no tags)',
+    ],
+  },
+};
+
+/** Not run on this machine (mirror too large to fetch); written from SWE-bench's specs for Debian. */
+const MATPLOTLIB: EnvSpec = {
+  name: 'matplotlib/matplotlib',
+  versions: ['3.0', '3.1', '3.2', '3.3', '3.4', '3.5', '3.6', '3.7', '3.8', '3.9'],
+  toolchain: 'python',
+  apt: [
+    'python3-dev',
+    'g++',
+    'pkg-config',
+    'libfreetype-dev',
+    'libqhull-dev',
+    'python3-numpy',
+    'python3-pybind11',
+    'python3-setuptools-scm',
+    'python3-certifi',
+    'python3-cycler',
+    'python3-dateutil',
+    'python3-fonttools',
+    'python3-kiwisolver',
+    'python3-packaging',
+    'python3-pil',
+    'python3-pyparsing',
+    'python3-contourpy',
+    'ghostscript',
+    'inkscape',
+  ],
+  envSetup: [],
+  install: ['MPLSETUPCFG= python3 setup.py build_ext --inplace -j 2'],
+  preTest: ['python3 setup.py build_ext --inplace -j 2 >/dev/null 2>&1 || true'],
+  testCmd: `PYTHONPATH=/testbed/lib ${PYTEST} {test_files}`,
+  parser: 'matplotlib',
+  env: { ...BASE_ENV, SETUPTOOLS_SCM_PRETEND_VERSION: '3.7.0' },
+  specVersion: '1',
+  swebench: {
+    python: '3.11 (3.8 for 3.1–3.4, 3.7 for 3.0)',
+    differs: ["numpy/contourpy/pillow from bookworm instead of SWE-bench's conda environment"],
+    notRunHere: NOT_FETCHABLE,
+  },
+};
+
+const SKLEARN: EnvSpec = {
+  name: 'scikit-learn/scikit-learn',
+  versions: ['0.20', '0.21', '0.22', '1.3'],
+  toolchain: 'python',
+  suite: 'bullseye',
+  apt: [
+    'python3-dev',
+    'g++',
+    'cython3',
+    'python3-numpy',
+    'python3-scipy',
+    'python3-joblib',
+    'python3-threadpoolctl',
+    'python3-pandas',
+    'python3-matplotlib',
+  ],
+  envSetup: [],
+  install: ['python3 setup.py build_ext --inplace -j 2'],
+  preTest: ['python3 setup.py build_ext --inplace -j 2 >/dev/null 2>&1 || true'],
+  testCmd: `PYTHONPATH=/testbed ${PYTEST} {test_files}`,
+  parser: 'pytest-v2',
+  env: BASE_ENV,
+  specVersion: '1',
+  swebench: {
+    python: '3.6 (0.20–0.22), 3.9 (1.3)',
+    differs: ['python → 3.9; numpy 1.19.2 → 1.19.5; scipy 1.5.2 → 1.6.0; cython 0.29 from bullseye'],
+    notRunHere: NOT_FETCHABLE,
+  },
+};
+
+export const MORE_SPECS: EnvSpec[] = [
+  SEABORN,
+  XARRAY,
+  PYLINT,
+  SPHINX_3,
+  SPHINX_5,
+  ASTROPY,
+  MATPLOTLIB,
+  SKLEARN,
+];
