@@ -3,6 +3,7 @@ import type { ExecutionInstance } from '@faun/schema';
 import { msbImageName, publishedPlan, swebenchEvalScript, swebenchImageName } from './published.ts';
 import { rowGrading } from './row-grading.ts';
 import { LANGUAGE_DEFAULTS } from './specs.ts';
+import { testInstance } from './test-instance.ts';
 
 test('image names as SWE-bench and Multi-SWE-bench publish them', () => {
   expect(swebenchImageName('swebench', 'astropy__astropy-12907')).toBe(
@@ -16,23 +17,8 @@ test('image names as SWE-bench and Multi-SWE-bench publish them', () => {
   );
 });
 
-const inst = (extra: Partial<ExecutionInstance>): ExecutionInstance => ({
-  v: 1,
-  instance_id: 'o__r-1',
-  repo: 'o/r',
-  language: 'python',
-  base_commit: 'b',
-  patch: '',
-  test_patch: '',
-  fail_to_pass: [],
-  pass_to_pass: [],
-  problem_statement: '',
-  version: null,
-  environment_setup_commit: null,
-  test_cmd: null,
-  image: null,
-  ...extra,
-});
+const inst = (extra: Partial<ExecutionInstance>): ExecutionInstance =>
+  testInstance({ instance_id: 'o__r-1', repo: 'o/r', base_commit: 'b', ...extra });
 
 test('which rows run in a published image', () => {
   const ns = { swebench: 'reg:5000/swebench', msb: 'mswebench' };

@@ -5,23 +5,10 @@ import { GO_OFFLINE_SCRIPT, installScript } from './native-env.ts';
 import { MSB_PARSERS } from './parsers/select.ts';
 import { NATIVE_SPECS } from './repo-specs-native.ts';
 import { specFor, testCommand } from './specs.ts';
+import { testInstance } from './test-instance.ts';
 
-const inst = (repo: string, language: ExecutionInstance['language']): ExecutionInstance => ({
-  v: 1,
-  instance_id: `${repo}:pr-1`,
-  repo,
-  language,
-  base_commit: 'abc',
-  patch: '',
-  test_patch: '',
-  fail_to_pass: [],
-  pass_to_pass: [],
-  problem_statement: '',
-  version: null,
-  environment_setup_commit: null,
-  test_cmd: null,
-  image: null,
-});
+const inst = (repo: string, language: ExecutionInstance['language']): ExecutionInstance =>
+  testInstance({ repo, language });
 
 test('native repositories get their own spec, other repositories of the language the default', () => {
   expect(specFor(inst('gin-gonic/gin', 'go'))?.name).toBe('gin-gonic/gin');

@@ -7,24 +7,10 @@ import { JAVA_SPECS, standinPom, writeFileStep } from './repo-specs-java.ts';
 import { linkDeps, NODE_SPECS, npmDeps } from './repo-specs-node.ts';
 import { PR_VERSIONS, versionForPr } from './spec-versions.ts';
 import { installSteps, javaTestClasses, specFor, testCommand } from './specs.ts';
+import { testInstance } from './test-instance.ts';
 
-const inst = (over: Partial<ExecutionInstance>): ExecutionInstance => ({
-  v: 1,
-  instance_id: 'x',
-  repo: 'org/repo',
-  language: 'javascript',
-  base_commit: 'abc',
-  patch: '',
-  test_patch: '',
-  fail_to_pass: [],
-  pass_to_pass: [],
-  problem_statement: '',
-  version: null,
-  environment_setup_commit: null,
-  test_cmd: null,
-  image: null,
-  ...over,
-});
+const inst = (over: Partial<ExecutionInstance>): ExecutionInstance =>
+  testInstance({ language: 'javascript', ...over });
 
 test('versionForPr: the PR range picks the environment version; outside every range, none', () => {
   expect(versionForPr('FasterXML/jackson-core', 973)).toBe('2.14');

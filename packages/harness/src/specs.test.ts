@@ -1,5 +1,4 @@
 import { expect, test } from 'bun:test';
-import type { ExecutionInstance } from '@faun/schema';
 import { SWEBENCH_PARSERS } from './parsers/select.ts';
 import {
   djangoModules,
@@ -10,24 +9,9 @@ import {
   testCommand,
   testFiles,
 } from './specs.ts';
+import { testInstance } from './test-instance.ts';
 
-const inst = (over: Partial<ExecutionInstance>): ExecutionInstance => ({
-  v: 1,
-  instance_id: 'x',
-  repo: 'org/repo',
-  language: 'python',
-  base_commit: 'abc',
-  patch: '',
-  test_patch: '',
-  fail_to_pass: [],
-  pass_to_pass: [],
-  problem_statement: '',
-  version: null,
-  environment_setup_commit: null,
-  test_cmd: null,
-  image: null,
-  ...over,
-});
+const inst = testInstance;
 
 const tp = (...files: string[]) =>
   files.map((f) => `diff --git a/${f} b/${f}\n--- a/${f}\n+++ b/${f}\n@@ -1 +1 @@\n-a\n+b\n`).join('');
