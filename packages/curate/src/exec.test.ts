@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { git as gitIn } from '@faun/harness/testing';
 import { InputError } from '@faun/kit';
 import type { RawEntry } from '@faun/schema';
 import { MemoryStore } from '../testing/memory-store.ts';
@@ -16,19 +17,7 @@ let root = '';
 let dir = '';
 const shas: Record<string, string> = {};
 
-function git(...args: string[]): string {
-  const r = Bun.spawnSync(['git', '-C', dir, ...args], {
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-    },
-  });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.toString().trim();
-}
+const git = (...args: string[]): string => gitIn(dir, ...args);
 function commit(name: string, files: Record<string, string | Uint8Array>, message: string) {
   for (const [p, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, p)), { recursive: true });

@@ -9,25 +9,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureDocker } from '@faun/services';
-import { type Fixture, makeFixture } from '../testing/fixtures.ts';
+import { type Fixture, git, makeFixture } from '../testing/fixtures.ts';
 
 const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
 let root = '';
 let fx: Record<'python' | 'go' | 'javascript', Fixture>;
-
-function git(dir: string, ...args: string[]): string {
-  const r = Bun.spawnSync(['git', '-C', dir, ...args], {
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-    },
-  });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.toString().trim();
-}
 
 /** A commit on a new branch from `from` writing `files`; returns its sha. */
 function branchCommit(f: Fixture, branch: string, from: string, files: Record<string, string>): string {

@@ -241,7 +241,8 @@ export interface Fixture {
   patches: { gold: string; half: string };
 }
 
-function sh(cwd: string, ...cmd: string[]): string {
+/** Runs a command in `cwd` with a fixed git identity; throws with its stderr on failure, returns stdout. */
+export function sh(cwd: string, ...cmd: string[]): string {
   const r = Bun.spawnSync(cmd, {
     cwd,
     env: {
@@ -255,6 +256,9 @@ function sh(cwd: string, ...cmd: string[]): string {
   if (r.exitCode !== 0) throw new Error(`${cmd.join(' ')} failed: ${r.stderr.toString()}`);
   return r.stdout.toString();
 }
+
+/** `git -C dir …` with a fixed identity; its stdout, trimmed. */
+export const git = (dir: string, ...args: string[]): string => sh(dir, 'git', ...args).trim();
 
 function write(dir: string, files: Files) {
   for (const [p, text] of Object.entries(files)) {
