@@ -242,12 +242,12 @@ test('SIGTERM stops a run at once, even inside one long line, keeping the finish
 }, 60_000);
 
 test('a small input runs on fewer threads than asked: one more per PAIRS_PER_THREAD pairs', () => {
-  expect(usefulThreads(2, 0)).toBe(1);
-  expect(usefulThreads(2, PAIRS_PER_THREAD * 2 - 1)).toBe(1);
-  expect(usefulThreads(2, PAIRS_PER_THREAD * 2)).toBe(2);
-  expect(usefulThreads(4, PAIRS_PER_THREAD * 3)).toBe(3);
-  expect(usefulThreads(2, 50_000)).toBe(2);
-  expect(usefulThreads(1, 50_000)).toBe(1);
+  expect(usefulThreads(2, 0, PAIRS_PER_THREAD)).toBe(1);
+  expect(usefulThreads(2, PAIRS_PER_THREAD * 2 - 1, PAIRS_PER_THREAD)).toBe(1);
+  expect(usefulThreads(2, PAIRS_PER_THREAD * 2, PAIRS_PER_THREAD)).toBe(2);
+  expect(usefulThreads(4, PAIRS_PER_THREAD * 3, PAIRS_PER_THREAD)).toBe(3);
+  expect(usefulThreads(2, 50_000, PAIRS_PER_THREAD)).toBe(2);
+  expect(usefulThreads(1, 50_000, PAIRS_PER_THREAD)).toBe(1);
   expect(usefulThreads(2, 10, 1)).toBe(2); // FAUN_PAIRS_PER_THREAD=1
   expect(usefulThreads(2, 10, Number.NaN)).toBe(1); // a bad override falls back to the default
 });

@@ -6,13 +6,13 @@ import { REPO_ROOT } from '@faun/kit';
 
 const MAIN = join(REPO_ROOT, 'apps/cli/src/main.ts');
 
-/** A temp dir with a `faun(args)` runner whose run records go to `<dir>/logs`. */
-export function cliSandbox(prefix: string) {
+/** A temp dir with a `faun(args)` runner whose run records go to `<dir>/logs`; `env` is added to the children's. */
+export function cliSandbox(prefix: string, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const faun = (args: string[]): { code: number; stdout: string; stderr: string } => {
     const p = Bun.spawnSync(['bun', MAIN, ...args, '--log-dir', join(dir, 'logs')], {
       cwd: dir,
-      env: { ...process.env, CI: '1' },
+      env: { ...process.env, CI: '1', ...env },
     });
     return { code: p.exitCode ?? -1, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
   };

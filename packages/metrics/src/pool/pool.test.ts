@@ -8,8 +8,7 @@ import { scorePair } from '../pairs.ts';
 import { createScorer, inOrder, Later } from './pool.ts';
 
 // the files here are small: run every asked-for thread on them (score-pairs would otherwise use one)
-process.env.FAUN_PAIRS_PER_THREAD = '1';
-const box = cliSandbox('faun-pool-');
+const box = cliSandbox('faun-pool-', { FAUN_PAIRS_PER_THREAD: '1' });
 afterAll(box.cleanup);
 
 describe('faun score-pairs --threads', () => {
