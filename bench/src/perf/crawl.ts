@@ -12,7 +12,7 @@
  * clock's elapsed time (how long the crawl took with its waits). Also: API requests per entry for the bulk stage (issue lists + GraphQL pairing; target
  * ≤ 0.05), pool-wide aborts (target 0), wall time, peak RSS (≤ 2 GB), store ingest time (800k ≤ 60 s)
  * and the funnel stage query (≤ 1 s) of the first run. Options: --entries N, --repos N (30),
- * --concurrency N (2), --configs 1,4same,4users,app, --faults load|none, --store first|all|none: the
+ * --concurrency N (0: the crawler's default, 2 or one per identity), --configs 1,4same,4users,app, --faults load|none, --jobs N (configurations side by side in child processes; 0: one per core), --store first|all|none: the
  * DuckDB store (and its ETag cache) behind the first configuration only (default; the others write to
  * an in-memory sink that keeps what the crawler reads back — same requests, same figures) or behind
  * every one (`none`: no store figures). Prints a progress line every 15 s.
@@ -21,7 +21,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   appTokens,
@@ -31,6 +31,7 @@ import {
   type EtagCache,
   type IngestBatch,
   resolveRepos,
+  trackRealTimers,
   VirtualClock,
 } from '@faun/github';
 import { FakeGitHub, type FakeGitHubOptions } from '@faun/github/testing';
@@ -41,10 +42,13 @@ import { parseFlags } from '../args.ts';
 export const FLAGS = {
   entries: 100_000,
   repos: 30,
-  concurrency: 2,
+  /** Repositories in parallel; 0: the crawler's default (2, or one per identity when more). */
+  concurrency: 0,
   faults: 'load',
   configs: '1,4same,4users,app',
   store: 'first',
+  /** Configurations run side by side, each in its own process (0: one per core). */
+  jobs: 0,
 };
 
 /** Trimmed bodies up to this length are kept as a shared string of that length (survivor rules read the length). */
@@ -87,12 +91,12 @@ const noEtags = (): EtagCache => ({
   stats: { hits: 0, stores: 0 },
 });
 
-function peakRss(): number {
+export function peakRss(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
   return m ? Number(m[1]) * 1024 : process.memoryUsage().rss;
 }
 
-type Config = '1' | '4same' | '4users' | 'app';
+export type Config = '1' | '4same' | '4users' | 'app';
 const CONFIGS: Config[] = ['1', '4same', '4users', 'app'];
 const LABEL: Record<Config, string> = {
   '1': '1 token',
@@ -144,7 +148,7 @@ interface RunFigures {
   wall_seconds: number;
 }
 
-async function runConfig(
+export async function runConfig(
   c: Config,
   o: {
     entries: number;
@@ -156,9 +160,14 @@ async function runConfig(
   },
 ): Promise<{ figures: RunFigures; store?: Record<string, unknown> }> {
   const dir = await mkdtemp(join(tmpdir(), 'faun-bench-crawl-'));
-  // Store writes in progress: the virtual clock holds still meanwhile (they take no simulated time).
+  // Store writes in progress, or requests queued behind a real timer (Bottleneck's scheduling): the
+  // virtual clock holds still meanwhile (they take no simulated time).
   let active = 0;
-  const clock = new VirtualClock(Date.parse('2026-01-01T00:00:00Z'), () => active > 0);
+  const timers = trackRealTimers();
+  const clock = new VirtualClock(
+    Date.parse('2026-01-01T00:00:00Z'),
+    () => active > 0 || timers.pending() > 0,
+  );
   let fakeUrl = '';
   const cred = await credentials(c, () => fakeUrl);
   const fake = FakeGitHub.start({
@@ -221,7 +230,7 @@ async function runConfig(
         repos: metas,
         client,
         sink,
-        concurrency: o.concurrency,
+        concurrency: o.concurrency > 0 ? o.concurrency : undefined,
         onProgress: (p) => {
           if (p.stream.startsWith('issues')) listed.set(p.repo, p.items);
         },
@@ -285,10 +294,46 @@ async function runConfig(
     };
   } finally {
     clearInterval(progress);
+    timers.restore();
     await store?.close();
     await fake.stop();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+type RunOptions = Parameters<typeof runConfig>[1];
+type RunResult = Awaited<ReturnType<typeof runConfig>> & { peak_rss_bytes?: number };
+
+/**
+ * Runs each configuration in a child process (crawl-child.ts), `jobs` at a time: the virtual clock
+ * waits for real timers between requests, so one process leaves a core partly idle. Progress lines
+ * come through as they are printed; each child's last stdout line is its result.
+ */
+async function inChildren(
+  configs: Config[],
+  opts: (i: number) => RunOptions,
+  jobs: number,
+): Promise<(RunResult | undefined)[]> {
+  const out: (RunResult | undefined)[] = new Array(configs.length);
+  let next = 0;
+  const child = join(import.meta.dir, 'crawl-child.ts');
+  const worker = async () => {
+    for (let i = next++; i < configs.length; i = next++) {
+      const c = configs[i] as Config;
+      const p = Bun.spawn([process.execPath, child, c, JSON.stringify(opts(i))], {
+        stdout: 'pipe',
+        stderr: 'inherit',
+      });
+      const text = await new Response(p.stdout).text();
+      const code = await p.exited;
+      const last = text.trim().split('\n').at(-1) ?? '';
+      if (code !== 0 || !last.startsWith('{'))
+        throw new Error(`crawl bench: configuration ${c} failed (exit ${code}); its output is above`);
+      out[i] = JSON.parse(last) as RunResult;
+    }
+  };
+  await Promise.all(Array.from({ length: jobs }, worker));
+  return out;
 }
 
 export default async function crawlBench(args: string[]): Promise<Record<string, unknown>> {
@@ -300,12 +345,27 @@ export default async function crawlBench(args: string[]): Promise<Record<string,
     .filter((x): x is Config => (CONFIGS as string[]).includes(x));
   const runs: Record<string, RunFigures> = {};
   let store: Record<string, unknown> | undefined;
-  for (const c of configs) {
-    const first = store === undefined;
-    const duckdb = flags.store === 'all' || (first && flags.store !== 'none');
-    const r = await runConfig(c, { entries, repos, concurrency, faults, keepStore: first, duckdb });
-    runs[c] = r.figures;
-    store ??= r.store ?? {};
+  let childPeak = 0;
+  const jobs = Math.min(configs.length, flags.jobs > 0 ? flags.jobs : availableParallelism());
+  const opts = (i: number) => {
+    const duckdb = flags.store === 'all' || (i === 0 && flags.store !== 'none');
+    return { entries, repos, concurrency, faults, keepStore: i === 0, duckdb };
+  };
+  if (jobs <= 1)
+    for (const [i, c] of configs.entries()) {
+      const r = await runConfig(c, opts(i));
+      runs[c] = r.figures;
+      store ??= r.store ?? {};
+    }
+  else {
+    const results = await inChildren(configs, opts, jobs);
+    for (const [i, c] of configs.entries()) {
+      const r = results[i];
+      if (!r) continue;
+      childPeak = Math.max(childPeak, r.peak_rss_bytes ?? 0);
+      runs[c] = r.figures;
+      if (i === 0) store = r.store ?? {};
+    }
   }
   const h = (c: Config) => runs[c]?.simulated_wall_hours;
   const ratio = (a: Config, b: Config) => {
@@ -329,7 +389,8 @@ export default async function crawlBench(args: string[]): Promise<Record<string,
     requests_per_entry_bulk: Math.max(...Object.values(runs).map((r) => r.requests_per_entry_bulk)),
     pool_wide_aborts: Object.values(runs).reduce((s, r) => s + r.pool_wide_aborts, 0),
     ...(store ?? {}),
-    peak_rss_bytes: peakRss(),
+    /** The largest over this process and the configurations' child processes. */
+    peak_rss_bytes: Math.max(peakRss(), childPeak),
     targets: {
       requests_per_entry_bulk: 0.05,
       pool_wide_aborts: 0,

@@ -116,7 +116,7 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
               client,
               sink: store,
               since,
-              concurrency: Number(o.concurrency ?? 2),
+              concurrency: o.concurrency === undefined ? undefined : Number(o.concurrency),
               survivors,
               signal: interrupt.signal,
               onGap: (g) => {
@@ -273,8 +273,8 @@ export const commands = [
         name: 'concurrency',
         type: 'number',
         arg: 'N',
-        default: 2,
-        description: 'repositories crawled in parallel',
+        description:
+          'repositories crawled in parallel (default: 2, or one per distinct identity when there are more)',
       },
       {
         name: 'clock',

@@ -54,7 +54,10 @@ export interface CrawlOptions {
   sink: CrawlSink;
   /** ISO time: only entries updated since then (incremental re-crawl). */
   since?: string | null;
-  /** Repositories crawled in parallel (default 2). */
+  /**
+   * Repositories crawled in parallel. Default: 2, or one per distinct identity when there are more (the
+   * pool keeps each identity serial, so fewer repositories than identities would leave budgets idle).
+   */
   concurrency?: number;
   /** `strict` (default): cheap filters first; `linked`: details for every linked pair. */
   survivors?: SurvivorRule;
@@ -349,11 +352,16 @@ async function crawlRepo(o: CrawlOptions, meta: RepoMeta): Promise<void> {
   await step('details', (run) => detailsStream(o, meta, run));
 }
 
+/** Repositories in parallel when none is asked for: 2, or the number of distinct identities if larger. */
+export function defaultConcurrency(client: GitHubClient): number {
+  return Math.max(2, client.pool.identities().length);
+}
+
 /** Crawls every repository (resuming from the sink's checkpoints). */
 export async function crawl(o: CrawlOptions): Promise<void> {
   const queue = [...o.repos];
   const workers = Array.from(
-    { length: Math.max(1, Math.min(o.concurrency ?? 2, queue.length)) },
+    { length: Math.max(1, Math.min(o.concurrency ?? defaultConcurrency(o.client), queue.length)) },
     async () => {
       for (let meta = queue.shift(); meta; meta = queue.shift()) {
         aborted(o);

@@ -22,6 +22,7 @@ export {
 export { type CachedAnswer, type EtagCache, MemoryEtagCache } from './etag.ts';
 export { identifyTokens, identitySummary } from './identity.ts';
 export { fetchIssue, type IssueLookup } from './issue.ts';
+export { type RealTimers, trackRealTimers } from './real-timers.ts';
 export * from './records.ts';
 export { parseRepos, type RepoMeta, resolveRepos } from './repos.ts';
 export {
