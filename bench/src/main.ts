@@ -14,7 +14,7 @@ import { type FlagDefaults, parseFlags, pickFlags } from './args.ts';
 
 export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api', 'jsonl'] as const;
 /** Benchmarks that need reference sources and run only when named. */
-const ON_REQUEST = ['reports', 'real-exec', 'lite'] as const;
+const ON_REQUEST = ['reports', 'real-exec', 'lite', 'msb-parity'] as const;
 const ALL = [...BENCHES, ...ON_REQUEST, 'tables'] as const;
 const OUT = join(import.meta.dir, '..', 'out');
 
@@ -64,6 +64,8 @@ const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
             (--swebench-src DIR --msb-src DIR: extracted reference sources; only when named)
   real-exec execution instances from real PRs (bench/data/real-exec-pointers.jsonl): build --tasks exec →
             validate --rule multi-swe-bench → gold / empty / test-reverting patches (--mirrors DIR; only when named)
+  msb-parity Multi-SWE-bench's own report code on the stage logs "faun validate --stage-logs" kept, against
+            faun's derivation (--msb-src DIR --logs DIR; only when named)
   lite      SWE-bench Lite gold and empty runs over every row whose repository has a mirror, per repository:
             rows, environment build time, resolved counts, each gold failure's tests and reason
             (--mirrors DIR [--data DIR] [--workers N] [--passes 2] [--repos a/b,c/d]; only when named)

@@ -6,7 +6,9 @@
  * with the gold patch (must resolve), the empty patch (must not) and a patch that only reverts the test
  * patch (must not: a model that deletes the new tests). Writes `bench/out/real-exec.json`:
  * `{"languages": {"<lang>": {repositories, instances, gold_resolved, empty_resolved, revert_resolved,
- * reference_mismatches}}}`. `reference_mismatches` is null: Multi-SWE-bench's own report code is not run here.
+ * reference_mismatches}}}`. `reference_mismatches` (valid instances on which Multi-SWE-bench's own report
+ * code, run over the stage logs validate kept, derives anything different: msb-parity.ts) needs
+ * `--msb-src DIR` (an extracted Multi-SWE-bench tree); without it, it is null.
  *
  *   bun run bench real-exec --mirrors /work/.mirror
  */
@@ -15,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { invert } from '@faun/harness/testing';
 import { stableStringify } from '@faun/schema';
 import { type FlagDefaults, parseFlags } from '../args.ts';
+import { msbParity } from './msb-parity.ts';
 
 export const FLAGS = {
   mirrors: undefined,
@@ -23,6 +26,8 @@ export const FLAGS = {
   workers: 1,
   timeout: 900,
   work: undefined,
+  /** An extracted Multi-SWE-bench tree: its report code re-derives every instance from the stage logs. */
+  'msb-src': undefined,
 } satisfies FlagDefaults;
 
 const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
@@ -206,6 +211,8 @@ export default async function realExec(args: string[]): Promise<Record<string, u
         join(work, 'valid.msb.jsonl'),
         '--swebench-out',
         join(work, 'valid.swebench.jsonl'),
+        '--stage-logs',
+        join(work, 'stages'),
         ...common,
       ],
       join(work, 'validate.log'),
@@ -218,6 +225,20 @@ export default async function realExec(args: string[]): Promise<Record<string, u
     ? JSON.parse(readFileSync(`${valid}.funnel.json`, 'utf8'))
     : null;
   console.log(`      ${instances.length} valid; dropped: ${stableStringify(validateFunnel?.reasons ?? {})}`);
+  const msbSrc = f['msb-src'];
+  if (msbSrc && existsSync(join(work, 'stages'))) {
+    const parity = msbParity(join(work, 'stages'), resolve(msbSrc));
+    const validIds = new Set(instances.map((i) => String(i.instance_id)));
+    for (const [id, same] of Object.entries(parity.agree)) {
+      if (!validIds.has(id)) continue;
+      const lang = fig(langOf.get(id) ?? 'unknown');
+      lang.reference_mismatches = (lang.reference_mismatches ?? 0) + (same ? 0 : 1);
+    }
+    writeFileSync(join(work, 'msb-parity.json'), `${stableStringify(parity, 2)}\n`);
+    console.log(
+      `      Multi-SWE-bench's report code: ${parity.compared} compared, ${parity.mismatches.length} mismatching fields, ${Object.keys(parity.not_comparable).length} not comparable → ${join(work, 'msb-parity.json')}`,
+    );
+  }
 
   if (instances.length) {
     const revert = join(work, 'revert-tests.jsonl');

@@ -25,6 +25,7 @@ import { DEFAULT_NAMESPACES } from './published.ts';
 import { regradeRun } from './regrade.ts';
 import type { RunIdentity } from './run-identity.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
+import { stageLogWriter } from './stage-logs.ts';
 import { errorDigest, summaryLine } from './summary.ts';
 import { validateInstances } from './validate.ts';
 import { msbDatasetRow, swebenchRow, validationFunnel } from './validate-rows.ts';
@@ -374,6 +375,13 @@ export const commands = [
         arg: 'FILE',
         description: 'with --rule multi-swe-bench: also write them as Multi-SWE-bench dataset rows',
       },
+      {
+        name: 'stage-logs',
+        type: 'string',
+        arg: 'DIR',
+        description:
+          "keep every stage run's test output: DIR/<instance_id>/run.log, test-patch-run.log, fix-patch-run.log (Multi-SWE-bench's names; before.log / after.log with the swebench rule; repeats ≥ 2 as run.2.log …) and instance.json",
+      },
     ],
     async run(ctx) {
       const rule = ctx.opts.rule === 'multi-swe-bench' ? 'multi-swe-bench' : 'swebench';
@@ -393,6 +401,7 @@ export const commands = [
           rule,
           signal: interrupt.signal,
           onDone: (id, ok) => progress.tick(1, `${id}: ${ok ? 'valid' : 'rejected'}`),
+          onStageLog: ctx.opts.stageLogs ? stageLogWriter(String(ctx.opts.stageLogs)) : undefined,
         });
         progress.done();
         const out = String(ctx.opts.out);

@@ -1,10 +1,11 @@
 /** `faun validate` on the fixtures: the planted F2P/P2P lists come back and a planted flaky test is dropped. */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureDocker } from '@faun/services';
 import { type Fixture, makeFixture } from '../testing/fixtures.ts';
+import { instanceDirName } from './stage-logs.ts';
 
 const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
 let root = '';
@@ -40,6 +41,8 @@ test('faun validate --repeats 3', async () => {
       '--timeout',
       '120',
       '--quiet',
+      '--stage-logs',
+      join(root, 'stages'),
       ...repoDirs,
     ],
     { stdout: 'ignore', stderr: 'inherit' },
@@ -57,4 +60,24 @@ test('faun validate --repeats 3', async () => {
   const report = JSON.parse(readFileSync(`${out}.report.json`, 'utf8'));
   expect(report[0].flaky).toEqual(['tests/test_calc.py::test_flaky']);
   expect(report[2]).toMatchObject({ instance_id: 'go-no-fix', valid: false, reason: 'no FAIL_TO_PASS test' });
+  // Every stage run's test section is kept, named per stage and repeat, with what read it.
+  const py = fxs[0]!.instance;
+  const d = join(root, 'stages', instanceDirName(py.instance_id));
+  expect(readdirSync(d).sort()).toEqual([
+    'after.2.log',
+    'after.3.log',
+    'after.log',
+    'before.2.log',
+    'before.3.log',
+    'before.log',
+    'instance.json',
+  ]);
+  expect(JSON.parse(readFileSync(join(d, 'instance.json'), 'utf8'))).toMatchObject({
+    instance_id: py.instance_id,
+    repo: py.repo,
+    parser: expect.any(String),
+  });
+  const after = readFileSync(join(d, 'after.log'), 'utf8');
+  for (const id of py.fail_to_pass) expect(after).toContain(id.split('::').at(-1) ?? id);
+  expect(after).not.toContain('>>>>> faun test');
 }, 600_000);

@@ -4,9 +4,12 @@
  * with no FAIL_TO_PASS. With the multi-swe-bench rule, Multi-SWE-bench's three stages and validity check
  * instead (validate-msb.ts). The derivations themselves (`deriveTests`, `deriveMsb`) are pure.
  */
+import { randomBytes } from 'node:crypto';
 import type { ExecutionInstance, TestStatus } from '@faun/schema';
-import type { TestMap } from './parsers/index.ts';
+import { testSection } from './grading.ts';
+import type { ParserName, TestMap } from './parsers/index.ts';
 import { repoSource } from './repo.ts';
+import { rowGrading } from './row-grading.ts';
 import { runInstance } from './run-instance.ts';
 import type { Backend, Limits } from './sandbox.ts';
 import { type EnvSpec, specFor } from './specs.ts';
@@ -58,7 +61,23 @@ export interface ValidateOptions {
   workers?: number;
   log?: (l: string) => void;
   onDone?: (id: string, ok: boolean) => void;
+  /**
+   * Receives each stage run's test output (the section the parser reads), for keeping the logs beside
+   * the rows (`faun validate --stage-logs DIR`) and re-deriving them with other tools.
+   */
+  onStageLog?: (log: StageLog) => Promise<void> | void;
   signal?: AbortSignal;
+}
+
+/** One stage run's test output. Stages: run / test / fix (multi-swe-bench rule), before / after. */
+export interface StageLog {
+  instance: ExecutionInstance;
+  stage: 'run' | 'test' | 'fix' | 'before' | 'after';
+  /** 0-based repeat. */
+  repeat: number;
+  /** The parser that read it. */
+  parser: ParserName | null;
+  text: string;
 }
 
 export interface Validation {
@@ -87,9 +106,16 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
   // run = no patch at all (Multi-SWE-bench only), before = test patch, after = test patch + fix
   const stages = msbRule ? (['run', 'before', 'after'] as const) : (['before', 'after'] as const);
   const sides: Record<'run' | 'before' | 'after', TestMap[]> = { run: [], before: [], after: [] };
-  const name = { run: 'run', before: msbRule ? 'test' : 'before', after: msbRule ? 'fix' : 'after' };
+  const name: Record<'run' | 'before' | 'after', StageLog['stage']> = {
+    run: 'run',
+    before: msbRule ? 'test' : 'before',
+    after: msbRule ? 'fix' : 'after',
+  };
+  const grading = rowGrading(inst, spec);
+  const parser = 'problem' in grading ? null : grading.parser;
   for (const side of stages) {
     for (let i = 0; i < repeats; i++) {
+      const nonce = randomBytes(12).toString('hex');
       const pred = {
         instance_id: inst.instance_id,
         model: 'validate',
@@ -112,7 +138,13 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
         log: opts.log,
         extraEnv: { FAUN_REPEAT: String(i) },
         runEmpty: true,
+        nonce,
       });
+      if (opts.onStageLog) {
+        const out = run.artifacts['test_output.txt'];
+        const text = typeof out === 'string' ? (testSection(out, nonce) ?? out) : '';
+        await opts.onStageLog({ instance: inst, stage: name[side], repeat: i, parser, text });
+      }
       const o = run.result.outcome;
       if (o === 'apply_failed' || o === 'infra_error' || o === 'timeout' || o === 'bad_input')
         return fail(`${name[side]} run ${i + 1}: ${o}${run.result.error ? ` (${run.result.error})` : ''}`);

@@ -1,0 +1,126 @@
+/**
+ * Multi-SWE-bench's own report code against faun's derivation, on the same three stage logs: for every
+ * instance `faun validate --stage-logs DIR` kept (run.log, test-patch-run.log, fix-patch-run.log,
+ * instance.json), faun parses the logs with the parser it used and derives validity and the f2p / p2p /
+ * s2p / n2p / fixed lists (`deriveMsb`); bench/scripts/msb_report.py runs the reference's instance class,
+ * parse_log and generate_report on the same files. Any difference is a mismatch, listed per instance
+ * and field. Instances whose repository has no class in the reference are counted as not comparable.
+ *
+ *   git --git-dir=<Multi-SWE-bench mirror> archive HEAD multi_swe_bench | tar -x -C /tmp/msb
+ *   bun run bench msb-parity --msb-src /tmp/msb --logs bench/out/real-exec/stages
+ * (Debian: python3-dataclasses-json python3-unidiff; /usr/bin/python3.)
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { deriveMsb, isParserName, parseLog } from '@faun/harness';
+import { type FlagDefaults, parseFlags } from '../args.ts';
+
+export const FLAGS = { 'msb-src': undefined, logs: undefined } satisfies FlagDefaults;
+
+const SCRIPT = resolve(import.meta.dir, '../../scripts/msb_report.py');
+const PY = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+const FIELDS = ['valid', 'f2p', 'p2p', 's2p', 'n2p', 'fixed'] as const;
+
+export interface Mismatch {
+  instance_id: string;
+  field: string;
+  faun: unknown;
+  reference: unknown;
+}
+
+export interface Parity {
+  compared: number;
+  not_comparable: Record<string, string>;
+  mismatches: Mismatch[];
+  /** instance id → whether faun and the reference agree on every field. */
+  agree: Record<string, boolean>;
+}
+
+type Row = Record<string, unknown> & { instance_id: string };
+
+/** faun's derivation of one kept instance directory (single repeat per stage, as the reference reads). */
+export function faunSide(dir: string): Row | null {
+  const meta = JSON.parse(readFileSync(join(dir, 'instance.json'), 'utf8')) as {
+    instance_id: string;
+    parser: string | null;
+  };
+  const files = ['run.log', 'test-patch-run.log', 'fix-patch-run.log'].map((f) => join(dir, f));
+  if (!meta.parser || !isParserName(meta.parser) || !files.every((f) => existsSync(f))) return null;
+  const parser = meta.parser;
+  const [run, test, fix] = files.map((f) => parseLog(parser, readFileSync(f, 'utf8')));
+  const d = deriveMsb([run ?? {}], [test ?? {}], [fix ?? {}]);
+  const sorted = (xs: string[]) => [...xs].sort();
+  return {
+    instance_id: meta.instance_id,
+    valid: d.valid,
+    f2p: d.valid ? sorted(d.f2p) : [],
+    p2p: d.valid ? sorted(d.pass_to_pass) : [],
+    s2p: d.valid ? sorted(d.s2p) : [],
+    n2p: d.valid ? sorted(d.n2p) : [],
+    fixed: sorted(d.fixed),
+  };
+}
+
+/** Compares both sides over every instance directory under `logs`. */
+export function msbParity(logs: string, msbSrc: string): Parity {
+  const p = Bun.spawnSync([PY, SCRIPT, '--msb-src', msbSrc, '--logs', logs], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  if (p.exitCode !== 0)
+    throw new Error(`msb_report.py failed (exit ${p.exitCode}): ${p.stderr.toString().slice(-2000)}`);
+  const ref = new Map(
+    p.stdout
+      .toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Row)
+      .map((r) => [r.instance_id, r]),
+  );
+  const out: Parity = { compared: 0, not_comparable: {}, mismatches: [], agree: {} };
+  for (const name of readdirSync(logs).sort()) {
+    const dir = join(logs, name);
+    if (!existsSync(join(dir, 'instance.json'))) continue;
+    const mine = faunSide(dir);
+    const id = mine?.instance_id ?? name;
+    const theirs = ref.get(id);
+    if (!mine || !theirs || theirs.error_kind) {
+      out.not_comparable[id] = String(
+        theirs?.error_kind ?? (mine ? 'no reference output' : 'no parser or logs'),
+      );
+      continue;
+    }
+    out.compared++;
+    let same = true;
+    for (const f of FIELDS) {
+      // The reference fills the lists only for valid instances (its check returns early otherwise).
+      if (f !== 'valid' && f !== 'fixed' && !theirs.valid) continue;
+      if (JSON.stringify(mine[f]) !== JSON.stringify(theirs[f])) {
+        same = false;
+        out.mismatches.push({ instance_id: id, field: f, faun: mine[f], reference: theirs[f] });
+      }
+    }
+    out.agree[id] = same;
+  }
+  return out;
+}
+
+export default async function msbParityBench(args: string[]): Promise<Record<string, unknown>> {
+  const f = parseFlags('msb-parity', args, FLAGS);
+  const src = f['msb-src'];
+  if (!src || !existsSync(join(src, 'multi_swe_bench')))
+    throw new Error('--msb-src DIR is required: an extracted Multi-SWE-bench tree (DIR/multi_swe_bench)');
+  if (!f.logs || !existsSync(f.logs))
+    throw new Error('--logs DIR is required: a `faun validate --stage-logs` folder');
+  const r = msbParity(resolve(f.logs), resolve(src));
+  console.log(
+    `${r.compared} instances compared, ${r.mismatches.length} mismatching fields, ${Object.keys(r.not_comparable).length} not comparable`,
+  );
+  for (const m of r.mismatches.slice(0, 20))
+    console.log(
+      `  ${m.instance_id} ${m.field}: faun ${JSON.stringify(m.faun)} reference ${JSON.stringify(m.reference)}`,
+    );
+  for (const [id, why] of Object.entries(r.not_comparable)) console.log(`  not comparable: ${id}: ${why}`);
+  return { ...r };
+}
