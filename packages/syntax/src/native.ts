@@ -119,6 +119,16 @@ async function open(path: string): Promise<NativeLang> {
   };
 }
 
+/**
+ * True when `loadNative` can be expected to succeed (on Bun, not switched off, a C compiler on PATH or a
+ * library already built): cheap, for sizing work before the grammars load.
+ */
+export function nativeExpected(): boolean {
+  if (disabled()) return false;
+  if (natives.size > 0) return true;
+  return Bun.which(process.env.FAUN_CC || 'cc') !== null;
+}
+
 /** Grammars loaded natively, and why the others are not. */
 export function nativeStatus(): { native: SyntaxLang[]; wasm: Partial<Record<SyntaxLang, string>> } {
   return { native: [...natives.keys()], wasm: Object.fromEntries(failures) };
