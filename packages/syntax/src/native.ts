@@ -149,8 +149,9 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * Parses `code` (as UTF-8) natively and reads the whole tree. The tree's arrays are views of memory the next
- * call on this thread reuses: copy out what must outlive it. Null when `lang` is not native, the tree is
+ * Parses `code` (as UTF-8) natively and reads the whole tree. The tree's arrays are views of the C side's
+ * memory, which the next call on this thread reuses or frees: read them (and `nodeString`) before the next
+ * call, copy out what must outlive it. Null when `lang` is not native, the tree is
  * deeper than the reader's bound, or its S-expression does not split into node spans — take the WASM path.
  */
 export function parseFlat(code: string, lang: SyntaxLang): NativeParse | null {
@@ -183,6 +184,15 @@ export function parseFlat(code: string, lang: SyntaxLang): NativeParse | null {
   const spans = nodeSpans(rootString, type, named, missing, n);
   if (!spans) return null;
   const [sStart, sEnd] = spans;
+  // the rare own strings (anonymous nodes with children) are decoded now: the string memory is the C side's
+  let own: Map<number, string> | null = null;
+  if (stringBytes.length > rootLen) {
+    own = new Map();
+    for (let i = 1; i < n; i++) {
+      const o = ownOff[i] as number;
+      if (o >= 0) own.set(i, decoder.decode(stringBytes.subarray(o, o + (ownLen[i] as number))));
+    }
+  }
   const tree: FlatSyntaxTree = {
     count: n,
     type,
@@ -199,8 +209,8 @@ export function parseFlat(code: string, lang: SyntaxLang): NativeParse | null {
       if (i === 0) return rootString;
       const s = sStart[i] as number;
       if (s >= 0) return rootString.slice(s, sEnd[i] as number);
-      const o = ownOff[i] as number;
-      if (o >= 0) return decoder.decode(stringBytes.subarray(o, o + (ownLen[i] as number)));
+      const o = own?.get(i);
+      if (o !== undefined) return o;
       throw new Error(`no S-expression for node ${i} (${type[i]}): an anonymous leaf`);
     },
   };
