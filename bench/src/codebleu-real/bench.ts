@@ -139,7 +139,7 @@ export async function realCodeBench(args: string[] = []): Promise<Record<string,
   });
   inputs.push(['all', files.pairs, all.length]);
   // the parser the commands use: native when it builds here (built now, so no timed run pays for it)
-  await loadNative(['python', 'java', 'javascript', 'typescript', 'go']);
+  await loadNative(['python', 'java', 'javascript', 'typescript', 'go'], 'wait');
   const native = nativeStatus().native.length === 5;
   const figures: Record<string, unknown> = {
     real_code_cores: cores,

@@ -125,26 +125,51 @@ export function nativeLibrary(lang: SyntaxLang): Promise<string> {
   return p;
 }
 
-async function build(lang: SyntaxLang): Promise<string> {
+interface BuildPaths {
+  so: string;
+  runtimeObj: string;
+  lib: string;
+  gDir: string;
+  cc: string;
+}
+
+function buildPaths(lang: SyntaxLang): BuildPaths {
   const g = GRAMMAR_SOURCES[lang];
   const rtDir = packageDir(RUNTIME_PKG);
   const gDir = packageDir(g.pkg);
   const lib = join(rtDir, 'vendor/tree-sitter/lib');
-  if (!existsSync(join(lib, 'src/lib.c'))) {
-    throw new NativeBuildError(
-      `${RUNTIME_PKG} ${packageVersion(rtDir)} ships no C sources (${lib}/src/lib.c)`,
-    );
-  }
-  const glue = readFileSync(GLUE);
   const cc = process.env.FAUN_CC || 'cc';
   const rtKey = `${RUNTIME_PKG}@${packageVersion(rtDir)}-${process.platform}-${process.arch}-${cc}`;
   const key = Bun.hash(`${rtKey}|${g.pkg}@${packageVersion(gDir)}|${g.dir}|`).toString(16);
-  const glueKey = Bun.hash(glue).toString(16);
+  const glueKey = Bun.hash(readFileSync(GLUE)).toString(16);
   const dir = nativeCacheDir();
-  mkdirSync(dir, { recursive: true });
-  const so = join(dir, `${lang}-${key}-${glueKey}.so`);
+  return {
+    so: join(dir, `${lang}-${key}-${glueKey}.so`),
+    runtimeObj: join(dir, `runtime-${Bun.hash(rtKey).toString(16)}.o`),
+    lib,
+    gDir,
+    cc,
+  };
+}
+
+/** The path of `lang`'s library when it is already built, else null (cheap: no compiler runs). */
+export function cachedLibrary(lang: SyntaxLang): string | null {
+  try {
+    const { so } = buildPaths(lang);
+    return existsSync(so) ? so : null;
+  } catch {
+    return null;
+  }
+}
+
+async function build(lang: SyntaxLang): Promise<string> {
+  const g = GRAMMAR_SOURCES[lang];
+  const { so, runtimeObj, lib, gDir, cc } = buildPaths(lang);
+  if (!existsSync(join(lib, 'src/lib.c'))) {
+    throw new NativeBuildError(`${RUNTIME_PKG} ships no C sources (${lib}/src/lib.c)`);
+  }
+  mkdirSync(dirname(so), { recursive: true });
   if (existsSync(so)) return so;
-  const runtimeObj = join(dir, `runtime-${Bun.hash(rtKey).toString(16)}.o`);
   const tmp = (f: string) => `${f}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   const flags = ['-O2', '-fPIC', '-fvisibility=hidden', `-I${join(lib, 'include')}`, `-I${join(lib, 'src')}`];
   await withLock(
@@ -194,4 +219,19 @@ async function build(lang: SyntaxLang): Promise<string> {
   );
   if (!existsSync(so)) throw new NativeBuildError(`${so} was not built`);
   return so;
+}
+
+/**
+ * `bun native-build.ts LANG...` builds the libraries (what `loadNative` starts in the background when they
+ * are missing); exits 1 naming the first failure.
+ */
+if (import.meta.main) {
+  const { isSyntaxLang } = await import('./languages.ts');
+  const langs = process.argv.slice(2).filter(isSyntaxLang);
+  try {
+    for (const l of langs) console.log(await nativeLibrary(l));
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(1);
+  }
 }

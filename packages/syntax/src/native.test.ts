@@ -10,7 +10,7 @@ const LANGS: SyntaxLang[] = ['python', 'java', 'javascript', 'typescript', 'tsx'
 const hasCc = Bun.which(process.env.FAUN_CC || 'cc') !== null;
 
 beforeAll(async () => {
-  await initSyntax(LANGS);
+  await initSyntax(LANGS, { native: 'wait' });
 }, 600_000);
 
 function snapshot(t: FlatSyntaxTree) {

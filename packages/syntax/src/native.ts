@@ -55,23 +55,49 @@ function disabled(): string | null {
   return null;
 }
 
+/** How {@link loadNative} gets libraries that are not built yet. */
+export type NativeMode = 'auto' | 'wait' | 'off';
+
+let backgroundStarted = false;
+
+/** Starts one detached build of `langs` (only from the main thread; later runs find the files). */
+async function buildInBackground(langs: readonly SyntaxLang[]): Promise<void> {
+  const { isMainThread } = await import('node:worker_threads');
+  if (backgroundStarted || !isMainThread) return;
+  backgroundStarted = true;
+  const { spawn } = await import('node:child_process');
+  const script = new URL('./native-build.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, [script, ...langs], { detached: true, stdio: 'ignore' });
+  child.on('error', () => {});
+  child.unref();
+}
+
 /**
- * Makes `langs` parse natively when possible (builds the libraries at first use, which takes a C compiler
- * and ~10 s of CPU once; later runs load the cached files). Never throws: a language that cannot is
- * recorded in {@link nativeStatus} and stays on the WASM path.
+ * Makes `langs` parse natively when possible. Libraries already built (the usual case) are loaded at once.
+ * Missing ones are built (a C compiler, ~20 CPU-seconds for all grammars, once): `wait` awaits the build;
+ * `auto` (the default) starts it in a detached process and leaves this run on the WASM path, so no command
+ * waits for a compiler; `off` loads nothing (as does `FAUN_SYNTAX_NATIVE=0`). Never throws: a language
+ * that cannot is recorded in {@link nativeStatus} and stays on the WASM path.
  */
-export async function loadNative(langs: readonly SyntaxLang[]): Promise<void> {
-  const off = disabled();
+export async function loadNative(langs: readonly SyntaxLang[], mode: NativeMode = 'auto'): Promise<void> {
+  const off = mode === 'off' ? 'native parsing not asked for' : disabled();
   if (off) {
-    for (const l of langs) failures.set(l, off);
+    for (const l of langs) if (!natives.has(l)) failures.set(l, off);
     return;
   }
+  const { cachedLibrary, nativeLibrary } = await import('./native-build.ts');
+  const missing: SyntaxLang[] = [];
   await Promise.all(
     langs.map(async (lang) => {
       if (natives.has(lang)) return;
       try {
-        const { nativeLibrary } = await import('./native-build.ts');
-        const path = await nativeLibrary(lang);
+        let path = cachedLibrary(lang);
+        if (!path && mode === 'auto') {
+          missing.push(lang);
+          failures.set(lang, 'native library being built in the background (used from the next run on)');
+          return;
+        }
+        path ??= await nativeLibrary(lang);
         if (natives.has(lang)) return;
         natives.set(lang, await open(path));
         failures.delete(lang);
@@ -80,6 +106,7 @@ export async function loadNative(langs: readonly SyntaxLang[]): Promise<void> {
       }
     }),
   );
+  if (missing.length && Bun.which(process.env.FAUN_CC || 'cc') !== null) await buildInBackground(missing);
 }
 
 async function open(path: string): Promise<NativeLang> {
@@ -120,13 +147,30 @@ async function open(path: string): Promise<NativeLang> {
 }
 
 /**
- * True when `loadNative` can be expected to succeed (on Bun, not switched off, a C compiler on PATH or a
- * library already built): cheap, for sizing work before the grammars load.
+ * True when `loadNative` can be expected to give native parsers (on Bun, not switched off, libraries
+ * already built or loaded): cheap, for sizing work before the grammars load.
  */
 export function nativeExpected(): boolean {
   if (disabled()) return false;
   if (natives.size > 0) return true;
-  return Bun.which(process.env.FAUN_CC || 'cc') !== null;
+  return Bun.which(process.env.FAUN_CC || 'cc') !== null && builtLibraries() > 0;
+}
+
+let builtCount: number | null = null;
+
+/** Libraries in the cache folder (counted once per process). */
+function builtLibraries(): number {
+  if (builtCount === null) {
+    try {
+      // synchronous on purpose (sizing decisions are); the Node/Bun edge is loaded only here
+      const { readdirSync } = require('node:fs') as typeof import('node:fs');
+      const { nativeCacheDir } = require('./native-build.ts') as typeof import('./native-build.ts');
+      builtCount = readdirSync(nativeCacheDir()).filter((f) => f.endsWith('.so')).length;
+    } catch {
+      builtCount = 0;
+    }
+  }
+  return builtCount;
 }
 
 /** Grammars loaded natively, and why the others are not. */
