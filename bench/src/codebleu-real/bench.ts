@@ -11,6 +11,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
+import {
+  PAIRS_PER_THREAD,
+  PAIRS_PER_THREAD_NATIVE,
+} from '../../../packages/metrics/src/commands/score-pairs.ts';
+import { loadNative, nativeStatus } from '../../../packages/syntax/src/index.ts';
 import { DEFAULT_OUT, mirrorsDir, mirrorsPresent, POINTERS, writePairFiles } from './build.ts';
 
 const CLI = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
@@ -133,9 +138,16 @@ export async function realCodeBench(args: string[] = []): Promise<Record<string,
     return [lang, f, own.length];
   });
   inputs.push(['all', files.pairs, all.length]);
-  const figures: Record<string, unknown> = { real_code_cores: cores, real_code_reference: refCmd ?? null };
+  // the parser the commands use: native when it builds here (built now, so no timed run pays for it)
+  await loadNative(['python', 'java', 'javascript', 'typescript', 'go'], 'wait');
+  const native = nativeStatus().native.length === 5;
+  const figures: Record<string, unknown> = {
+    real_code_cores: cores,
+    real_code_reference: refCmd ?? null,
+    real_code_parser: native ? 'native' : `wasm (${JSON.stringify(nativeStatus().wasm)})`,
+  };
   console.log(
-    `codebleu real-code (whole commands, wall pairs/s; t1 = --threads 1, t${cores} = --threads ${cores}, which score-pairs runs on one lane per 2,000 pairs${refCmd ? '; ref = FAUN_CODEBLEU_REF' : ''})`,
+    `codebleu real-code (whole commands, wall pairs/s; t1 = --threads 1, t${cores} = --threads ${cores}, which score-pairs runs on one lane per ${native ? PAIRS_PER_THREAD_NATIVE : PAIRS_PER_THREAD} pairs; parser ${native ? 'native' : 'WASM'}${refCmd ? '; ref = FAUN_CODEBLEU_REF' : ''})`,
   );
   for (const [name, input, n] of inputs) {
     const o1 = join(work, `${name}.t1.jsonl`);

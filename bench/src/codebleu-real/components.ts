@@ -1,6 +1,6 @@
 /**
  * Where CodeBLEU's time goes on the real-code pairs, per component, in one process: comment removal,
- * parsing (wasm), reading the tree (walk + S-expressions), dataflow, the two n-gram parts, and matching.
+ * parsing (wasm, and native when built), reading the tree (walk + S-expressions), dataflow, the two n-gram parts, and matching.
  * Each component runs over every text of the file in turn; the first pass (`cold`: compiled code still
  * warming up) and the median of three later passes (`warm`) are reported in CPU milliseconds.
  *
@@ -21,9 +21,15 @@ import {
 import { FIELD_PARENTS } from '../../../packages/metrics/src/codebleu/dfg-langs.ts';
 import { KEYWORDS } from '../../../packages/metrics/src/codebleu/keywords.ts';
 import { pySplit, pyStrip } from '../../../packages/metrics/src/codebleu/pystr.ts';
-import { flattenTree } from '../../../packages/metrics/src/codebleu/tree.ts';
+import { flattenFlat, flattenTree } from '../../../packages/metrics/src/codebleu/tree.ts';
 import type { CodeLang } from '../../../packages/metrics/src/codebleu/types.ts';
-import { initSyntax, parseCode, type SyntaxLang } from '../../../packages/syntax/src/index.ts';
+import {
+  initSyntax,
+  nativeStatus,
+  parseCode,
+  parseFlat,
+  type SyntaxLang,
+} from '../../../packages/syntax/src/index.ts';
 import { DEFAULT_OUT } from './build.ts';
 
 interface P {
@@ -86,6 +92,27 @@ const steps: [string, () => void][] = [
       }),
   ],
   [
+    'native parse + tree read',
+    () => {
+      for (const t of stripped) {
+        const r = parseFlat(t.code, t.lang);
+        if (r) flattenFlat(r.tree, fields(t.lang));
+      }
+    },
+  ],
+  [
+    'native parse + read + dataflow',
+    () => {
+      for (const t of stripped) {
+        const r = parseFlat(t.code, t.lang);
+        if (r) {
+          const flat = flattenFlat(r.tree, fields(t.lang));
+          normalizeDataflow(extractDataflow(t.code, r.bytes, flat, t.lang));
+        }
+      }
+    },
+  ],
+  [
     'n-gram + weighted n-gram',
     () =>
       pairs.forEach((p) => {
@@ -122,7 +149,9 @@ steps.push([
   },
 ]);
 
-console.log(`${pairs.length} pairs (${texts.length} texts) from ${file}; CPU ms`);
+console.log(
+  `${pairs.length} pairs (${texts.length} texts) from ${file}; CPU ms; native: ${nativeStatus().native.join(', ') || 'none'}`,
+);
 for (const [name, fn] of steps) {
   const cold = cpuMs(fn);
   const warm = [cpuMs(fn), cpuMs(fn), cpuMs(fn)].sort((a, b) => a - b)[1]!;

@@ -8,6 +8,15 @@ export { type FastCursor, fastCursor, TreeTooDeepError } from './fast-cursor.ts'
 export { detectLanguage, GRAMMAR_FILES, isSyntaxLang, SYNTAX_LANGS, type SyntaxLang } from './languages.ts';
 export { type GrammarLoader, nodeGrammarLoader, nodeRuntimeLoader, type RuntimeLoader } from './loader.ts';
 export {
+  isNative,
+  loadNative,
+  type NativeMode,
+  type NativeParse,
+  nativeExpected,
+  nativeStatus,
+  parseFlat,
+} from './native.ts';
+export {
   getParser,
   type InitSyntaxOptions,
   initSyntax,

@@ -7,6 +7,7 @@ import Parser from 'web-tree-sitter';
 import { setRuntimeModule } from './fast-cursor.ts';
 import type { SyntaxLang } from './languages.ts';
 import { type GrammarLoader, nodeGrammarLoader, nodeRuntimeLoader, type RuntimeLoader } from './loader.ts';
+import { loadNative, type NativeMode } from './native.ts';
 import { patchRuntimeForUtf8, utf8Input } from './utf8-runtime.ts';
 
 /** A parse tree (web-tree-sitter 0.24). */
@@ -28,6 +29,12 @@ export interface InitSyntaxOptions {
   loader?: GrammarLoader;
   /** Supplies the runtime bytes; defaults to the installed web-tree-sitter package (Node/Bun). */
   runtimeLoader?: RuntimeLoader;
+  /**
+   * Also make the grammars parse natively for `parseFlat` (native.ts `loadNative`): `auto` (default) loads
+   * built libraries and builds missing ones in the background, `wait` builds them first, `off` never.
+   * `FAUN_SYNTAX_NATIVE=0` switches it off; without a C compiler or off Bun the WASM path is used alone.
+   */
+  native?: NativeMode;
 }
 
 /** Bytes of the runtime's C stack after {@link enlargeStack} (the build's own stack is 64 KiB). */
@@ -101,6 +108,7 @@ export async function initSyntax(langs: readonly SyntaxLang[], opts: InitSyntaxO
       return p;
     }),
   );
+  await loadNative(langs, opts.native ?? 'auto');
 }
 
 /** True when `lang`'s grammar has been loaded by {@link initSyntax}. */

@@ -2,7 +2,7 @@
  * CodeBLEU (codebleu 0.7.1 behaviour by default): n-gram match, weighted n-gram match, syntax match and
  * dataflow match, each corpus-level, combined as α·ngram + β·weighted + γ·syntax + θ·(dataflow or 1).
  */
-import { initSyntax, isLoaded, parseCode, type SyntaxLang } from '@faun/syntax';
+import { initSyntax, isLoaded, parseCode, parseFlat, type SyntaxLang } from '@faun/syntax';
 import { corpusNgramMatch, corpusWeightedNgramMatch, sampleCounts, type TokenSample } from './bleu.ts';
 import { type Analysis, analysisCache, strippedCache } from './cache.ts';
 import { removeComments, removeCommentsByTree } from './comments.ts';
@@ -10,7 +10,7 @@ import { extractDataflow, matchDataflow, normalizeDataflow } from './dataflow.ts
 import { FIELD_PARENTS } from './dfg-langs.ts';
 import { KEYWORDS } from './keywords.ts';
 import { pySplit, pyStrip } from './pystr.ts';
-import { flattenTree } from './tree.ts';
+import { flattenFlat, flattenTree } from './tree.ts';
 import type { CodeBleuOptions, CodeBleuResult, CodeLang } from './types.ts';
 
 /** Every language CodeBLEU supports here. */
@@ -85,9 +85,17 @@ class Analyzer {
 
 /** The syntax subtrees and normalised dataflow of one comment-stripped text (no caching). */
 export function analyzeText(code: string, lang: CodeLang, g: SyntaxLang, opts: CodeBleuOptions): Analysis {
+  const fields = FIELD_PARENTS[lang === 'typescript' ? 'javascript' : lang];
+  // the native parser when built (one call per text), else the WASM runtime
+  const native = parseFlat(code, g);
+  if (native) {
+    const flat = flattenFlat(native.tree, fields);
+    const dfg = extractDataflow(code, native.bytes, flat, lang, opts);
+    return { sexps: flat.sexps, dataflow: normalizeDataflow(dfg) };
+  }
   const parsed = parseCode(code, g);
   try {
-    const flat = flattenTree(parsed, FIELD_PARENTS[lang === 'typescript' ? 'javascript' : lang]);
+    const flat = flattenTree(parsed, fields);
     const dfg = extractDataflow(code, parsed.bytes, flat, lang, opts);
     return { sexps: flat.sexps, dataflow: normalizeDataflow(dfg) };
   } finally {

@@ -82,6 +82,11 @@ export function flattenTree(parsed: ParsedCode, fieldParents: ReadonlySet<string
   return fromFlat(flat, fieldParents);
 }
 
+/** The same from a tree already read into flat arrays (`readTree`, or `parseFlat` on the native path). */
+export function flattenFlat(flat: FlatSyntaxTree, fieldParents: ReadonlySet<string> = new Set()): FlatTree {
+  return fromFlat(flat, fieldParents);
+}
+
 /** Children list of every leaf (never mutated). */
 const NO_CHILDREN: CNode[] = [];
 

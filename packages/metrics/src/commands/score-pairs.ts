@@ -16,6 +16,7 @@ import {
   UsageError,
 } from '@faun/kit';
 import { formatIssue, parseJsonlLine, readLines, toJsonlLine } from '@faun/schema/io';
+import { nativeExpected } from '@faun/syntax';
 import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
 import { PAIR_METRICS, PAIR_VARIANTS, type PairMetric } from '../pairs.ts';
 import { createScorer, inOrder, Later } from '../pool/pool.ts';
@@ -28,11 +29,15 @@ const POOLED_METRICS = new Set<PairMetric>(['codebleu', 'all', 'editsim', 'lev',
 
 /**
  * Pairs each scoring thread beyond the first needs to pay for starting it: a worker loads its own runtime
- * and grammars and warms up its own compiled code, which costs CodeBLEU about 2.5 CPU-seconds (its first
- * 500 real-code pairs take ~6 ms each, later ones ~1.2 ms), the time of ~2,000 warm pairs. A smaller input
- * runs on fewer threads than asked. Results do not depend on the thread count, so this changes only the time.
+ * and grammars and warms up its own compiled code. With the WASM parser that costs CodeBLEU about 2.5
+ * CPU-seconds (the WASM code itself warms up: its first 500 real-code pairs take ~6 ms each, later ones
+ * ~1.2 ms), the time of ~2,000 warm pairs; with the native parser (@faun/syntax `nativeExpected`) a worker
+ * costs ~0.3 CPU-seconds, the time of ~150 pairs. A smaller input runs on fewer threads than asked. Results
+ * do not depend on the thread count, so this changes only the time.
  */
 export const PAIRS_PER_THREAD = 2000;
+/** {@link PAIRS_PER_THREAD} when the grammars parse natively. */
+export const PAIRS_PER_THREAD_NATIVE = 150;
 
 /**
  * The threads worth starting for `pairs` pairs when `threads` are allowed; FAUN_PAIRS_PER_THREAD overrides
@@ -41,10 +46,14 @@ export const PAIRS_PER_THREAD = 2000;
 export function usefulThreads(
   threads: number,
   pairs: number,
-  perThread = Number(process.env.FAUN_PAIRS_PER_THREAD ?? PAIRS_PER_THREAD),
+  perThread = Number(process.env.FAUN_PAIRS_PER_THREAD ?? defaultPerThread()),
 ): number {
-  const per = Number.isFinite(perThread) && perThread >= 1 ? perThread : PAIRS_PER_THREAD;
+  const per = Number.isFinite(perThread) && perThread >= 1 ? perThread : defaultPerThread();
   return Math.max(1, Math.min(threads, Math.floor(pairs / per)));
+}
+
+function defaultPerThread(): number {
+  return nativeExpected() ? PAIRS_PER_THREAD_NATIVE : PAIRS_PER_THREAD;
 }
 
 /** How many failed lines are quoted on stderr at the end. */

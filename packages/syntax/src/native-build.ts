@@ -1,0 +1,237 @@
+/**
+ * Builds the native parser libraries (Node/Bun edge, imported lazily): for each grammar one shared library
+ * of tree-sitter's C runtime (`lib.c` of the pinned `tree-sitter` npm package), the grammar's `parser.c` /
+ * `scanner.c` (the same pinned npm packages whose `.wasm` files the WASM path loads) and `native/faun_tree.c`.
+ * Compiled with the system C compiler at first use and cached under the user's cache folder, keyed by the
+ * sources' package versions and faun_tree.c's content; a build is written to a temporary name and renamed,
+ * so concurrent processes never load a partial file.
+ *
+ * Environment: `FAUN_CC` (compiler, default `cc`), `FAUN_SYNTAX_NATIVE_DIR` (cache folder, default
+ * `$XDG_CACHE_HOME/faun/tree-sitter` or `~/.cache/faun/tree-sitter`).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { SyntaxLang } from './languages.ts';
+
+const require = createRequire(import.meta.url);
+
+/** Grammar folder (inside its npm package), C sources and entry point of each grammar. */
+const GRAMMAR_SOURCES: Readonly<
+  Record<SyntaxLang, { pkg: string; dir: string; fn: string; scanner: boolean }>
+> = {
+  python: { pkg: 'tree-sitter-python', dir: 'src', fn: 'tree_sitter_python', scanner: true },
+  java: { pkg: 'tree-sitter-java', dir: 'src', fn: 'tree_sitter_java', scanner: false },
+  javascript: { pkg: 'tree-sitter-javascript', dir: 'src', fn: 'tree_sitter_javascript', scanner: true },
+  typescript: {
+    pkg: 'tree-sitter-typescript',
+    dir: 'typescript/src',
+    fn: 'tree_sitter_typescript',
+    scanner: true,
+  },
+  tsx: { pkg: 'tree-sitter-typescript', dir: 'tsx/src', fn: 'tree_sitter_tsx', scanner: true },
+  go: { pkg: 'tree-sitter-go', dir: 'src', fn: 'tree_sitter_go', scanner: false },
+};
+
+/** The C runtime's sources: the pinned node binding ships them. */
+const RUNTIME_PKG = 'tree-sitter';
+
+const GLUE = resolve(import.meta.dir, '../native/faun_tree.c');
+
+/** Why a native library could not be had (the WASM path is used then). */
+export class NativeBuildError extends Error {
+  override name = 'NativeBuildError';
+}
+
+function packageDir(pkg: string): string {
+  try {
+    return dirname(require.resolve(`${pkg}/package.json`));
+  } catch (cause) {
+    throw new NativeBuildError(`${pkg} not found — run \`bun install\` in the workspace root`, { cause });
+  }
+}
+
+function packageVersion(dir: string): string {
+  return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** The cache folder for built libraries. */
+export function nativeCacheDir(): string {
+  const own = process.env.FAUN_SYNTAX_NATIVE_DIR;
+  if (own) return own;
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(base, 'faun', 'tree-sitter');
+}
+
+async function run(cmd: string[]): Promise<void> {
+  let proc: ReturnType<typeof Bun.spawn>;
+  try {
+    proc = Bun.spawn(cmd, { stdout: 'ignore', stderr: 'pipe', stdin: 'ignore' });
+  } catch (cause) {
+    throw new NativeBuildError(`cannot run ${cmd[0]} (no C compiler? set FAUN_CC)`, { cause });
+  }
+  const code = await proc.exited;
+  if (code !== 0) {
+    const err = await new Response(proc.stderr as ReadableStream).text();
+    throw new NativeBuildError(`${cmd[0]} exited ${code}: ${err.slice(-1500)}`);
+  }
+}
+
+/** Waits while another process holds `lock` (a folder), up to `ms`; takes over a stale lock. */
+async function withLock<T>(
+  lock: string,
+  done: () => boolean,
+  fn: () => Promise<T>,
+  ms = 300_000,
+): Promise<T | null> {
+  const t0 = Date.now();
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (done()) return null;
+      let age = 0;
+      try {
+        age = Date.now() - statSync(lock).mtimeMs;
+      } catch {
+        continue;
+      }
+      if (age > ms || Date.now() - t0 > ms) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      await Bun.sleep(100);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+const builds = new Map<SyntaxLang, Promise<string>>();
+
+/** The path of `lang`'s native library, built first when not cached. Throws {@link NativeBuildError}. */
+export function nativeLibrary(lang: SyntaxLang): Promise<string> {
+  let p = builds.get(lang);
+  if (!p) {
+    p = build(lang);
+    builds.set(lang, p);
+    p.catch(() => builds.delete(lang));
+  }
+  return p;
+}
+
+interface BuildPaths {
+  so: string;
+  runtimeObj: string;
+  lib: string;
+  gDir: string;
+  cc: string;
+}
+
+function buildPaths(lang: SyntaxLang): BuildPaths {
+  const g = GRAMMAR_SOURCES[lang];
+  const rtDir = packageDir(RUNTIME_PKG);
+  const gDir = packageDir(g.pkg);
+  const lib = join(rtDir, 'vendor/tree-sitter/lib');
+  const cc = process.env.FAUN_CC || 'cc';
+  const rtKey = `${RUNTIME_PKG}@${packageVersion(rtDir)}-${process.platform}-${process.arch}-${cc}`;
+  const key = Bun.hash(`${rtKey}|${g.pkg}@${packageVersion(gDir)}|${g.dir}|`).toString(16);
+  const glueKey = Bun.hash(readFileSync(GLUE)).toString(16);
+  const dir = nativeCacheDir();
+  return {
+    so: join(dir, `${lang}-${key}-${glueKey}.so`),
+    runtimeObj: join(dir, `runtime-${Bun.hash(rtKey).toString(16)}.o`),
+    lib,
+    gDir,
+    cc,
+  };
+}
+
+/** The path of `lang`'s library when it is already built, else null (cheap: no compiler runs). */
+export function cachedLibrary(lang: SyntaxLang): string | null {
+  try {
+    const { so } = buildPaths(lang);
+    return existsSync(so) ? so : null;
+  } catch {
+    return null;
+  }
+}
+
+async function build(lang: SyntaxLang): Promise<string> {
+  const g = GRAMMAR_SOURCES[lang];
+  const { so, runtimeObj, lib, gDir, cc } = buildPaths(lang);
+  if (!existsSync(join(lib, 'src/lib.c'))) {
+    throw new NativeBuildError(`${RUNTIME_PKG} ships no C sources (${lib}/src/lib.c)`);
+  }
+  mkdirSync(dirname(so), { recursive: true });
+  if (existsSync(so)) return so;
+  const tmp = (f: string) => `${f}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  const flags = ['-O2', '-fPIC', '-fvisibility=hidden', `-I${join(lib, 'include')}`, `-I${join(lib, 'src')}`];
+  await withLock(
+    `${runtimeObj}.lock`,
+    () => existsSync(runtimeObj),
+    async () => {
+      if (existsSync(runtimeObj)) return;
+      const t = tmp(runtimeObj);
+      await run([
+        cc,
+        ...flags,
+        '-std=c11',
+        '-D_POSIX_C_SOURCE=200112L',
+        '-D_DEFAULT_SOURCE',
+        '-c',
+        join(lib, 'src/lib.c'),
+        '-o',
+        t,
+      ]);
+      renameSync(t, runtimeObj);
+    },
+  );
+  await withLock(
+    `${so}.lock`,
+    () => existsSync(so),
+    async () => {
+      if (existsSync(so)) return;
+      const src = join(gDir, g.dir);
+      const t = tmp(so);
+      await run([
+        cc,
+        '-O2',
+        '-fPIC',
+        '-shared',
+        `-I${src}`,
+        `-I${join(lib, 'include')}`,
+        `-DFAUN_TS_LANGUAGE=${g.fn}`,
+        GLUE,
+        join(src, 'parser.c'),
+        ...(g.scanner ? [join(src, 'scanner.c')] : []),
+        runtimeObj,
+        '-o',
+        t,
+      ]);
+      renameSync(t, so);
+    },
+  );
+  if (!existsSync(so)) throw new NativeBuildError(`${so} was not built`);
+  return so;
+}
+
+/**
+ * `bun native-build.ts LANG...` builds the libraries (what `loadNative` starts in the background when they
+ * are missing); exits 1 naming the first failure.
+ */
+if (import.meta.main) {
+  const { isSyntaxLang } = await import('./languages.ts');
+  const langs = process.argv.slice(2).filter(isSyntaxLang);
+  try {
+    for (const l of langs) console.log(await nativeLibrary(l));
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(1);
+  }
+}
