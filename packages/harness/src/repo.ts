@@ -88,6 +88,17 @@ const FIXED = {
   GIT_COMMITTER_DATE: '1970-01-01T00:00:00Z',
 };
 
+/** The files of `commit`'s tree in `src`, checked out into `dest` (no git directory). */
+export async function exportTree(src: string, commit: string, dest: string): Promise<void> {
+  const tree = await treeOf(src, commit);
+  mkdirSync(dest, { recursive: true });
+  const gd = await gitDir(src);
+  const env = { GIT_INDEX_FILE: join(dest, '.faun-index') };
+  await gitOk(['--git-dir', gd, '--work-tree', dest, 'read-tree', tree], { env });
+  await gitOk(['--git-dir', gd, '--work-tree', dest, 'checkout-index', '-a', '-f'], { env });
+  await Bun.$`rm -f ${env.GIT_INDEX_FILE}`.quiet();
+}
+
 /** Writes the single-commit snapshot of `src` at `commit` into `dest` (which must not exist). */
 export async function snapshotRepo(
   src: string,

@@ -29,6 +29,11 @@ export interface EnvSpec {
   /** Shell steps of the repo-env layer (run as root, no repository yet). */
   envSetup: string[];
   /**
+   * Other repositories' trees copied into the repo-env layer before `envSetup` runs: a dependency at
+   * the version the repository pins when Debian has none that fits (its mirror, or a clone).
+   */
+  sources?: EnvSource[];
+  /**
    * The env steps download from a package registry (npm): the build copies the host's CA bundle to
    * BUILD_CA_PATH first, so a registry reached through a TLS-inspecting proxy the host trusts works too.
    */
@@ -59,6 +64,13 @@ export interface EnvSpec {
 }
 
 export type DebianSuite = 'bookworm' | 'bullseye' | 'trixie';
+
+/** A repository's tree at `commit`, copied to `dest` in the image. */
+export interface EnvSource {
+  repo: string;
+  commit: string;
+  dest: string;
+}
 
 /** SWE-bench's Python and pins for the versions of a spec, and how faun's Debian environment differs. */
 export interface SwebenchDelta {
