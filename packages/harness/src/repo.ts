@@ -5,7 +5,8 @@
  * no remotes, no tags — and the commit id is deterministic for a given tree. Blob ids equal the
  * original's, so `git apply --3way` still finds the preimages a patch's `index` lines name.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError, PrerequisiteError, type RepoDirs, repoDirOf } from '@faun/kit';
 
@@ -92,11 +93,29 @@ const FIXED = {
 export async function exportTree(src: string, commit: string, dest: string): Promise<void> {
   const tree = await treeOf(src, commit);
   mkdirSync(dest, { recursive: true });
-  const gd = await gitDir(src);
-  const env = { GIT_INDEX_FILE: join(dest, '.faun-index') };
-  await gitOk(['--git-dir', gd, '--work-tree', dest, 'read-tree', tree], { env });
-  await gitOk(['--git-dir', gd, '--work-tree', dest, 'checkout-index', '-a', '-f'], { env });
-  await Bun.$`rm -f ${env.GIT_INDEX_FILE}`.quiet();
+  await checkoutRaw(await gitDir(src), tree, dest);
+}
+
+/** No end-of-line or filter conversion: the bytes as committed, whatever the tree's .gitattributes say. */
+const RAW_ATTRIBUTES = '* -text -eol -filter -ident -working-tree-encoding\n';
+
+/**
+ * Checks `tree` of git directory `gd` out into `dest` as committed: through a scratch git directory
+ * borrowing `gd`'s objects, whose info/attributes (which outrank the tree's) turn every conversion off.
+ */
+async function checkoutRaw(gd: string, tree: string, dest: string): Promise<void> {
+  const scratch = mkdtempSync(join(tmpdir(), 'faun-checkout-'));
+  try {
+    await gitOk(['init', '-q', '--bare', scratch]);
+    writeFileSync(join(scratch, 'objects', 'info', 'alternates'), `${join(gd, 'objects')}\n`);
+    mkdirSync(join(scratch, 'info'), { recursive: true });
+    writeFileSync(join(scratch, 'info', 'attributes'), RAW_ATTRIBUTES);
+    const base = ['--git-dir', scratch, '--work-tree', dest, '-c', 'core.autocrlf=false'];
+    await gitOk([...base, 'read-tree', tree]);
+    await gitOk([...base, 'checkout-index', '-a', '-f']);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 /** Writes the single-commit snapshot of `src` at `commit` into `dest` (which must not exist). */
@@ -108,18 +127,11 @@ export async function snapshotRepo(
   const tree = await treeOf(src, commit);
   mkdirSync(dest, { recursive: true });
   const gd = await gitDir(src);
-  const index = join(dest, '.faun-index');
-  const env = { GIT_INDEX_FILE: index };
-  await gitOk(['--git-dir', gd, '--work-tree', dest, 'read-tree', tree], { env });
-  await gitOk(['--git-dir', gd, '--work-tree', dest, 'checkout-index', '-a', '-f'], { env });
-  await Bun.$`rm -f ${index}`.quiet();
+  // The bytes as committed, out and back in: no end-of-line or filter conversion by the tree's
+  // .gitattributes (`text=auto` over committed CRLF, or `eol=crlf`, would otherwise give other blobs).
+  await checkoutRaw(gd, tree, dest);
   await gitOk(['init', '-q', '-b', 'main', dest]);
-  // The bytes as committed: no end-of-line or filter conversion by the tree's .gitattributes (a
-  // repository that committed CRLF files under `text=auto` would otherwise get other blobs).
-  writeFileSync(
-    join(dest, '.git', 'info', 'attributes'),
-    '* -text -eol -filter -ident -working-tree-encoding\n',
-  );
+  writeFileSync(join(dest, '.git', 'info', 'attributes'), RAW_ATTRIBUTES);
   await gitOk(['-c', 'core.autocrlf=false', 'add', '-A', '-f', '.'], { cwd: dest });
   // Submodules (gitlinks) have no content here (`git add` skips their empty directories): record each
   // at its commit, as the base tree has it, so the snapshot's tree is the base commit's.
