@@ -6,6 +6,7 @@ import {
   REPO_SPECS,
   specFor,
   specId,
+  specLimits,
   testCommand,
   testFiles,
 } from './specs.ts';
@@ -95,6 +96,11 @@ test('other Lite repositories: suite and parser per version, unknown versions fa
     'echo /opt/faun-src/pylint-dev+astroid > /usr/lib/python3/dist-packages/faun-astroid.pth',
   );
   expect(pick('pylint-dev/pylint', '2.16').name).toBe('default:python');
+  // pylint's needs_two_cores tests: the sandbox gets 2 CPUs; other specs keep the limit given.
+  const lim = { cpus: 1, memoryMb: 2048 };
+  expect(specLimits(lim, pick('pylint-dev/pylint', '2.15'))).toEqual({ cpus: 2, memoryMb: 2048 });
+  expect(specLimits({ cpus: 4, memoryMb: 1 }, pick('pylint-dev/pylint', '2.15')).cpus).toBe(4);
+  expect(specLimits(lim, pick('pydata/xarray', '0.12'))).toBe(lim);
   expect(pick('astropy/astropy', '5.1').preTest?.[0]).toContain('build_ext --inplace');
   // astropy 1.3: bullseye, astropy_helpers copied into the tree before the offline build.
   const a13 = pick('astropy/astropy', '1.3');

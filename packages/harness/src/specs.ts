@@ -53,6 +53,10 @@ export interface EnvSpec {
   testCmd: string;
   parser: ParserName;
   evalType?: EvalType;
+  /**
+   * CPUs the tests need at least (tests that skip on one core): the sandbox's CPU limit is raised to it.
+   */
+  minCpus?: number;
   /** The sandbox's network during tests (default `none`). */
   network?: SandboxNetwork;
   /** Environment variables for install and tests. */
@@ -187,6 +191,11 @@ export const LANGUAGE_DEFAULTS: Record<Language, EnvSpec | null> = {
   other: null,
 };
 LANGUAGE_DEFAULTS.c = { ...LANGUAGE_DEFAULTS.cpp!, name: 'default:c' };
+
+/** The sandbox limits for a spec: `limits` with the CPU limit raised to the spec's `minCpus`. */
+export function specLimits<L extends { cpus: number }>(limits: L, spec: EnvSpec): L {
+  return spec.minCpus && spec.minCpus > limits.cpus ? { ...limits, cpus: spec.minCpus } : limits;
+}
 
 /** The spec for an instance: the repository's own (matching version) or its language's default. */
 export function specFor(inst: ExecutionInstance, extra: EnvSpec[] = []): EnvSpec | null {
