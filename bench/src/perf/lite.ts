@@ -7,7 +7,8 @@
  * `--passes 2` runs everything twice in fresh run directories: the second pass reuses every image (no
  * results), and its wall time is reported as a fraction of the first.
  * Options: --mirrors DIR (required), --data DIR, --workers N (2), --passes N (1), --timeout S (3600:
- * on a shared 2-core machine a large test file can take over half an hour), --repos owner/name,… (default: every repository with a mirror), --ids instance_id,… (only those rows).
+ * on a shared 2-core machine a large test file can take over half an hour), --repos owner/name,…
+ * (default: every repository with a mirror), --ids instance_id,… (only those rows).
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
