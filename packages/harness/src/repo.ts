@@ -102,8 +102,9 @@ const RAW_ATTRIBUTES = '* -text -eol -filter -ident -working-tree-encoding\n';
 /**
  * Checks `tree` of git directory `gd` out into `dest` as committed: through a scratch git directory
  * borrowing `gd`'s objects, whose info/attributes (which outrank the tree's) turn every conversion off.
+ * Returns the paths left out because their blobs are absent.
  */
-async function checkoutRaw(gd: string, tree: string, dest: string): Promise<void> {
+async function checkoutRaw(gd: string, tree: string, dest: string): Promise<string[]> {
   const scratch = mkdtempSync(join(tmpdir(), 'faun-checkout-'));
   try {
     await gitOk(['init', '-q', '--bare', scratch]);
@@ -112,10 +113,34 @@ async function checkoutRaw(gd: string, tree: string, dest: string): Promise<void
     writeFileSync(join(scratch, 'info', 'attributes'), RAW_ATTRIBUTES);
     const base = ['--git-dir', scratch, '--work-tree', dest, '-c', 'core.autocrlf=false'];
     await gitOk([...base, 'read-tree', tree]);
+    const missing = await missingBlobs(gd, tree);
+    if (!missing.length) {
+      await gitOk([...base, 'checkout-index', '-a', '-f']);
+      return [];
+    }
+    // A partial mirror lacks some large blobs: check the rest out, leave those files absent.
+    for (const path of missing) await gitOk([...base, 'rm', '-q', '--cached', '--', path]);
     await gitOk([...base, 'checkout-index', '-a', '-f']);
+    return missing;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** Paths of `tree` whose blobs `gd` does not hold (a partial clone's filtered blobs). */
+async function missingBlobs(gd: string, tree: string): Promise<string[]> {
+  const entries = (await gitOk(['--git-dir', gd, 'ls-tree', '-r', '-z', tree]))
+    .split('\0')
+    .map((l) => /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null);
+  const p = Bun.spawn(['git', '--git-dir', gd, 'cat-file', '--batch-check'], {
+    stdin: new TextEncoder().encode(entries.map((m) => `${m[1]}\n`).join('')),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const out = (await new Response(p.stdout).text()).split('\n');
+  await p.exited;
+  return entries.filter((_, i) => out[i]?.endsWith(' missing')).map((m) => m[2]!);
 }
 
 /** Writes the single-commit snapshot of `src` at `commit` into `dest` (which must not exist). */
@@ -129,7 +154,7 @@ export async function snapshotRepo(
   const gd = await gitDir(src);
   // The bytes as committed, out and back in: no end-of-line or filter conversion by the tree's
   // .gitattributes (`text=auto` over committed CRLF, or `eol=crlf`, would otherwise give other blobs).
-  await checkoutRaw(gd, tree, dest);
+  const missing = await checkoutRaw(gd, tree, dest);
   await gitOk(['init', '-q', '-b', 'main', dest]);
   writeFileSync(join(dest, '.git', 'info', 'attributes'), RAW_ATTRIBUTES);
   await gitOk(['-c', 'core.autocrlf=false', 'add', '-A', '-f', '.'], { cwd: dest });
@@ -147,6 +172,8 @@ export async function snapshotRepo(
   await gitOk(['config', 'user.email', 'faun@localhost'], { cwd: dest });
   const head = (await gitOk(['rev-parse', 'HEAD'], { cwd: dest })).trim();
   const got = (await gitOk(['rev-parse', 'HEAD^{tree}'], { cwd: dest })).trim();
-  if (got !== tree) throw new PrerequisiteError(`snapshot of ${commit} has tree ${got}, expected ${tree}`);
+  // Without the blobs a partial mirror lacks the tree cannot be the base tree: those files are absent.
+  if (got !== tree && !missing.length)
+    throw new PrerequisiteError(`snapshot of ${commit} has tree ${got}, expected ${tree}`);
   return { tree, head };
 }
