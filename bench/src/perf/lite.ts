@@ -6,8 +6,9 @@
  * images), gold resolved, empty resolved, and for each gold failure its failing tests and reason.
  * `--passes 2` runs everything twice in fresh run directories: the second pass reuses every image (no
  * results), and its wall time is reported as a fraction of the first.
- * Options: --mirrors DIR (required), --data DIR, --workers N (2), --passes N (1), --timeout S (1800),
- * --repos owner/name,… (default: every repository with a mirror).
+ * Options: --mirrors DIR (required), --data DIR, --workers N (2), --passes N (1), --timeout S (3600:
+ * on a shared 2-core machine a large test file can take over half an hour), --repos owner/name,…
+ * (default: every repository with a mirror), --ids instance_id,… (only those rows).
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -30,8 +31,9 @@ export const FLAGS = {
   data: join(import.meta.dir, '..', '..', '..', '..', 'shared', 'data', 'swebench-lite'),
   workers: 2,
   passes: 1,
-  timeout: 1800,
+  timeout: 3600,
   repos: undefined,
+  ids: undefined,
 };
 
 export interface GoldFailure {
@@ -127,7 +129,11 @@ export default async function lite(args: string[]): Promise<Record<string, unkno
     f.mirrors,
     [...new Set(all.map((i) => i.repo))].filter((r) => !wanted || wanted.has(r)),
   );
-  const instances = all.filter((i) => mirrors[i.repo] && specFor(i));
+  const ids = f.ids ? new Set(f.ids.split(',')) : null;
+  const instances = all.filter((i) => mirrors[i.repo] && specFor(i) && (!ids || ids.has(i.instance_id)));
+  // Repositories the specs take dependency sources from (astroid, numbagg) come from the mirrors too.
+  const sourceRepos = [...new Set(instances.flatMap((i) => (specFor(i)?.sources ?? []).map((s) => s.repo)))];
+  const sourceDirs = { ...mirrorDirs(f.mirrors, sourceRepos), ...mirrors };
   const skipped = [...new Set(all.map((i) => i.repo))].filter((r) => !mirrors[r]).sort();
   console.log(
     `${instances.length} Lite rows over ${Object.keys(mirrors).length} repositories with a mirror; ` +
@@ -138,7 +144,10 @@ export default async function lite(args: string[]): Promise<Record<string, unkno
   try {
     for (let p = 1; p <= Math.max(1, f.passes); p++) {
       const build: Record<string, number> = {};
-      const backend = timed(new DockerBackend(`bench-lite-${p}`, { buildNetwork: 'host' }), build);
+      const backend = timed(
+        new DockerBackend(`bench-lite-${p}`, { buildNetwork: 'host', repoDirs: sourceDirs }),
+        build,
+      );
       const t = performance.now();
       const run = async (kind: 'gold' | 'empty') =>
         (

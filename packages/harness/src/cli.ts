@@ -122,10 +122,11 @@ async function common(ctx: CommandContext, runId: string) {
     pids: Number(o.pids),
     diskMb: diskFlag(o.disk),
   };
+  const repoDirs = parseRepoDirs((o.repoDir as string[] | undefined) ?? []);
   const backend: Backend =
     o.backend === 'local'
       ? new LocalBackend(join(CACHE, 'local-envs'))
-      : new DockerBackend(runId, { buildNetwork: await buildNetwork(ctx) });
+      : new DockerBackend(runId, { buildNetwork: await buildNetwork(ctx), repoDirs });
   const workers = Number(o.workers ?? 1);
   if (!(workers >= 1)) throw new UsageError('--workers must be ≥ 1');
   return {
@@ -133,7 +134,7 @@ async function common(ctx: CommandContext, runId: string) {
     backend,
     workers,
     timeoutS: Number(o.timeout ?? 1800),
-    repoDirs: parseRepoDirs((o.repoDir as string[] | undefined) ?? []),
+    repoDirs,
     instanceIds: (o.instanceIds as string[] | undefined) ?? [],
     cacheLevel: o.cacheLevel === 'env' ? ('env' as const) : ('instance' as const),
     cacheDir: join(CACHE, 'repos'),

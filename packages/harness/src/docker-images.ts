@@ -18,6 +18,7 @@ import {
   toolchainImageTag,
   withLock,
 } from '@faun/services';
+import { exportTree } from './repo.ts';
 import { type EnvSpec, installSteps } from './specs.ts';
 
 export const LABEL = 'org.faun.harness';
@@ -68,8 +69,22 @@ export function hostCaBundle(env: Record<string, string | undefined> = process.e
   return null;
 }
 
-/** Fills an env build context: the host's CA bundle when the spec's steps use a registry. */
-export async function fillEnvContext(spec: EnvSpec, ctx: string): Promise<void> {
+/** Context directory of the spec's `i`-th source. */
+const sourceDir = (i: number) => `faun-source-${i}`;
+
+/**
+ * Fills an env build context: each of the spec's sources (its tree at the commit, from the git
+ * directory `sourceOf` gives for the repository), and the host's CA bundle when the steps use a registry.
+ */
+export async function fillEnvContext(
+  spec: EnvSpec,
+  ctx: string,
+  sourceOf: (repo: string) => Promise<string> = async (repo) => {
+    throw new ImageBuildError(`no source for ${repo}`);
+  },
+): Promise<void> {
+  for (const [i, s] of (spec.sources ?? []).entries())
+    await exportTree(await sourceOf(s.repo), s.commit, join(ctx, sourceDir(i)));
   if (!spec.registryBuild) return;
   const ca = hostCaBundle();
   writeFileSync(join(ctx, BUILD_CA_FILE), ca ? await Bun.file(ca).text() : '');
@@ -88,6 +103,8 @@ export function envDockerfile(spec: EnvSpec): string {
       '      if apt-cache show "$p" >/dev/null 2>&1; then echo "$p"; else echo "faun: $p is not in this suite" >&2; fi; done) \\',
       '    && apt-get clean && rm -rf /var/lib/apt/lists/*',
     );
+  for (const [i, s] of (spec.sources ?? []).entries())
+    lines.push(`# ${s.repo} at ${s.commit}`, `COPY ${sourceDir(i)} ${s.dest}`);
   if (spec.registryBuild) lines.push(`COPY ${BUILD_CA_FILE} ${BUILD_CA_PATH}`);
   for (const s of spec.envSetup)
     lines.push(spec.registryBuild ? `RUN export NODE_EXTRA_CA_CERTS=${BUILD_CA_PATH}; ${s}` : `RUN ${s}`);

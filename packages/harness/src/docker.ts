@@ -24,7 +24,7 @@ import {
   WORKDIR,
 } from './docker-images.ts';
 import type { PublishedPlan } from './published.ts';
-import { snapshotRepo, treeOf } from './repo.ts';
+import { repoSource, snapshotRepo, treeOf } from './repo.ts';
 import type { Backend, ExecResult, Limits, PreparedEnv, Sandbox, StartOptions } from './sandbox.ts';
 import type { EnvSpec } from './specs.ts';
 
@@ -33,21 +33,28 @@ process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
 
 export { ImageBuildError, LABEL } from './docker-images.ts';
 
+/** Where sources of repositories without a local git directory are cloned (as `faun verify` does). */
+const REPO_CACHE = '/var/cache/faun/repos';
+
 export class DockerBackend implements Backend {
   readonly name = 'docker';
   private readonly building = new Map<string, Promise<void>>();
 
   private readonly buildNetwork: 'host' | 'none';
 
+  private readonly repoDirs: Record<string, string>;
+
   /**
    * `runId` labels every container; the run's pid lets later runs detect leftovers of dead runs.
    * `buildNetwork`: the network of instance-layer builds (install steps); tests always run without one.
+   * `repoDirs`: local git directories of the repositories specs take sources from (else cloned).
    */
   constructor(
     private readonly runId: string,
-    opts: { buildNetwork?: 'host' | 'none' } = {},
+    opts: { buildNetwork?: 'host' | 'none'; repoDirs?: Record<string, string> } = {},
   ) {
     this.buildNetwork = opts.buildNetwork ?? 'none';
+    this.repoDirs = opts.repoDirs ?? {};
   }
 
   envHash(inst: ExecutionInstance, spec: EnvSpec, tree: string): string {
@@ -88,7 +95,9 @@ export class DockerBackend implements Backend {
     const tag = `faun/inst-${inst.repo.toLowerCase().replace(/[^a-z0-9]+/g, '-')}:${hash}`;
     await this.once(env, async () => {
       await ensureSpecToolchain(spec, log);
-      await buildIn(env, envDockerfile(spec), 'host', log, (ctx) => fillEnvContext(spec, ctx));
+      await buildIn(env, envDockerfile(spec), 'host', log, (ctx) =>
+        fillEnvContext(spec, ctx, (repo) => repoSource(repo, this.repoDirs, REPO_CACHE)),
+      );
     });
     await this.once(tag, () =>
       buildIn(tag, instanceDockerfile(spec, inst), this.buildNetwork, log, async (ctx) => {

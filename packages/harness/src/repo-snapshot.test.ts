@@ -1,8 +1,8 @@
 import { expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { snapshotRepo } from './repo.ts';
+import { exportTree, snapshotRepo } from './repo.ts';
 
 const run = (cwd: string, ...args: string[]) => {
   const p = Bun.spawnSync(['git', ...args], {
@@ -52,6 +52,27 @@ test('snapshotRepo keeps files committed with CRLF under `text=auto` byte for by
     const commit = run(src, 'rev-parse', 'HEAD');
     const { tree } = await snapshotRepo(src, commit, join(dir, 'snap'));
     expect(tree).toBe(run(src, 'rev-parse', 'HEAD^{tree}'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('snapshotRepo and exportTree write the bytes as committed under `eol=crlf` too', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'faun-eol-'));
+  try {
+    const src = join(dir, 'src');
+    run(dir, 'init', '-q', '-b', 'main', src);
+    await Bun.write(join(src, '.gitattributes'), 'win.cfg eol=crlf\n');
+    await Bun.write(join(src, 'win.cfg'), '[a]\nb = 1\n');
+    run(src, 'add', '.');
+    run(src, 'commit', '-q', '-m', 'eol');
+    const commit = run(src, 'rev-parse', 'HEAD');
+    const { tree } = await snapshotRepo(src, commit, join(dir, 'snap'));
+    expect(tree).toBe(run(src, 'rev-parse', 'HEAD^{tree}'));
+    expect(readFileSync(join(dir, 'snap', 'win.cfg'), 'utf8')).toBe('[a]\nb = 1\n');
+    await exportTree(src, commit, join(dir, 'export'));
+    expect(readFileSync(join(dir, 'export', 'win.cfg'), 'utf8')).toBe('[a]\nb = 1\n');
+    expect(existsSync(join(dir, 'export', '.git'))).toBe(false);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

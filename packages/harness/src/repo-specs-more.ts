@@ -5,7 +5,17 @@
  * `swebench/harness/constants/python.py`); measured results are in packages/harness/README.md.
  */
 import { debsFrom } from './spec-steps.ts';
-import type { EnvSpec } from './specs.ts';
+import type { EnvSource, EnvSpec } from './specs.ts';
+
+/**
+ * A pure-Python dependency from its repository's tree at `commit` (Debian has no version that fits),
+ * put on every interpreter's path by a .pth file: the source and the step that makes it importable.
+ */
+function pySource(repo: string, commit: string): { source: EnvSource; step: string } {
+  const dest = `/opt/faun-src/${repo.replace('/', '+')}`;
+  const pth = `/usr/lib/python3/dist-packages/faun-${repo.split('/')[1]}.pth`;
+  return { source: { repo, commit, dest }, step: `echo ${dest} > ${pth}` };
+}
 
 const BASE_ENV = { PYTHONDONTWRITEBYTECODE: '1', MPLBACKEND: 'Agg' };
 const PYTEST = 'python3 -m pytest -rA -p no:cacheprovider';
@@ -40,6 +50,8 @@ const SEABORN: EnvSpec = {
  * bullseye's numpy 1.19 / pandas 1.1 / dask 2021.01 are of the code's own time (numpy 1.24 removed the
  * `np.bool`-style aliases that code of 2019 uses).
  */
+/** numbagg 0.1.0 (not in Debian; xarray's rolling_exp uses it), on bullseye's numba 0.52. */
+const NUMBAGG = pySource('numbagg/numbagg', '7bc2ebd686c8ef782a4839ae1d58abe4961b6121');
 const XARRAY: EnvSpec = {
   name: 'pydata/xarray',
   versions: ['0.12', '0.18', '0.19', '0.20', '2022.03', '2022.06', '2022.09', '2023.07', '2024.05'],
@@ -57,8 +69,14 @@ const XARRAY: EnvSpec = {
     'python3-matplotlib',
     'python3-packaging',
     'python3-setuptools',
+    'python3-sparse',
+    'python3-pint',
+    'python3-numba',
+    'python3-zarr',
+    'python3-h5netcdf',
   ],
-  envSetup: [],
+  sources: [NUMBAGG.source],
+  envSetup: [NUMBAGG.step],
   install: [],
   testCmd: `PYTHONPATH=/testbed ${PYTEST} {test_files}`,
   parser: 'pytest',
@@ -73,47 +91,78 @@ const XARRAY: EnvSpec = {
       'scipy 1.11.1 → 1.6.0',
       'dask 2022.8.1 → 2021.01.0',
       'pytest 7.4.0 → 6.0.2',
-      'the rest of ci/requirements/environment.yml (zarr, h5netcdf, pint, sparse, numbagg, …) absent: those tests skip',
+      'sparse, pint, numba, zarr, h5netcdf from bullseye; numbagg → 0.1.0 from its repository (not in Debian)',
+      'the rest of ci/requirements/environment.yml (cfgrib, iris, pseudonetcdf, rasterio, …) absent: those tests skip',
     ],
   },
 };
 
 /**
- * pylint pins astroid tightly (2.13: 2.11.x; 2.15: 2.11.6 … 2.12.13); Debian has 2.5.1 (bullseye) and
- * 2.14.2 (bookworm), so bookworm's is used.
+ * pylint pins astroid exactly for its tests (requirements_test_min.txt at the environment commit:
+ * 2.11.3 for 2.13, 2.11.6 for 2.14, 2.12.13 for 2.15) and Debian has none of those (bullseye 2.5.1,
+ * bookworm 2.14.2): astroid comes from its repository at that tag. Python 3.9 as in SWE-bench
+ * (bullseye); pytest ~= 7 and the newer pure-Python dependencies are bookworm's, unpacked.
  */
-const PYLINT: EnvSpec = {
-  name: 'pylint-dev/pylint',
-  versions: ['2.13', '2.14', '2.15', '2.16', '2.17'],
-  toolchain: 'python',
-  apt: [
-    'python3-astroid',
-    'python3-dill',
-    'python3-platformdirs',
-    'python3-tomlkit',
-    'python3-isort',
-    'python3-mccabe',
-    'python3-typing-extensions',
-    'python3-tomli',
-    'python3-py',
-    'python3-gitpython',
-    'python3-enchant',
-  ],
-  envSetup: [],
-  install: [],
-  testCmd: `PYTHONPATH=/testbed ${PYTEST} {test_files}`,
-  parser: 'pytest-options',
-  env: { PYTHONDONTWRITEBYTECODE: '1' },
-  specVersion: '1',
-  swebench: {
-    python: '3.9',
-    differs: [
-      'python 3.9 → 3.11 (bookworm)',
-      'astroid (requirements_test_min.txt: 2.11.x for 2.13–2.14, 2.12.13 for 2.15) → 2.14.2',
-      'pytest-benchmark, pytest-timeout, pytest-xdist of requirements_test.txt absent',
-    ],
-  },
+const PYLINT_ASTROID: Record<string, [string, string]> = {
+  '2.13': ['2.11.3', '36b81ead6dcecde342c696eab3089267acbe4ff3'],
+  '2.14': ['2.11.6', '80883503e1a2505ef54954a2dac16278e7e19e58'],
+  '2.15': ['2.12.13', '8bdec591f228e7db6a0be66b6ca814227ff50001'],
 };
+function pylint(version: string): EnvSpec {
+  const [tag, commit] = PYLINT_ASTROID[version]!;
+  const astroid = pySource('pylint-dev/astroid', commit);
+  return {
+    name: 'pylint-dev/pylint',
+    versions: [version],
+    toolchain: 'python',
+    suite: 'bullseye',
+    apt: [
+      'python3-dill',
+      'python3-isort',
+      'python3-mccabe',
+      'python3-lazy-object-proxy',
+      'python3-wrapt',
+      'python3-py',
+      'python3-pluggy',
+      'python3-iniconfig',
+      'python3-attr',
+      'python3-packaging',
+      'python3-git',
+      'python3-enchant',
+      'python3-setuptools',
+    ],
+    sources: [astroid.source],
+    envSetup: [
+      debsFrom('bookworm', [
+        'python3-pytest',
+        'python3-exceptiongroup',
+        'python3-tomli',
+        'python3-tomlkit',
+        'python3-platformdirs',
+        'python3-typing-extensions',
+      ]),
+      astroid.step,
+    ],
+    install: [],
+    testCmd: `PYTHONPATH=/testbed ${PYTEST} {test_files}`,
+    parser: 'pytest-options',
+    // The needs_two_cores tests (parallel linting) skip on one CPU.
+    minCpus: 2,
+    env: { PYTHONDONTWRITEBYTECODE: '1' },
+    specVersion: '1',
+    swebench: {
+      python: '3.9',
+      differs: [
+        'python 3.9 (bullseye 3.9.2)',
+        `astroid ${tag} from its repository (the pinned version; Debian has 2.5.1 and 2.14.2)`,
+        'pytest 7.2.1, tomli, tomlkit, platformdirs, typing-extensions from bookworm (unpacked)',
+        'pytest-benchmark, pytest-timeout, pytest-xdist of requirements_test.txt absent',
+        'sandbox CPU limit 2 (SWE-bench sets none; the needs_two_cores tests skip on 1)',
+      ],
+    },
+  };
+}
+const PYLINT = Object.keys(PYLINT_ASTROID).map(pylint);
 
 /** Sphinx's tox.ini runs pytest with these warning filters (SWE-bench: `tox --current-env -epy39`). */
 const SPHINX_WARNINGS =
@@ -195,9 +244,15 @@ const SPHINX_5: EnvSpec = {
 };
 
 /**
+ * astropy's C extensions (cfitsio, wcslib, erfa…) are most of its build: compiled unoptimised and without
+ * debug information (these flags come after Python's own -O2 -g), the in-place build takes a fraction of
+ * the time; the tests exercise the same code.
+ */
+const ASTROPY_CFLAGS = '-O0 -g0';
+
+/**
  * astropy 4.3–5.2: C and Cython extensions are built in place at install, and again after the model
- * patch (SWE-bench re-runs `pip install -e .` in its eval script). astropy 1.3 builds with the
- * astropy_helpers git submodule, which a snapshot of the repository does not carry: not supported.
+ * patch (SWE-bench re-runs `pip install -e .` in its eval script).
  */
 const ASTROPY: EnvSpec = {
   name: 'astropy/astropy',
@@ -235,7 +290,7 @@ const ASTROPY: EnvSpec = {
   ],
   testCmd: `PYTHONPATH=/testbed ${PYTEST} {test_files}`,
   parser: 'pytest-v2',
-  env: { PYTHONDONTWRITEBYTECODE: '1', SETUPTOOLS_SCM_PRETEND_VERSION: '5.1.0' },
+  env: { PYTHONDONTWRITEBYTECODE: '1', SETUPTOOLS_SCM_PRETEND_VERSION: '5.1.0', CFLAGS: ASTROPY_CFLAGS },
   specVersion: '1',
   swebench: {
     python: '3.9 (3.10 for v5.3)',
@@ -243,7 +298,63 @@ const ASTROPY: EnvSpec = {
       'python → 3.11 (bookworm)',
       'numpy 1.25.2 → 1.24.2; pyerfa 2.0.0.3 → 2.0.0.1; pytest 7.4.0 → 7.2.1; hypothesis 6.82.6 → 6.67.1',
       'setuptools==68.0.0 build pin → Debian setuptools 66; pip install -e .[test] → build_ext --inplace',
+      'C extensions compiled with -O0 -g0 (after the default -O2 -g: a build several times faster)',
       'version from SETUPTOOLS_SCM_PRETEND_VERSION (the snapshot has no tags)',
+    ],
+  },
+};
+
+/**
+ * astropy "1.3" (base commits of 2017–2018, the 3.1 development line): built with the astropy_helpers
+ * submodule, which a snapshot does not carry; it comes from its repository at the commit the
+ * environment commit's tree records, and is copied into place before the in-place build
+ * (`--offline --no-git`: ah_bootstrap neither downloads nor runs git). Python 3.9 (bullseye), whose
+ * numpy 1.19 and Cython 0.29 still build that code.
+ */
+const ASTROPY_HELPERS = pySource('astropy/astropy-helpers', '7f11678c03286f72acc9bab77868dabaeb368fda');
+const ASTROPY_BUILD_13 =
+  'python3 setup.py build_ext --inplace -j 2 --offline --no-git >/tmp/faun-build.log 2>&1';
+const ASTROPY_13: EnvSpec = {
+  name: 'astropy/astropy',
+  versions: ['1.3'],
+  toolchain: 'python',
+  suite: 'bullseye',
+  apt: [
+    'python3-dev',
+    'gcc',
+    'cython3',
+    'python3-numpy',
+    'python3-setuptools',
+    'python3-jinja2',
+    'python3-yaml',
+    'python3-packaging',
+    'python3-pytest-astropy',
+    'python3-pytest-doctestplus',
+    'python3-pytest-remotedata',
+    'python3-pytest-openfiles',
+    'python3-pytest-arraydiff',
+    'python3-pytest-mock',
+    'python3-psutil',
+  ],
+  sources: [ASTROPY_HELPERS.source],
+  envSetup: [],
+  install: [
+    `rm -rf astropy_helpers && cp -a ${ASTROPY_HELPERS.source.dest} astropy_helpers`,
+    `${ASTROPY_BUILD_13} || (tail -50 /tmp/faun-build.log; exit 1)`,
+  ],
+  preTest: [`${ASTROPY_BUILD_13} || tail -50 /tmp/faun-build.log`],
+  testCmd: `PYTHONPATH=/testbed ${PYTEST} {test_files}`,
+  parser: 'pytest-v2',
+  env: { PYTHONDONTWRITEBYTECODE: '1', CFLAGS: ASTROPY_CFLAGS },
+  specVersion: '1',
+  swebench: {
+    python: '3.6',
+    differs: [
+      'python 3.6 → 3.9 (bullseye)',
+      'numpy 1.16.0 → 1.19.5; pytest → 6.0.2',
+      'astropy_helpers from its repository at the submodule commit of the environment commit (SWE-bench: ah_bootstrap downloads it)',
+      'pip install -e .[test] → build_ext --inplace',
+      'C extensions compiled with -O0 -g0 (after the default -O2 -g: a build several times faster)',
     ],
   },
 };
@@ -321,9 +432,10 @@ const SKLEARN: EnvSpec = {
 export const MORE_SPECS: EnvSpec[] = [
   SEABORN,
   XARRAY,
-  PYLINT,
+  ...PYLINT,
   SPHINX_3,
   SPHINX_5,
+  ASTROPY_13,
   ASTROPY,
   MATPLOTLIB,
   SKLEARN,

@@ -1,12 +1,22 @@
 import { expect, test } from 'bun:test';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
-import { BUILD_CA_PATH, envDockerfile, hostCaBundle } from './docker-images.ts';
+import { git } from '../testing/fixtures.ts';
+import { BUILD_CA_PATH, envDockerfile, fillEnvContext, hostCaBundle } from './docker-images.ts';
 import { MSB_PARSERS, referenceParser } from './parsers/select.ts';
 import { JAVA_SPECS, standinPom, writeFileStep } from './repo-specs-java.ts';
 import { linkDeps, NODE_SPECS, npmDeps } from './repo-specs-node.ts';
 import { PR_VERSIONS, versionForPr } from './spec-versions.ts';
-import { installSteps, javaTestClasses, specFor, testCommand } from './specs.ts';
+import {
+  type EnvSpec,
+  installSteps,
+  javaTestClasses,
+  LANGUAGE_DEFAULTS,
+  specFor,
+  testCommand,
+} from './specs.ts';
 import { testInstance } from './test-instance.ts';
 
 const inst = (over: Partial<ExecutionInstance>): ExecutionInstance =>
@@ -134,4 +144,40 @@ test('registry builds: the env layer gets the host CA bundle before its steps; o
   expect(
     hostCaBundle({ NODE_EXTRA_CA_CERTS: '/nonexistent/ca.pem', SSL_CERT_FILE: '/nonexistent/b.pem' }),
   ).toBe(existsSync('/etc/ssl/certs/ca-certificates.crt') ? '/etc/ssl/certs/ca-certificates.crt' : null);
+});
+
+test('spec sources: copied into the env layer before its steps; the context holds each tree at its commit', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'faun-env-sources-'));
+  try {
+    const src = join(root, 'dep');
+    mkdirSync(src);
+    git(src, 'init', '-q', '-b', 'main');
+    writeFileSync(join(src, 'mod.py'), 'X = 1\n');
+    git(src, 'add', '.');
+    git(src, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'one');
+    const first = git(src, 'rev-parse', 'HEAD');
+    writeFileSync(join(src, 'mod.py'), 'X = 2\n');
+    git(src, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-am', 'two');
+    const spec: EnvSpec = {
+      ...LANGUAGE_DEFAULTS.python!,
+      sources: [{ repo: 'acme/dep', commit: first, dest: '/opt/dep' }],
+      envSetup: ['echo /opt/dep > /x.pth'],
+    };
+    const df = envDockerfile(spec);
+    expect(df).toContain(`# acme/dep at ${first}\nCOPY faun-source-0 /opt/dep\nRUN echo /opt/dep > /x.pth`);
+    const ctx = join(root, 'ctx');
+    mkdirSync(ctx);
+    const asked: string[] = [];
+    await fillEnvContext(spec, ctx, async (repo) => {
+      asked.push(repo);
+      return src;
+    });
+    expect(asked).toEqual(['acme/dep']);
+    expect(readFileSync(join(ctx, 'faun-source-0', 'mod.py'), 'utf8')).toBe('X = 1\n');
+    expect(existsSync(join(ctx, 'faun-source-0', '.git'))).toBe(false);
+    // Without a way to find the repository the build fails, naming it.
+    await expect(fillEnvContext(spec, join(root, 'ctx2'))).rejects.toThrow('no source for acme/dep');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

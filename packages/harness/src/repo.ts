@@ -5,7 +5,8 @@
  * no remotes, no tags — and the commit id is deterministic for a given tree. Blob ids equal the
  * original's, so `git apply --3way` still finds the preimages a patch's `index` lines name.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError, PrerequisiteError, type RepoDirs, repoDirOf } from '@faun/kit';
 
@@ -88,6 +89,60 @@ const FIXED = {
   GIT_COMMITTER_DATE: '1970-01-01T00:00:00Z',
 };
 
+/** The files of `commit`'s tree in `src`, checked out into `dest` (no git directory). */
+export async function exportTree(src: string, commit: string, dest: string): Promise<void> {
+  const tree = await treeOf(src, commit);
+  mkdirSync(dest, { recursive: true });
+  await checkoutRaw(await gitDir(src), tree, dest);
+}
+
+/** No end-of-line or filter conversion: the bytes as committed, whatever the tree's .gitattributes say. */
+const RAW_ATTRIBUTES = '* -text -eol -filter -ident -working-tree-encoding\n';
+
+/**
+ * Checks `tree` of git directory `gd` out into `dest` as committed: through a scratch git directory
+ * borrowing `gd`'s objects, whose info/attributes (which outrank the tree's) turn every conversion off.
+ * Returns the paths left out because their blobs are absent.
+ */
+async function checkoutRaw(gd: string, tree: string, dest: string): Promise<string[]> {
+  const scratch = mkdtempSync(join(tmpdir(), 'faun-checkout-'));
+  try {
+    await gitOk(['init', '-q', '--bare', scratch]);
+    writeFileSync(join(scratch, 'objects', 'info', 'alternates'), `${join(gd, 'objects')}\n`);
+    mkdirSync(join(scratch, 'info'), { recursive: true });
+    writeFileSync(join(scratch, 'info', 'attributes'), RAW_ATTRIBUTES);
+    const base = ['--git-dir', scratch, '--work-tree', dest, '-c', 'core.autocrlf=false'];
+    await gitOk([...base, 'read-tree', tree]);
+    const missing = await missingBlobs(gd, tree);
+    if (!missing.length) {
+      await gitOk([...base, 'checkout-index', '-a', '-f']);
+      return [];
+    }
+    // A partial mirror lacks some large blobs: check the rest out, leave those files absent.
+    for (const path of missing) await gitOk([...base, 'rm', '-q', '--cached', '--', path]);
+    await gitOk([...base, 'checkout-index', '-a', '-f']);
+    return missing;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Paths of `tree` whose blobs `gd` does not hold (a partial clone's filtered blobs). */
+async function missingBlobs(gd: string, tree: string): Promise<string[]> {
+  const entries = (await gitOk(['--git-dir', gd, 'ls-tree', '-r', '-z', tree]))
+    .split('\0')
+    .map((l) => /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null);
+  const p = Bun.spawn(['git', '--git-dir', gd, 'cat-file', '--batch-check'], {
+    stdin: new TextEncoder().encode(entries.map((m) => `${m[1]}\n`).join('')),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const out = (await new Response(p.stdout).text()).split('\n');
+  await p.exited;
+  return entries.filter((_, i) => out[i]?.endsWith(' missing')).map((m) => m[2]!);
+}
+
 /** Writes the single-commit snapshot of `src` at `commit` into `dest` (which must not exist). */
 export async function snapshotRepo(
   src: string,
@@ -97,18 +152,11 @@ export async function snapshotRepo(
   const tree = await treeOf(src, commit);
   mkdirSync(dest, { recursive: true });
   const gd = await gitDir(src);
-  const index = join(dest, '.faun-index');
-  const env = { GIT_INDEX_FILE: index };
-  await gitOk(['--git-dir', gd, '--work-tree', dest, 'read-tree', tree], { env });
-  await gitOk(['--git-dir', gd, '--work-tree', dest, 'checkout-index', '-a', '-f'], { env });
-  await Bun.$`rm -f ${index}`.quiet();
+  // The bytes as committed, out and back in: no end-of-line or filter conversion by the tree's
+  // .gitattributes (`text=auto` over committed CRLF, or `eol=crlf`, would otherwise give other blobs).
+  const missing = await checkoutRaw(gd, tree, dest);
   await gitOk(['init', '-q', '-b', 'main', dest]);
-  // The bytes as committed: no end-of-line or filter conversion by the tree's .gitattributes (a
-  // repository that committed CRLF files under `text=auto` would otherwise get other blobs).
-  writeFileSync(
-    join(dest, '.git', 'info', 'attributes'),
-    '* -text -eol -filter -ident -working-tree-encoding\n',
-  );
+  writeFileSync(join(dest, '.git', 'info', 'attributes'), RAW_ATTRIBUTES);
   await gitOk(['-c', 'core.autocrlf=false', 'add', '-A', '-f', '.'], { cwd: dest });
   // Submodules (gitlinks) have no content here (`git add` skips their empty directories): record each
   // at its commit, as the base tree has it, so the snapshot's tree is the base commit's.
@@ -124,6 +172,8 @@ export async function snapshotRepo(
   await gitOk(['config', 'user.email', 'faun@localhost'], { cwd: dest });
   const head = (await gitOk(['rev-parse', 'HEAD'], { cwd: dest })).trim();
   const got = (await gitOk(['rev-parse', 'HEAD^{tree}'], { cwd: dest })).trim();
-  if (got !== tree) throw new PrerequisiteError(`snapshot of ${commit} has tree ${got}, expected ${tree}`);
+  // Without the blobs a partial mirror lacks the tree cannot be the base tree: those files are absent.
+  if (got !== tree && !missing.length)
+    throw new PrerequisiteError(`snapshot of ${commit} has tree ${got}, expected ${tree}`);
   return { tree, head };
 }

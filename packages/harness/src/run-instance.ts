@@ -14,7 +14,7 @@ import { MSB_FIX_PATCH, MSB_FIX_RUN, type PublishedPlan, swebenchEvalScript } fr
 import { rowGrading } from './row-grading.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits, type PreparedEnv, type Sandbox } from './sandbox.ts';
 import { appliedWith, applyScript, evalScript, REVERSED, runCommand, TEST_PATCH_EXIT } from './scripts.ts';
-import { type EnvSpec, specId, testCommand } from './specs.ts';
+import { type EnvSpec, specId, specLimits, testCommand } from './specs.ts';
 
 export interface RunOptions {
   backend: Backend;
@@ -133,7 +133,7 @@ export async function runInstance(
   try {
     sbx = await opts.backend.start(env, {
       labels: { 'org.faun.harness.instance': inst.instance_id },
-      limits: opts.limits ?? DEFAULT_LIMITS,
+      limits: specLimits(opts.limits ?? DEFAULT_LIMITS, opts.spec),
       network: pub ? 'none' : (opts.spec.network ?? 'none'),
     });
     const s = sbx;

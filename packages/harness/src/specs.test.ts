@@ -6,6 +6,7 @@ import {
   REPO_SPECS,
   specFor,
   specId,
+  specLimits,
   testCommand,
   testFiles,
 } from './specs.ts';
@@ -81,9 +82,32 @@ test('other Lite repositories: suite and parser per version, unknown versions fa
   expect(pick('sphinx-doc/sphinx', '7.1').parser).toBe('pytest-v2');
   expect(pick('pydata/xarray', '0.12').suite).toBe('bullseye');
   expect(pick('mwaskom/seaborn', '0.12').parser).toBe('seaborn');
-  expect(pick('pylint-dev/pylint', '2.15').apt).toContain('python3-astroid');
+  // xarray's numbagg and pylint's pinned astroid come from their repositories at fixed commits.
+  expect(pick('pydata/xarray', '0.12').sources?.map((x) => x.repo)).toEqual(['numbagg/numbagg']);
+  const astroid = (v: string) => pick('pylint-dev/pylint', v).sources?.map((x) => `${x.repo}@${x.commit}`);
+  expect(astroid('2.13')).toEqual(['pylint-dev/astroid@36b81ead6dcecde342c696eab3089267acbe4ff3']);
+  expect(astroid('2.14')).toEqual(['pylint-dev/astroid@80883503e1a2505ef54954a2dac16278e7e19e58']);
+  expect(astroid('2.15')).toEqual(['pylint-dev/astroid@8bdec591f228e7db6a0be66b6ca814227ff50001']);
+  for (const v of ['2.13', '2.14', '2.15']) {
+    expect(pick('pylint-dev/pylint', v).suite).toBe('bullseye');
+    expect(pick('pylint-dev/pylint', v).apt).not.toContain('python3-astroid');
+  }
+  expect(pick('pylint-dev/pylint', '2.15').envSetup.at(-1)).toBe(
+    'echo /opt/faun-src/pylint-dev+astroid > /usr/lib/python3/dist-packages/faun-astroid.pth',
+  );
+  expect(pick('pylint-dev/pylint', '2.16').name).toBe('default:python');
+  // pylint's needs_two_cores tests: the sandbox gets 2 CPUs; other specs keep the limit given.
+  const lim = { cpus: 1, memoryMb: 2048 };
+  expect(specLimits(lim, pick('pylint-dev/pylint', '2.15'))).toEqual({ cpus: 2, memoryMb: 2048 });
+  expect(specLimits({ cpus: 4, memoryMb: 1 }, pick('pylint-dev/pylint', '2.15')).cpus).toBe(4);
+  expect(specLimits(lim, pick('pydata/xarray', '0.12'))).toBe(lim);
   expect(pick('astropy/astropy', '5.1').preTest?.[0]).toContain('build_ext --inplace');
-  expect(pick('astropy/astropy', '1.3').name).toBe('default:python');
+  // astropy 1.3: bullseye, astropy_helpers copied into the tree before the offline build.
+  const a13 = pick('astropy/astropy', '1.3');
+  expect(a13.suite).toBe('bullseye');
+  expect(a13.sources?.[0]?.repo).toBe('astropy/astropy-helpers');
+  expect(a13.install[0]).toContain('cp -a /opt/faun-src/astropy+astropy-helpers astropy_helpers');
+  expect(a13.install[1]).toContain('--offline --no-git');
   expect(pick('mwaskom/seaborn', '0.9').name).toBe('default:python');
   expect(pick('matplotlib/matplotlib', '3.5').swebench?.notRunHere).toContain('500 MB');
   expect(pick('scikit-learn/scikit-learn', '0.22').swebench?.notRunHere).toContain('500 MB');

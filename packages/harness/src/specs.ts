@@ -29,6 +29,11 @@ export interface EnvSpec {
   /** Shell steps of the repo-env layer (run as root, no repository yet). */
   envSetup: string[];
   /**
+   * Other repositories' trees copied into the repo-env layer before `envSetup` runs: a dependency at
+   * the version the repository pins when Debian has none that fits (its mirror, or a clone).
+   */
+  sources?: EnvSource[];
+  /**
    * The env steps download from a package registry (npm): the build copies the host's CA bundle to
    * BUILD_CA_PATH first, so a registry reached through a TLS-inspecting proxy the host trusts works too.
    */
@@ -48,6 +53,10 @@ export interface EnvSpec {
   testCmd: string;
   parser: ParserName;
   evalType?: EvalType;
+  /**
+   * CPUs the tests need at least (tests that skip on one core): the sandbox's CPU limit is raised to it.
+   */
+  minCpus?: number;
   /** The sandbox's network during tests (default `none`). */
   network?: SandboxNetwork;
   /** Environment variables for install and tests. */
@@ -59,6 +68,13 @@ export interface EnvSpec {
 }
 
 export type DebianSuite = 'bookworm' | 'bullseye' | 'trixie';
+
+/** A repository's tree at `commit`, copied to `dest` in the image. */
+export interface EnvSource {
+  repo: string;
+  commit: string;
+  dest: string;
+}
 
 /** SWE-bench's Python and pins for the versions of a spec, and how faun's Debian environment differs. */
 export interface SwebenchDelta {
@@ -175,6 +191,11 @@ export const LANGUAGE_DEFAULTS: Record<Language, EnvSpec | null> = {
   other: null,
 };
 LANGUAGE_DEFAULTS.c = { ...LANGUAGE_DEFAULTS.cpp!, name: 'default:c' };
+
+/** The sandbox limits for a spec: `limits` with the CPU limit raised to the spec's `minCpus`. */
+export function specLimits<L extends { cpus: number }>(limits: L, spec: EnvSpec): L {
+  return spec.minCpus && spec.minCpus > limits.cpus ? { ...limits, cpus: spec.minCpus } : limits;
+}
 
 /** The spec for an instance: the repository's own (matching version) or its language's default. */
 export function specFor(inst: ExecutionInstance, extra: EnvSpec[] = []): EnvSpec | null {
