@@ -29,7 +29,9 @@ export const CPP_SPECS: EnvSpec[] = [
     toolchain: 'cpp',
     apt: [],
     envSetup: [],
-    install: [`${FMT_CONFIGURE} && ${FMT_TARGETS} && cmake --build ${FMT_BUILD} -j 2 --target $T >/dev/null 2>&1 || true`],
+    install: [
+      `${FMT_CONFIGURE} && ${FMT_TARGETS} && cmake --build ${FMT_BUILD} -j 2 --target $T >/dev/null 2>&1 || true`,
+    ],
     testCmd:
       `${FMT_CONFIGURE}; ${FMT_TARGETS}; cmake --build ${FMT_BUILD} -j 2 --target $T 2>&1; ` +
       `cd ${FMT_BUILD} && ctest --output-on-failure -R "^($(echo $T | tr ' ' '|'))$" 2>&1`,

@@ -4,12 +4,7 @@
  * `faun-cargo-offline` script of native-env.ts. The test command is Multi-SWE-bench's `cargo test` with
  * the offline flags; the parser is its `parse_log` (parsers/select.ts MSB_PARSERS).
  */
-import {
-  CARGO_CONFIG,
-  CARGO_OFFLINE_SCRIPT,
-  CARGO_STUBS_STEP,
-  installScript,
-} from './native-env.ts';
+import { CARGO_CONFIG, CARGO_OFFLINE_SCRIPT, CARGO_STUBS_STEP, installScript } from './native-env.ts';
 import { writeFileStep } from './repo-specs-java.ts';
 import type { EnvSpec } from './specs.ts';
 
