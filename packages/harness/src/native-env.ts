@@ -49,3 +49,65 @@ exit 1
 export function installScript(path: string, script: string): string {
   return `echo ${Buffer.from(script).toString('base64')} | base64 -d > ${path} && chmod +x ${path}`;
 }
+
+/** Where the env layer puts the stand-in crates the cargo config patches in. */
+export const CARGO_STUBS = '/usr/local/share/faun-cargo-stubs';
+
+/**
+ * `~/.cargo/config.toml` of the Rust environments: crates.io replaced by Debian's crate registry (a
+ * directory source), offline, and `[patch.crates-io]` for the crates Debian lacks or trims: an empty
+ * `jemallocator` (ripgrep links it on musl only) and Debian's `encoding_rs` with its `simd-accel`
+ * feature declared again (Debian drops it with packed_simd; ripgrep's manifests name it).
+ */
+export const CARGO_CONFIG = `[source.crates-io]
+replace-with = "debian"
+
+[source.debian]
+directory = "/usr/share/cargo/registry"
+
+[net]
+offline = true
+
+[patch.crates-io]
+jemallocator = { path = "${CARGO_STUBS}/jemallocator" }
+encoding_rs = { path = "${CARGO_STUBS}/encoding_rs" }
+`;
+
+/** Env step: the stand-in crates of CARGO_CONFIG (needs Debian's librust-encoding-rs-dev installed). */
+export const CARGO_STUBS_STEP = [
+  `mkdir -p ${CARGO_STUBS}/jemallocator/src`,
+  `printf '[package]\\nname = "jemallocator"\\nversion = "0.3.2"\\nedition = "2018"\\n' > ${CARGO_STUBS}/jemallocator/Cargo.toml`,
+  `: > ${CARGO_STUBS}/jemallocator/src/lib.rs`,
+  `cp -r "$(ls -d /usr/share/cargo/registry/encoding_rs-0.8.* | sort -V | tail -1)" ${CARGO_STUBS}/encoding_rs`,
+  `cd ${CARGO_STUBS}/encoding_rs && rm -f .cargo-checksum.json`,
+  `(grep -q '^simd-accel' Cargo.toml || { grep -q '^\\[features\\]' Cargo.toml && sed -i 's/^\\[features\\]$/[features]\\nsimd-accel = []/' Cargo.toml || printf '\\n[features]\\nsimd-accel = []\\n' >> Cargo.toml; })`,
+].join(' && ');
+
+/**
+ * \`faun-cargo-offline\`, run in a Cargo workspace: drops Cargo.lock and re-resolves it against Debian's
+ * registry; a requirement no Debian version meets (\`failed to select a version for the requirement
+ * \`memmap2 = "^0.2"\`\`) is rewritten in the work tree's manifests to the newest version Debian ships,
+ * until the lockfile resolves.
+ */
+export const CARGO_OFFLINE_SCRIPT = String.raw`#!/bin/sh
+set -u
+REG=${'$'}{FAUN_CARGO_REGISTRY:-/usr/share/cargo/registry}
+rm -f Cargo.lock
+for _ in $(seq 1 30); do
+  out=$(cargo generate-lockfile --offline 2>&1) && exit 0
+  name=$(printf '%s\n' "$out" | sed -n 's/.*failed to select a version for the requirement .\([A-Za-z0-9_-]*\) = .*/\1/p' | head -1)
+  [ -z "$name" ] && { printf '%s\n' "$out" >&2; exit 1; }
+  have=$(ls -d "$REG/$name"-[0-9]* 2>/dev/null | sed "s|.*/$name-||" | sort -V | tail -1)
+  [ -z "$have" ] && { printf 'faun-cargo-offline: Debian ships no %s\n%s\n' "$name" "$out" >&2; exit 1; }
+  before=$(find . -name Cargo.toml -not -path './target/*' -exec cat {} + | md5sum)
+  find . -name Cargo.toml -not -path './target/*' -exec sed -i -E \
+    -e "s/^($name[[:space:]]*=[[:space:]]*)\"[^\"]*\"/\1\"$have\"/" \
+    -e "/^$name[[:space:]]*=[[:space:]]*\{/ s/(version[[:space:]]*=[[:space:]]*)\"[^\"]*\"/\1\"$have\"/" \
+    -e "/package[[:space:]]*=[[:space:]]*\"$name\"/ s/(version[[:space:]]*=[[:space:]]*)\"[^\"]*\"/\1\"$have\"/" \
+    -e "/^\[(dev-|build-)?dependencies\.$name\]/,/^\[/ s/^(version[[:space:]]*=[[:space:]]*)\"[^\"]*\"/\1\"$have\"/" {} +
+  after=$(find . -name Cargo.toml -not -path './target/*' -exec cat {} + | md5sum)
+  [ "$before" = "$after" ] && { printf 'faun-cargo-offline: cannot relax %s\n%s\n' "$name" "$out" >&2; exit 1; }
+  echo "faun-cargo-offline: $name requirement set to $have (Debian's)"
+done
+exit 1
+`;

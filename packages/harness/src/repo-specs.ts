@@ -2,10 +2,12 @@
  * Environment specs of real repositories (SWE-bench Lite's Python repositories), built from Debian's
  * packages only — no PyPI. Which versions work is documented in packages/harness/README.md.
  */
+import { CPP_SPECS } from './repo-specs-cpp.ts';
 import { JAVA_SPECS } from './repo-specs-java.ts';
 import { MORE_SPECS } from './repo-specs-more.ts';
 import { NATIVE_SPECS } from './repo-specs-native.ts';
 import { NODE_SPECS } from './repo-specs-node.ts';
+import { RUST_SPECS } from './repo-specs-rust.ts';
 import { debsFrom } from './spec-steps.ts';
 import type { EnvSpec } from './specs.ts';
 
@@ -221,4 +223,4 @@ REPO_SPECS.unshift(
   onBullseye('django/django', OLD_DJANGO),
 );
 
-REPO_SPECS.push(...MORE_SPECS, ...NODE_SPECS, ...JAVA_SPECS, ...NATIVE_SPECS);
+REPO_SPECS.push(...MORE_SPECS, ...NODE_SPECS, ...JAVA_SPECS, ...NATIVE_SPECS, ...RUST_SPECS, ...CPP_SPECS);

@@ -256,9 +256,12 @@ export function testCommand(spec: EnvSpec, inst: ExecutionInstance): string {
     .replaceAll('{test_classes}', javaTestClasses(files).join(','));
 }
 
-/** The instance-layer install steps with `{version}` filled in. */
+/** The instance-layer install steps with `{version}` and `{test_files}` filled in. */
 export function installSteps(spec: EnvSpec, inst: ExecutionInstance): string[] {
-  return spec.install.map((s) => s.replaceAll('{version}', inst.version ?? '0'));
+  const files = testFiles(inst.test_patch).join(' ');
+  return spec.install.map((s) =>
+    s.replaceAll('{version}', inst.version ?? '0').replaceAll('{test_files}', files),
+  );
 }
 
 /** The spec identity stored with results: name, declared version and a hash of its content. */

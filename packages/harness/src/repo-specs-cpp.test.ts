@@ -1,0 +1,42 @@
+import { expect, test } from 'bun:test';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MSB_PARSERS } from './parsers/select.ts';
+import { FMT_TARGETS } from './repo-specs-cpp.ts';
+import { installSteps, specFor, testCommand } from './specs.ts';
+import { testInstance } from './test-instance.ts';
+
+const testPatch = (files: string[]) =>
+  files.map((f) => `diff --git a/${f} b/${f}\n--- a/${f}\n+++ b/${f}\n@@ -1 +1 @@\n-a\n+b\n`).join('');
+
+const fmt = testInstance({
+  repo: 'fmtlib/fmt',
+  language: 'cpp',
+  test_patch: testPatch(['test/format-test.cc', 'test/util.cc', 'test/CMakeLists.txt']),
+});
+
+test("fmt gets its own spec: Multi-SWE-bench's ctest parser, only the touched test targets", () => {
+  const s = specFor(fmt)!;
+  expect(s.name).toBe('fmtlib/fmt');
+  expect(s.parser).toBe(MSB_PARSERS['fmtlib/fmt']!);
+  const cmd = testCommand(s, fmt);
+  expect(cmd).toContain('for f in test/format-test.cc test/util.cc;');
+  expect(cmd).toContain('ctest --output-on-failure -R');
+  // testFiles keeps test modules only (CMakeLists.txt is not one); the instance layer builds the same targets.
+  expect(installSteps(s, fmt)[0]).toContain('for f in test/format-test.cc test/util.cc;');
+  expect(installSteps(s, fmt)[0]).not.toContain('{test_files}');
+});
+
+test('FMT_TARGETS keeps the test/*.cc files that are targets of the configured build', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'faun-fmt-'));
+  mkdirSync(join(dir, 'bin'));
+  writeFileSync(
+    join(dir, 'bin/make'),
+    '#!/bin/sh\nprintf "The following are some of the valid targets:\\n... all\\n... format-test\\n... chrono-test\\n... test-main\\n"\n',
+  );
+  chmodSync(join(dir, 'bin/make'), 0o755);
+  const script = `${FMT_TARGETS.replace('{test_files}', 'test/format-test.cc test/util.cc test/CMakeLists.txt test/chrono-test.cc')}; echo "$T"`;
+  const p = Bun.spawnSync(['sh', '-c', script], { env: { PATH: `${dir}/bin:${process.env.PATH}` } });
+  expect(p.stdout.toString()).toBe('format-test\nchrono-test\n');
+});
