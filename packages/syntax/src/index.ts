@@ -28,5 +28,6 @@ export {
   type Tree,
   type TreeCursor,
 } from './parsers.ts';
+export { sexpSpans } from './sexp-spans.ts';
 export { type FlatSyntaxTree, MAX_READ_DEPTH, readTree } from './tree-reader.ts';
 export { patchRuntimeForUtf8, utf8Input } from './utf8-runtime.ts';

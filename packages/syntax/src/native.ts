@@ -9,6 +9,7 @@
  * {@link MAX_READ_DEPTH} also return null (the WASM path handles them the way the reference can).
  */
 import type { SyntaxLang } from './languages.ts';
+import { sexpSpans } from './sexp-spans.ts';
 import type { FlatSyntaxTree } from './tree-reader.ts';
 
 /** Raw tree levels the native reader accepts (the same bound as the WASM reader's). */
@@ -283,34 +284,7 @@ function nodeSpans(
   const sStart = spanScratch.start;
   const sEnd = spanScratch.end;
   // all parenthesised spans of the string, in pre-order
-  const opens: number[] = [];
-  const ends: number[] = [];
-  const stack: number[] = [];
-  const len = s.length;
-  let i = 0;
-  while (i < len) {
-    const c = s.charCodeAt(i);
-    if (c === 40 /* ( */) {
-      stack.push(opens.length);
-      opens.push(i);
-      ends.push(-1);
-      if (s.startsWith('MISSING "', i + 1)) {
-        const close = s.indexOf('")', i + 10);
-        i = close < 0 ? len : close + 1;
-        continue;
-      }
-      if (s.startsWith("UNEXPECTED '", i + 1)) {
-        i += 12;
-        i += s[i] === '\\' ? 3 : 2;
-        continue;
-      }
-      i++;
-    } else if (c === 41 /* ) */) {
-      const k = stack.pop();
-      if (k !== undefined) ends[k] = i + 1;
-      i++;
-    } else i++;
-  }
+  const { opens, ends } = sexpSpans(s);
   let k = 0;
   for (let v = 0; v < n; v++) {
     sStart[v] = -1;

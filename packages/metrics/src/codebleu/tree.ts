@@ -2,7 +2,14 @@
  * A plain-JS copy of a tree-sitter tree (one cursor walk over the wasm tree), plus the S-expression of every
  * subtree as `str(node)` prints it in the reference (tree-sitter's `ts_node_string`).
  */
-import { type FlatSyntaxTree, fastCursor, type ParsedCode, readTree, TreeTooDeepError } from '@faun/syntax';
+import {
+  type FlatSyntaxTree,
+  fastCursor,
+  type ParsedCode,
+  readTree,
+  sexpSpans,
+  TreeTooDeepError,
+} from '@faun/syntax';
 
 /** One node: the fields CodeBLEU reads (offsets in UTF-8 bytes, as the reference's tree-sitter has them). */
 export interface CNode {
@@ -234,7 +241,7 @@ export function flattenTreeByCursor(
  * hidden tokens (e.g. `(MISSING _newline)`), which the node API does not expose: those spans are skipped.
  */
 function assignSexps(rootSexp: string, visible: CNode[], count: number): void {
-  const spans = sexpSpans(rootSexp);
+  const spans = sexpSpanPairs(rootSexp);
   let k = 0;
   let ok = true;
   for (const node of visible) {
@@ -267,36 +274,8 @@ function missingMatches(node: CNode, span: string): boolean {
   return node.missing && span === (node.named ? `(MISSING ${node.type})` : `(MISSING "${node.type}")`);
 }
 
-/**
- * Start/end offsets of every parenthesised node in a `ts_node_string` S-expression, in pre-order. Handles
- * `(MISSING ")")` and `(UNEXPECTED '(')`, whose quoted parts may contain parentheses.
- */
-export function sexpSpans(s: string): [number, number][] {
-  const spans: [number, number][] = [];
-  const open: number[] = [];
-  let i = 0;
-  const n = s.length;
-  while (i < n) {
-    const c = s.charCodeAt(i);
-    if (c === 40 /* ( */) {
-      open.push(spans.length);
-      spans.push([i, -1]);
-      if (s.startsWith('MISSING "', i + 1)) {
-        const close = s.indexOf('")', i + 10);
-        i = close < 0 ? n : close + 1;
-        continue;
-      }
-      if (s.startsWith("UNEXPECTED '", i + 1)) {
-        i += 12;
-        i += s[i] === '\\' ? 3 : 2;
-        continue;
-      }
-      i++;
-    } else if (c === 41 /* ) */) {
-      const k = open.pop();
-      if (k !== undefined) (spans[k] as [number, number])[1] = i + 1;
-      i++;
-    } else i++;
-  }
-  return spans;
+/** Start/end offsets of every parenthesised node of a `ts_node_string` S-expression, in pre-order. */
+export function sexpSpanPairs(s: string): [number, number][] {
+  const { opens, ends } = sexpSpans(s);
+  return opens.map((o, k) => [o, ends[k] as number]);
 }
