@@ -132,4 +132,4 @@ test('faun serve keys create / list / revoke', async () => {
   expect(faun(['serve', 'keys', 'revoke', id, '--database', db]).code).toBe(0);
   expect(faun(['serve', 'keys', 'revoke', 'nope', '--database', db]).code).toBe(2);
   expect(await check()).toBe(401);
-}, 60_000);
+}, 180_000);
