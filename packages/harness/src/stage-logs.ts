@@ -39,20 +39,19 @@ export function stageLogWriter(dir: string): (log: StageLog) => Promise<void> {
   return async (log) => {
     const d = join(dir, instanceDirName(log.instance.instance_id));
     await mkdir(d, { recursive: true });
-    if (log.stage === 'run' || log.stage === 'before')
-      if (log.repeat === 0)
-        await writeFileAtomic(
-          join(d, 'instance.json'),
-          `${stableStringify(
-            {
-              instance_id: log.instance.instance_id,
-              repo: log.instance.repo,
-              pr: prNumberOf(log.instance.instance_id),
-              parser: log.parser,
-            },
-            2,
-          )}\n`,
-        );
+    if ((log.stage === 'run' || log.stage === 'before') && log.repeat === 0)
+      await writeFileAtomic(
+        join(d, 'instance.json'),
+        `${stableStringify(
+          {
+            instance_id: log.instance.instance_id,
+            repo: log.instance.repo,
+            pr: prNumberOf(log.instance.instance_id),
+            parser: log.parser,
+          },
+          2,
+        )}\n`,
+      );
     await writeFileAtomic(join(d, stageLogName(log.stage, log.repeat)), log.text);
   };
 }

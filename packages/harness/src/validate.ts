@@ -142,7 +142,7 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
       });
       if (opts.onStageLog) {
         const out = run.artifacts['test_output.txt'];
-        const text = typeof out === 'string' ? (testSection(out, nonce) ?? out) : '';
+        const text = testSection(out, nonce) ?? out;
         await opts.onStageLog({ instance: inst, stage: name[side], repeat: i, parser, text });
       }
       const o = run.result.outcome;

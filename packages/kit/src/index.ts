@@ -9,6 +9,7 @@ export * from './files.ts';
 export * from './hash.ts';
 export * from './interrupt.ts';
 export * from './invocation.ts';
+export * from './lock.ts';
 export * from './paths.ts';
 export * from './progress.ts';
 export * from './repo-dirs.ts';

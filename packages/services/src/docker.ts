@@ -5,8 +5,8 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { PrerequisiteError } from '@faun/kit';
+import { withLock } from '@faun/kit/lock';
 import { ensureDebs } from './apt.ts';
-import { withLock } from './lock.ts';
 import { run, waitFor, which } from './proc.ts';
 
 export const STATE_DIR = process.env.FAUN_STATE_DIR ?? '/var/cache/faun';

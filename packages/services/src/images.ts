@@ -6,9 +6,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PrerequisiteError, sha256 } from '@faun/kit';
+import { withLock } from '@faun/kit/lock';
 import { ensureDebs } from './apt.ts';
 import { ensureDocker, imageExists, STATE_DIR } from './docker.ts';
-import { withLock } from './lock.ts';
 import { run, runLogged } from './proc.ts';
 
 export type Toolchain = 'python' | 'java' | 'go' | 'node' | 'rust' | 'cpp';

@@ -4,6 +4,8 @@
  * Debian rootfs, Redis and PostgreSQL servers, a loopback Docker registry, headless Chromium.
  * @module
  */
+
+export { processAlive, withLock } from '@faun/kit/lock';
 export { ensureDebs, missingDebs } from './apt.ts';
 export { CHROMIUM_ARGS, chromiumPath } from './chromium.ts';
 export { type DockerStatus, dockerReachable, ensureDocker, imageExists, STATE_DIR } from './docker.ts';
@@ -18,7 +20,6 @@ export {
   toolchainDockerfile,
   toolchainImageTag,
 } from './images.ts';
-export { processAlive, withLock } from './lock.ts';
 export { ensurePostgres } from './postgres.ts';
 export { freePort, run, waitFor } from './proc.ts';
 export { ensureRedis, type ServiceHandle } from './redis.ts';

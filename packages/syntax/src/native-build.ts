@@ -9,10 +9,11 @@
  * Environment: `FAUN_CC` (compiler, default `cc`), `FAUN_SYNTAX_NATIVE_DIR` (cache folder, default
  * `$XDG_CACHE_HOME/faun/tree-sitter` or `~/.cache/faun/tree-sitter`).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { withLock } from '@faun/kit/lock';
 import type { SyntaxLang } from './languages.ts';
 
 const require = createRequire(import.meta.url);
@@ -78,40 +79,6 @@ async function run(cmd: string[]): Promise<void> {
   }
 }
 
-/** Waits while another process holds `lock` (a folder), up to `ms`; takes over a stale lock. */
-async function withLock<T>(
-  lock: string,
-  done: () => boolean,
-  fn: () => Promise<T>,
-  ms = 300_000,
-): Promise<T | null> {
-  const t0 = Date.now();
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (done()) return null;
-      let age = 0;
-      try {
-        age = Date.now() - statSync(lock).mtimeMs;
-      } catch {
-        continue;
-      }
-      if (age > ms || Date.now() - t0 > ms) {
-        rmSync(lock, { recursive: true, force: true });
-        continue;
-      }
-      await Bun.sleep(100);
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
 const builds = new Map<SyntaxLang, Promise<string>>();
 
 /** The path of `lang`'s native library, built first when not cached. Throws {@link NativeBuildError}. */
@@ -172,51 +139,43 @@ async function build(lang: SyntaxLang): Promise<string> {
   if (existsSync(so)) return so;
   const tmp = (f: string) => `${f}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   const flags = ['-O2', '-fPIC', '-fvisibility=hidden', `-I${join(lib, 'include')}`, `-I${join(lib, 'src')}`];
-  await withLock(
-    `${runtimeObj}.lock`,
-    () => existsSync(runtimeObj),
-    async () => {
-      if (existsSync(runtimeObj)) return;
-      const t = tmp(runtimeObj);
-      await run([
-        cc,
-        ...flags,
-        '-std=c11',
-        '-D_POSIX_C_SOURCE=200112L',
-        '-D_DEFAULT_SOURCE',
-        '-c',
-        join(lib, 'src/lib.c'),
-        '-o',
-        t,
-      ]);
-      renameSync(t, runtimeObj);
-    },
-  );
-  await withLock(
-    `${so}.lock`,
-    () => existsSync(so),
-    async () => {
-      if (existsSync(so)) return;
-      const src = join(gDir, g.dir);
-      const t = tmp(so);
-      await run([
-        cc,
-        '-O2',
-        '-fPIC',
-        '-shared',
-        `-I${src}`,
-        `-I${join(lib, 'include')}`,
-        `-DFAUN_TS_LANGUAGE=${g.fn}`,
-        GLUE,
-        join(src, 'parser.c'),
-        ...(g.scanner ? [join(src, 'scanner.c')] : []),
-        runtimeObj,
-        '-o',
-        t,
-      ]);
-      renameSync(t, so);
-    },
-  );
+  await withLock(`${runtimeObj}.lock`, async () => {
+    if (existsSync(runtimeObj)) return;
+    const t = tmp(runtimeObj);
+    await run([
+      cc,
+      ...flags,
+      '-std=c11',
+      '-D_POSIX_C_SOURCE=200112L',
+      '-D_DEFAULT_SOURCE',
+      '-c',
+      join(lib, 'src/lib.c'),
+      '-o',
+      t,
+    ]);
+    renameSync(t, runtimeObj);
+  });
+  await withLock(`${so}.lock`, async () => {
+    if (existsSync(so)) return;
+    const src = join(gDir, g.dir);
+    const t = tmp(so);
+    await run([
+      cc,
+      '-O2',
+      '-fPIC',
+      '-shared',
+      `-I${src}`,
+      `-I${join(lib, 'include')}`,
+      `-DFAUN_TS_LANGUAGE=${g.fn}`,
+      GLUE,
+      join(src, 'parser.c'),
+      ...(g.scanner ? [join(src, 'scanner.c')] : []),
+      runtimeObj,
+      '-o',
+      t,
+    ]);
+    renameSync(t, so);
+  });
   if (!existsSync(so)) throw new NativeBuildError(`${so} was not built`);
   return so;
 }

@@ -3,7 +3,6 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withLock } from './lock.ts';
-import { sleep } from './proc.ts';
 
 test('withLock serializes concurrent holders', async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'faun-lock-')), 'l');
@@ -11,7 +10,7 @@ test('withLock serializes concurrent holders', async () => {
   const hold = (name: string) =>
     withLock(path, async () => {
       events.push(`${name}+`);
-      await sleep(50);
+      await Bun.sleep(50);
       events.push(`${name}-`);
     });
   await Promise.all([hold('a'), hold('b')]);

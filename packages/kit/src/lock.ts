@@ -1,10 +1,10 @@
 /**
  * A cross-process lock on a folder name (mkdir is atomic). A lock whose owner process is gone is
- * taken over, so a killed setup never blocks the next one.
+ * taken over, so a killed setup or build never blocks the next one. Also importable alone as
+ * `@faun/kit/lock` (no other plumbing loaded).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sleep } from './proc.ts';
 
 /** True when a process with this id exists on this host. */
 export function processAlive(pid: number): boolean {
@@ -37,7 +37,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, onWait?: (
         onWait?.();
         announced = true;
       }
-      await sleep(250);
+      await new Promise((r) => setTimeout(r, 250));
     }
   }
   try {
