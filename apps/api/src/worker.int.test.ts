@@ -72,9 +72,13 @@ test('every job completes exactly once although a worker is killed midway', asyn
   });
   expect(submit.status).toBe(202);
   const { id } = (await submit.json()) as { id: string };
+  // Kill A while it holds a job (its own log says it started one and has not finished it): between two
+  // jobs there would be nothing for the stalled-job check to recover.
+  const holding = () => [...a.started].some((j) => !a.finished.has(j));
   const until = Date.now() + 30_000;
-  while (a.done() < 5 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  while ((a.done() < 5 || !holding()) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
   expect(a.done()).toBeGreaterThanOrEqual(5);
+  expect(holding()).toBe(true);
   a.proc.kill('SIGKILL');
   await a.proc.exited;
   const doneByA = a.done();

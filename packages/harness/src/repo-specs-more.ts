@@ -4,7 +4,7 @@
  * Python and what differs from its pins (`MAP_REPO_VERSION_TO_SPECS`, SWE-bench v4.1.0
  * `swebench/harness/constants/python.py`); measured results are in packages/harness/README.md.
  */
-import { debsFrom } from './spec-steps.ts';
+import { debsFrom, pickRelease } from './spec-steps.ts';
 import type { EnvSource, EnvSpec } from './specs.ts';
 
 /**
@@ -97,20 +97,40 @@ const XARRAY: EnvSpec = {
   },
 };
 
+/** astroid releases by tag: the commit of each tag in pylint-dev/astroid. */
+const ASTROID: Record<string, string> = {
+  '2.9.3': 'd3449531aa5bcefb47cbb55ac695be5ed3dd635b',
+  '2.11.3': '36b81ead6dcecde342c696eab3089267acbe4ff3',
+  '2.11.6': '80883503e1a2505ef54954a2dac16278e7e19e58',
+  '2.11.7': '502ccf48834b6f7bc1bb1b9437554d46c5584a0c',
+  '2.12.13': '8bdec591f228e7db6a0be66b6ca814227ff50001',
+};
 /**
  * pylint pins astroid exactly for its tests (requirements_test_min.txt at the environment commit:
  * 2.11.3 for 2.13, 2.11.6 for 2.14, 2.12.13 for 2.15) and Debian has none of those (bullseye 2.5.1,
- * bookworm 2.14.2): astroid comes from its repository at that tag. Python 3.9 as in SWE-bench
- * (bullseye); pytest ~= 7 and the newer pure-Python dependencies are bookworm's, unpacked.
+ * bookworm 2.14.2): astroid comes from its repository at that tag. SWE-bench then runs
+ * `pip install -e .` at the base commit, which replaces the pin with the newest release the base
+ * commit's own `install_requires` allows when the pin is outside it (a 2.15 base commit with
+ * `astroid>=2.11.6,<=2.12.0-dev0` gets 2.11.7; a 2.13 one with `<=2.10.0-dev0` gets 2.9.3): the other
+ * releases are those newest ones, and the instance step picks as pip does (`pickRelease`). Python 3.9
+ * as in SWE-bench (bullseye); pytest ~= 7 and the newer pure-Python dependencies are bookworm's, unpacked.
  */
-const PYLINT_ASTROID: Record<string, [string, string]> = {
-  '2.13': ['2.11.3', '36b81ead6dcecde342c696eab3089267acbe4ff3'],
-  '2.14': ['2.11.6', '80883503e1a2505ef54954a2dac16278e7e19e58'],
-  '2.15': ['2.12.13', '8bdec591f228e7db6a0be66b6ca814227ff50001'],
+const PYLINT_ASTROID: Record<string, { pinned: string; others: string[] }> = {
+  '2.13': { pinned: '2.11.3', others: ['2.9.3'] },
+  '2.14': { pinned: '2.11.6', others: [] },
+  '2.15': { pinned: '2.12.13', others: ['2.11.7'] },
 };
+const ASTROID_PTH = '/usr/lib/python3/dist-packages/faun-astroid.pth';
 function pylint(version: string): EnvSpec {
-  const [tag, commit] = PYLINT_ASTROID[version]!;
-  const astroid = pySource('pylint-dev/astroid', commit);
+  const { pinned, others } = PYLINT_ASTROID[version]!;
+  const releases = Object.fromEntries(
+    [pinned, ...others].map((v) => [v, `/opt/faun-src/pylint-dev+astroid-${v}`]),
+  );
+  const sources = Object.entries(releases).map(([v, dest]) => ({
+    repo: 'pylint-dev/astroid',
+    commit: ASTROID[v]!,
+    dest,
+  }));
   return {
     name: 'pylint-dev/pylint',
     versions: [version],
@@ -131,7 +151,7 @@ function pylint(version: string): EnvSpec {
       'python3-enchant',
       'python3-setuptools',
     ],
-    sources: [astroid.source],
+    sources,
     envSetup: [
       debsFrom('bookworm', [
         'python3-pytest',
@@ -141,9 +161,9 @@ function pylint(version: string): EnvSpec {
         'python3-platformdirs',
         'python3-typing-extensions',
       ]),
-      astroid.step,
+      `echo ${releases[pinned]} > ${ASTROID_PTH}`,
     ],
-    install: [],
+    install: others.length ? [pickRelease('astroid', pinned, ASTROID_PTH, releases)] : [],
     testCmd: `PYTHONPATH=/testbed ${PYTEST} {test_files}`,
     parser: 'pytest-options',
     // The needs_two_cores tests (parallel linting) skip on one CPU.
@@ -154,7 +174,11 @@ function pylint(version: string): EnvSpec {
       python: '3.9',
       differs: [
         'python 3.9 (bullseye 3.9.2)',
-        `astroid ${tag} from its repository (the pinned version; Debian has 2.5.1 and 2.14.2)`,
+        `astroid ${pinned} from its repository (the pinned version; Debian has 2.5.1 and 2.14.2)${
+          others.length
+            ? `, or ${others.join('/')} where the base commit's install_requires excludes it, as pip install -e . does`
+            : ''
+        }`,
         'pytest 7.2.1, tomli, tomlkit, platformdirs, typing-extensions from bookworm (unpacked)',
         'pytest-benchmark, pytest-timeout, pytest-xdist of requirements_test.txt absent',
         'sandbox CPU limit 2 (SWE-bench sets none; the needs_two_cores tests skip on 1)',

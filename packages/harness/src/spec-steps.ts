@@ -21,3 +21,49 @@ export function debsFrom(suite: DebianSuite, packages: string[]): string {
     `cd / && rm -rf /tmp/faun-debs ${list} /var/lib/apt/lists/*`,
   ].join(' && ');
 }
+
+/**
+ * What `pip install -e .` leaves of a dependency the environment pinned: pip keeps the installed
+ * version when the checked-out project's own requirement allows it and otherwise replaces it with the
+ * newest release that does. So an instance whose base commit caps the dependency below the
+ * environment's pin runs on an older release (pylint at a 2.15 base commit with `astroid<=2.12.0-dev0`
+ * runs its tests on astroid 2.11.7, not the pinned 2.12.13). The requirement is read from the work
+ * tree's setup.cfg / pyproject.toml / setup.py; `releases` maps each candidate version to the folder
+ * holding that release's tree, and must include the newest release of every range an instance can ask
+ * for. The chosen folder is written to `pth`.
+ */
+export const PICK_RELEASE_PY = [
+  'import re, sys',
+  'from packaging.specifiers import SpecifierSet',
+  'from packaging.version import Version',
+  'name, pinned, pth = sys.argv[1:4]',
+  "releases = dict(a.split('=', 1) for a in sys.argv[4:])",
+  "text = ''",
+  "for f in ('setup.cfg', 'pyproject.toml', 'setup.py'):",
+  '    try:',
+  "        text += open(f).read() + '\\n'",
+  '    except OSError:',
+  '        pass',
+  'm = re.search(r"\\b" + re.escape(name) + r"\\s*((?:[<>=!~]=?\\s*[\\w.*+-]+\\s*,?\\s*)+)", text)',
+  "req = SpecifierSet(m.group(1).strip().rstrip(',')) if m else SpecifierSet('')",
+  'ok = [v for v in releases if req.contains(Version(v), prereleases=True)]',
+  'choice = pinned if pinned in ok else (max(ok, key=Version) if ok else pinned)',
+  "open(pth, 'w').write(releases[choice] + '\\n')",
+  "print('faun: %s %s (requirement %r, pinned %s)' % (name, choice, str(req), pinned))",
+].join('\n');
+
+/** The step that runs PICK_RELEASE_PY in the work tree (base64 so no shell or Dockerfile quoting applies). */
+export function pickRelease(
+  name: string,
+  pinned: string,
+  pth: string,
+  releases: Record<string, string>,
+): string {
+  if (!releases[pinned])
+    throw new Error(`pickRelease: the pinned ${name} ${pinned} is not among the releases`);
+  const code = Buffer.from(PICK_RELEASE_PY).toString('base64');
+  const args = Object.keys(releases)
+    .sort()
+    .map((v) => `${v}=${releases[v]}`);
+  return `echo ${code} | base64 -d | python3 - ${name} ${pinned} ${pth} ${args.join(' ')}`;
+}

@@ -82,18 +82,30 @@ test('other Lite repositories: suite and parser per version, unknown versions fa
   expect(pick('sphinx-doc/sphinx', '7.1').parser).toBe('pytest-v2');
   expect(pick('pydata/xarray', '0.12').suite).toBe('bullseye');
   expect(pick('mwaskom/seaborn', '0.12').parser).toBe('seaborn');
-  // xarray's numbagg and pylint's pinned astroid come from their repositories at fixed commits.
+  // xarray's numbagg and pylint's pinned astroid come from their repositories at fixed commits; pylint
+  // also gets the newest astroid under the caps its base commits set (2.9.3 for 2.13, 2.11.7 for 2.15),
+  // chosen per instance as pip install -e . would.
   expect(pick('pydata/xarray', '0.12').sources?.map((x) => x.repo)).toEqual(['numbagg/numbagg']);
   const astroid = (v: string) => pick('pylint-dev/pylint', v).sources?.map((x) => `${x.repo}@${x.commit}`);
-  expect(astroid('2.13')).toEqual(['pylint-dev/astroid@36b81ead6dcecde342c696eab3089267acbe4ff3']);
+  expect(astroid('2.13')).toEqual([
+    'pylint-dev/astroid@36b81ead6dcecde342c696eab3089267acbe4ff3',
+    'pylint-dev/astroid@d3449531aa5bcefb47cbb55ac695be5ed3dd635b',
+  ]);
   expect(astroid('2.14')).toEqual(['pylint-dev/astroid@80883503e1a2505ef54954a2dac16278e7e19e58']);
-  expect(astroid('2.15')).toEqual(['pylint-dev/astroid@8bdec591f228e7db6a0be66b6ca814227ff50001']);
+  expect(astroid('2.15')).toEqual([
+    'pylint-dev/astroid@8bdec591f228e7db6a0be66b6ca814227ff50001',
+    'pylint-dev/astroid@502ccf48834b6f7bc1bb1b9437554d46c5584a0c',
+  ]);
+  expect(pick('pylint-dev/pylint', '2.14').install).toEqual([]);
+  expect(pick('pylint-dev/pylint', '2.15').install[0]).toContain(
+    'python3 - astroid 2.12.13 /usr/lib/python3/dist-packages/faun-astroid.pth 2.11.7=/opt/faun-src/pylint-dev+astroid-2.11.7 2.12.13=/opt/faun-src/pylint-dev+astroid-2.12.13',
+  );
   for (const v of ['2.13', '2.14', '2.15']) {
     expect(pick('pylint-dev/pylint', v).suite).toBe('bullseye');
     expect(pick('pylint-dev/pylint', v).apt).not.toContain('python3-astroid');
   }
   expect(pick('pylint-dev/pylint', '2.15').envSetup.at(-1)).toBe(
-    'echo /opt/faun-src/pylint-dev+astroid > /usr/lib/python3/dist-packages/faun-astroid.pth',
+    'echo /opt/faun-src/pylint-dev+astroid-2.12.13 > /usr/lib/python3/dist-packages/faun-astroid.pth',
   );
   expect(pick('pylint-dev/pylint', '2.16').name).toBe('default:python');
   // pylint's needs_two_cores tests: the sandbox gets 2 CPUs; other specs keep the limit given.
