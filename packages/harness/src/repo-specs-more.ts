@@ -4,6 +4,7 @@
  * Python and what differs from its pins (`MAP_REPO_VERSION_TO_SPECS`, SWE-bench v4.1.0
  * `swebench/harness/constants/python.py`); measured results are in packages/harness/README.md.
  */
+import { ASTROPY_COMPAT_PLUGIN, astropyDeprecationIgnores, py36CollectionsAbc } from './py-compat.ts';
 import { debsFrom, pickRelease } from './spec-steps.ts';
 import type { EnvSource, EnvSpec } from './specs.ts';
 
@@ -367,7 +368,12 @@ const ASTROPY_13: EnvSpec = {
     'python3-psutil',
   ],
   sources: [ASTROPY_HELPERS.source],
-  envSetup: [],
+  // Python 3.9 and numpy 1.19 warn where 3.6 and 1.16 did not, and astropy's tests make deprecations
+  // errors: collection fails on `collections.MutableSequence`, io.fits tests on `tostring()`.
+  envSetup: [
+    py36CollectionsAbc(),
+    astropyDeprecationIgnores([String.raw`tostring\(\) is deprecated\. Use tobytes\(\) instead\.`]),
+  ],
   install: [
     `rm -rf astropy_helpers && cp -a ${ASTROPY_HELPERS.source.dest} astropy_helpers`,
     `${ASTROPY_BUILD_13} || (tail -50 /tmp/faun-build.log; exit 1)`,
@@ -375,12 +381,13 @@ const ASTROPY_13: EnvSpec = {
   preTest: [`${ASTROPY_BUILD_13} || tail -50 /tmp/faun-build.log`],
   testCmd: `PYTHONPATH=/testbed ${PYTEST} {test_files}`,
   parser: 'pytest-v2',
-  env: { PYTHONDONTWRITEBYTECODE: '1', CFLAGS: ASTROPY_CFLAGS },
+  env: { PYTHONDONTWRITEBYTECODE: '1', CFLAGS: ASTROPY_CFLAGS, PYTEST_PLUGINS: ASTROPY_COMPAT_PLUGIN },
   specVersion: '1',
   swebench: {
     python: '3.6',
     differs: [
-      'python 3.6 → 3.9 (bullseye)',
+      'python 3.6 → 3.9 (bullseye); the collections ABCs are set as attributes of collections, as on 3.6 (no DeprecationWarning)',
+      "numpy 1.19's tostring() DeprecationWarning, which 1.16 does not have, is on astropy's own ignore list",
       'numpy 1.16.0 → 1.19.5; pytest → 6.0.2',
       'astropy_helpers from its repository at the submodule commit of the environment commit (SWE-bench: ah_bootstrap downloads it)',
       'pip install -e .[test] → build_ext --inplace',

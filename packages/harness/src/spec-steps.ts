@@ -67,3 +67,8 @@ export function pickRelease(
     .map((v) => `${v}=${releases[v]}`);
   return `echo ${code} | base64 -d | python3 - ${name} ${pinned} ${pth} ${args.join(' ')}`;
 }
+
+/** A step that writes `text` to `path` (base64, so no shell or Dockerfile quoting applies). */
+export function writeFileStep(path: string, text: string): string {
+  return `echo ${Buffer.from(text).toString('base64')} | base64 -d > ${path}`;
+}
