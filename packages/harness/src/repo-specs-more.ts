@@ -5,7 +5,7 @@
  * `swebench/harness/constants/python.py`); measured results are in packages/harness/README.md.
  */
 import { ASTROPY_COMPAT_PLUGIN, astropyDeprecationIgnores, py36CollectionsAbc } from './py-compat.ts';
-import { debsFrom, pickRelease } from './spec-steps.ts';
+import { debianEggVersion, debsFrom, pickRelease } from './spec-steps.ts';
 import type { EnvSource, EnvSpec } from './specs.ts';
 
 /**
@@ -77,7 +77,8 @@ const XARRAY: EnvSpec = {
     'python3-h5netcdf',
   ],
   sources: [NUMBAGG.source],
-  envSetup: [NUMBAGG.step],
+  // bullseye's pint 0.16.1 says 0.0.0 in its metadata: `requires_pint_0_15` tests would skip
+  envSetup: [NUMBAGG.step, debianEggVersion('python3-pint', 'Pint')],
   install: [],
   testCmd: `PYTHONPATH=/testbed ${PYTEST} {test_files}`,
   parser: 'pytest',
@@ -92,7 +93,7 @@ const XARRAY: EnvSpec = {
       'scipy 1.11.1 → 1.6.0',
       'dask 2022.8.1 → 2021.01.0',
       'pytest 7.4.0 → 6.0.2',
-      'sparse, pint, numba, zarr, h5netcdf from bullseye; numbagg → 0.1.0 from its repository (not in Debian)',
+      'sparse, pint (its metadata version 0.0.0 corrected to 0.16.1), numba, zarr, h5netcdf from bullseye; numbagg → 0.1.0 from its repository (not in Debian)',
       'the rest of ci/requirements/environment.yml (cfgrib, iris, pseudonetcdf, rasterio, …) absent: those tests skip',
     ],
   },

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { debsFrom, pickRelease } from './spec-steps.ts';
+import { debianEggVersion, debsFrom, pickRelease } from './spec-steps.ts';
 
 test('debsFrom: adds the suite, downloads each package from it (missing ones skipped), unpacks, removes the list', () => {
   const s = debsFrom('bookworm', ['python3-tomli', 'python3-x']);
@@ -50,3 +50,28 @@ describe.if(hasPackaging)('pickRelease (what pip install -e . leaves of a pinned
     expect(() => pickRelease('astroid', '9.9', '/x.pth', { '1.0': '/a' })).toThrow('not among the releases');
   });
 });
+
+const hasDpkg = Bun.spawnSync(['dpkg-query', '-W', 'bash']).exitCode === 0;
+test.if(hasDpkg)(
+  'debianEggVersion: a 0.0.0 egg-info gets the package version from dpkg (epoch and revision dropped)',
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faun-egg-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'Bash-0.0.0.egg-info'));
+    writeFileSync(
+      join(dir, 'Bash-0.0.0.egg-info', 'PKG-INFO'),
+      'Metadata-Version: 1.2\nName: Bash\nVersion: 0.0.0\n',
+    );
+    const want = Bun.spawnSync(['dpkg-query', '-W', '-f=${Version}', 'bash'])
+      .stdout.toString()
+      .replace(/^\d+:/, '')
+      .replace(/-[^-]*$/, '');
+    expect(Bun.spawnSync(['sh', '-c', debianEggVersion('bash', 'Bash', dir)]).exitCode).toBe(0);
+    expect(readFileSync(join(dir, `Bash-${want}.egg-info`, 'PKG-INFO'), 'utf8')).toContain(
+      `Version: ${want}\n`,
+    );
+    expect(existsSync(join(dir, 'Bash-0.0.0.egg-info'))).toBe(false);
+    // nothing to fix: succeeds and changes nothing
+    expect(Bun.spawnSync(['sh', '-c', debianEggVersion('bash', 'Nope', dir)]).exitCode).toBe(0);
+  },
+);

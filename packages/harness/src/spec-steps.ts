@@ -72,3 +72,18 @@ export function pickRelease(
 export function writeFileStep(path: string, text: string): string {
   return `echo ${Buffer.from(text).toString('base64')} | base64 -d > ${path}`;
 }
+
+/**
+ * Some Debian packages record version 0.0.0 in their egg-info (bullseye's python3-pint 0.16.1: built
+ * without the git metadata setuptools_scm reads), so `importlib.metadata.version` and a test suite's
+ * minimum-version checks see 0.0.0 and skip tests. Writes the package's own Debian upstream version
+ * into that metadata.
+ */
+export function debianEggVersion(deb: string, dist: string, dir = '/usr/lib/python3/dist-packages'): string {
+  return [
+    `v=$(dpkg-query -W -f='\${Version}' ${deb} | sed -e 's/^[0-9]*://' -e 's/-[^-]*$//')`,
+    `for e in ${dir}/${dist}-0.0.0.egg-info; do [ -e "$e" ] || continue`,
+    `sed -i "s/^Version: 0\\.0\\.0$/Version: $v/" "$e/PKG-INFO"`,
+    `mv "$e" "${dir}/${dist}-$v.egg-info"; done`,
+  ].join('; ');
+}
