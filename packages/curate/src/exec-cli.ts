@@ -58,6 +58,7 @@ export async function buildExecTask(
   const built = await buildExec(refs, source, {
     rule: (o.testSplit as SplitRule | undefined) ?? 'dirs',
     hasSpec: await specCheck(),
+    versionFor: (await import('@faun/harness')).versionForPr,
     onCommit: (id) => progress.tick(1, id),
     signal,
   });

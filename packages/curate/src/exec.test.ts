@@ -130,6 +130,14 @@ test('a repository without an environment spec is a skip, and a given problem st
   ]);
   const ok = await buildExec(refs, src);
   expect(ok.swebench[0]?.problem_statement).toBe('add is wrong');
+  expect(ok.swebench[0]?.version).toBeNull();
+  // the environment version comes from the PR (a spec's PR range)
+  const asked: string[] = [];
+  const versioned = await buildExec(refs, src, {
+    versionFor: (repo, pr) => (asked.push(`${repo}#${pr}`), pr === 7 ? '2.14' : null),
+  });
+  expect(asked).toEqual(['acme/calc#7']);
+  expect(versioned.swebench[0]?.version).toBe('2.14');
 });
 
 test('a merge whose first parent is not in a shallow clone is a skip', async () => {

@@ -76,6 +76,8 @@ export interface ExecOptions {
   rule?: SplitRule;
   /** Whether faun has an environment spec for the repository in this language. */
   hasSpec?: (repo: string, language: Language) => boolean;
+  /** The environment version of the repository's PR (a spec's PR range), written into `version`. */
+  versionFor?: (repo: string, pr: number) => string | null;
 }
 
 /** The PR number a commit message names: `Merge pull request #N`, or `(#N)` ending the subject (squash). */
@@ -149,7 +151,7 @@ export function execRows(c: FixCommit, o: ExecOptions = {}): ExecBuilt {
       test_patch: split.test_patch,
       problem_statement: statement,
       hints_text: '',
-      version: null,
+      version: o.versionFor?.(c.repo, pr) ?? null,
       environment_setup_commit: base,
       FAIL_TO_PASS: [],
       PASS_TO_PASS: [],

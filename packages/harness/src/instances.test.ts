@@ -51,7 +51,15 @@ describe('toExecutionInstance', () => {
       patch: 'F',
       language: 'java',
       fail_to_pass: ['com.x.ATest'],
+      version: null, // PR 42 is in no PR range
     });
+  });
+  test('a Multi-SWE-bench row gets its environment version from its PR range; a version it carries wins', () => {
+    expect(toExecutionInstance({ ...msb, number: 973 }, 'x:3').version).toBe('2.14');
+    expect(toExecutionInstance({ ...msb, org: 'iamkun', repo: 'dayjs', number: 1000 }, 'x:4').version).toBe(
+      'jest22',
+    );
+    expect(toExecutionInstance({ ...msb, number: 973, version: '9.9' }, 'x:5').version).toBe('9.9');
   });
   test('errors name the place and the field', () => {
     expect(() => toExecutionInstance({ ...swe, FAIL_TO_PASS: 'not json' }, 'd.jsonl:7')).toThrow(

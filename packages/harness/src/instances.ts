@@ -13,6 +13,7 @@ import {
   type MsbStageResult,
   readJsonl,
 } from '@faun/schema';
+import { versionForPr } from './spec-versions.ts';
 
 type Row = Record<string, unknown>;
 
@@ -107,7 +108,13 @@ export function toExecutionInstance(row: Row, where: string): ExecutionInstance 
       ? msb.p2p_tests
       : testList(row.PASS_TO_PASS ?? row.pass_to_pass, `${where}: PASS_TO_PASS`),
     problem_statement: str(row.problem_statement ?? row.body),
-    version: row.version === undefined || row.version === null ? null : str(row.version),
+    // Multi-SWE-bench rows carry no version: it picks the environment by PR range, as versionForPr does.
+    version:
+      row.version !== undefined && row.version !== null
+        ? str(row.version)
+        : isMsb
+          ? versionForPr(repo, Number(row.number))
+          : null,
     environment_setup_commit: row.environment_setup_commit ? str(row.environment_setup_commit) : null,
     test_cmd: row.test_cmd ? str(row.test_cmd) : null,
     image: row.image ? str(row.image) : null,
