@@ -3,9 +3,7 @@
  * environment pins, where a repository's tests depend on it (pure: each returns the text of one `RUN`
  * step). Each removes a difference, never a test.
  */
-import { writeFileStep } from './spec-steps.ts';
-
-const DIST = '/usr/lib/python3/dist-packages';
+import { PY_DIST, writeFileStep } from './spec-steps.ts';
 
 /**
  * Python ≤ 3.6: the container ABCs (`collections.MutableSequence`, …) are attributes of `collections`.
@@ -13,7 +11,7 @@ const DIST = '/usr/lib/python3/dist-packages';
  * which a suite that turns deprecations into errors fails on at import. Setting them as attributes at
  * start-up (a `.pth` import) restores 3.6's silent names; code that uses `collections.abc` is unchanged.
  */
-export function py36CollectionsAbc(dist = DIST): string {
+export function py36CollectionsAbc(dist = PY_DIST): string {
   const mod = [
     'import collections',
     'import collections.abc',
@@ -36,7 +34,7 @@ export const ASTROPY_COMPAT_PLUGIN = 'faun_astropy_compat';
  * versions did not have (numpy 1.19's `tostring()`, absent from the pinned numpy 1.16) — to that list for
  * the running Python and re-applies astropy's filters.
  */
-export function astropyDeprecationIgnores(messages: string[], dist = DIST): string {
+export function astropyDeprecationIgnores(messages: string[], dist = PY_DIST): string {
   const plugin = [
     'import sys',
     '',

@@ -5,6 +5,7 @@
  * stand-in POM that builds the work tree's sources with the plugin versions Debian has (compiler 3.10.1,
  * resources 3.3.0, surefire 2.22.3, junit 4 / 5); the tests and Surefire's output are the project's own.
  */
+import { writeFileStep } from './spec-steps.ts';
 import type { EnvSpec } from './specs.ts';
 
 export interface StandinPom {
@@ -61,12 +62,6 @@ export function standinPom(p: StandinPom): string {
     '</plugins></build></project>',
     '',
   ].join('\n');
-}
-
-/** The env step that writes `pom` to `path` (base64, so the Dockerfile line needs no quoting). */
-export function writeFileStep(path: string, text: string): string {
-  const dir = path.slice(0, path.lastIndexOf('/'));
-  return `mkdir -p ${dir} && echo ${Buffer.from(text).toString('base64')} | base64 -d > ${path}`;
 }
 
 const MVN = 'mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo';

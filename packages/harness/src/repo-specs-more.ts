@@ -5,7 +5,7 @@
  * `swebench/harness/constants/python.py`); measured results are in packages/harness/README.md.
  */
 import { ASTROPY_COMPAT_PLUGIN, astropyDeprecationIgnores, py36CollectionsAbc } from './py-compat.ts';
-import { debianEggVersion, debsFrom, pickRelease } from './spec-steps.ts';
+import { debianEggVersion, debsFrom, PY_DIST, pickRelease } from './spec-steps.ts';
 import type { EnvSource, EnvSpec } from './specs.ts';
 
 /**
@@ -14,7 +14,7 @@ import type { EnvSource, EnvSpec } from './specs.ts';
  */
 function pySource(repo: string, commit: string): { source: EnvSource; step: string } {
   const dest = `/opt/faun-src/${repo.replace('/', '+')}`;
-  const pth = `/usr/lib/python3/dist-packages/faun-${repo.split('/')[1]}.pth`;
+  const pth = `${PY_DIST}/faun-${repo.split('/')[1]}.pth`;
   return { source: { repo, commit, dest }, step: `echo ${dest} > ${pth}` };
 }
 
@@ -122,7 +122,7 @@ const PYLINT_ASTROID: Record<string, { pinned: string; others: string[] }> = {
   '2.14': { pinned: '2.11.6', others: [] },
   '2.15': { pinned: '2.12.13', others: ['2.11.7'] },
 };
-const ASTROID_PTH = '/usr/lib/python3/dist-packages/faun-astroid.pth';
+const ASTROID_PTH = `${PY_DIST}/faun-astroid.pth`;
 function pylint(version: string): EnvSpec {
   const { pinned, others } = PYLINT_ASTROID[version]!;
   const releases = Object.fromEntries(

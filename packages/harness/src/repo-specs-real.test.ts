@@ -6,8 +6,9 @@ import type { ExecutionInstance } from '@faun/schema';
 import { git } from '../testing/fixtures.ts';
 import { BUILD_CA_PATH, envDockerfile, fillEnvContext, hostCaBundle } from './docker-images.ts';
 import { MSB_PARSERS, referenceParser } from './parsers/select.ts';
-import { JAVA_SPECS, standinPom, writeFileStep } from './repo-specs-java.ts';
+import { JAVA_SPECS, standinPom } from './repo-specs-java.ts';
 import { linkDeps, NODE_SPECS, npmDeps } from './repo-specs-node.ts';
+import { writeFileStep } from './spec-steps.ts';
 import { PR_VERSIONS, versionForPr } from './spec-versions.ts';
 import {
   type EnvSpec,

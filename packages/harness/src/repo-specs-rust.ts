@@ -5,7 +5,7 @@
  * the offline flags; the parser is its `parse_log` (parsers/select.ts MSB_PARSERS).
  */
 import { CARGO_CONFIG, CARGO_OFFLINE_SCRIPT, CARGO_STUBS_STEP, installScript } from './native-env.ts';
-import { writeFileStep } from './repo-specs-java.ts';
+import { writeFileStep } from './spec-steps.ts';
 import type { EnvSpec } from './specs.ts';
 
 /** `cargo` flags of every step: Debian's registry only; bookworm's rustc 1.63 is older than some `rust-version`s. */

@@ -3,6 +3,9 @@
  */
 import type { DebianSuite } from './specs.ts';
 
+/** Where Debian's Python packages live, for every interpreter of the image. */
+export const PY_DIST = '/usr/lib/python3/dist-packages';
+
 /**
  * Unpacks Debian packages of another suite over this image (`dpkg -x`, no dependency resolution): for
  * pure-Python packages that the image's suite lacks or has at an unusable version (both suites install
@@ -68,9 +71,10 @@ export function pickRelease(
   return `echo ${code} | base64 -d | python3 - ${name} ${pinned} ${pth} ${args.join(' ')}`;
 }
 
-/** A step that writes `text` to `path` (base64, so no shell or Dockerfile quoting applies). */
+/** The step that writes `text` to `path`, its folder made first (base64, so no shell or Dockerfile quoting applies). */
 export function writeFileStep(path: string, text: string): string {
-  return `echo ${Buffer.from(text).toString('base64')} | base64 -d > ${path}`;
+  const dir = path.slice(0, path.lastIndexOf('/'));
+  return `mkdir -p ${dir} && echo ${Buffer.from(text).toString('base64')} | base64 -d > ${path}`;
 }
 
 /**
@@ -79,7 +83,7 @@ export function writeFileStep(path: string, text: string): string {
  * minimum-version checks see 0.0.0 and skip tests. Writes the package's own Debian upstream version
  * into that metadata.
  */
-export function debianEggVersion(deb: string, dist: string, dir = '/usr/lib/python3/dist-packages'): string {
+export function debianEggVersion(deb: string, dist: string, dir = PY_DIST): string {
   return [
     `v=$(dpkg-query -W -f='\${Version}' ${deb} | sed -e 's/^[0-9]*://' -e 's/-[^-]*$//')`,
     `for e in ${dir}/${dist}-0.0.0.egg-info; do [ -e "$e" ] || continue`,
