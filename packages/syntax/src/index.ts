@@ -17,6 +17,7 @@ export {
   parseFlat,
 } from './native.ts';
 export {
+  GrammarNotLoadedError,
   getParser,
   type InitSyntaxOptions,
   initSyntax,

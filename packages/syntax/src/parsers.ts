@@ -3,11 +3,11 @@
  * (async); afterwards `getParser`/`parseCode` are synchronous. The runtime is patched to parse UTF-8 (see
  * utf8-runtime.ts), so trees and error recovery match tree-sitter's native bindings.
  */
-import Parser from 'web-tree-sitter';
+import type Parser from 'web-tree-sitter';
 import { setRuntimeModule } from './fast-cursor.ts';
 import type { SyntaxLang } from './languages.ts';
 import { type GrammarLoader, nodeGrammarLoader, nodeRuntimeLoader, type RuntimeLoader } from './loader.ts';
-import { loadNative, type NativeMode } from './native.ts';
+import { isNative, loadNative, type NativeMode } from './native.ts';
 import { patchRuntimeForUtf8, utf8Input } from './utf8-runtime.ts';
 
 /** A parse tree (web-tree-sitter 0.24). */
@@ -18,6 +18,8 @@ export type TreeCursor = Parser.TreeCursor;
 export type Node = Parser.SyntaxNode;
 type Language = Parser.Language;
 
+/** web-tree-sitter's module, once {@link initSyntax} has loaded the runtime. */
+let TS: typeof Parser | null = null;
 let runtime: Promise<void> | null = null;
 const languages = new Map<SyntaxLang, Language>();
 const pending = new Map<SyntaxLang, Promise<Language>>();
@@ -35,6 +37,21 @@ export interface InitSyntaxOptions {
    * `FAUN_SYNTAX_NATIVE=0` switches it off; without a C compiler or off Bun the WASM path is used alone.
    */
   native?: NativeMode;
+  /**
+   * `eager` (default): load the WebAssembly runtime and grammars for every language. `lazy`: only for the
+   * languages that do not parse natively; the others are loaded on demand — a call that needs one throws
+   * {@link GrammarNotLoadedError}, after which `initSyntax([lang])` loads it and the call can be repeated.
+   * Saves loading the runtime (~45 ms per process or worker) when the native parser serves every text.
+   */
+  wasm?: 'eager' | 'lazy';
+}
+
+/** A WebAssembly grammar is needed but not loaded: `await initSyntax([lang])`, then try again. */
+export class GrammarNotLoadedError extends Error {
+  override name = 'GrammarNotLoadedError';
+  constructor(readonly lang: SyntaxLang) {
+    super(`tree-sitter grammar for ${lang} is not loaded — await initSyntax(['${lang}']) first`);
+  }
 }
 
 /** Bytes of the runtime's C stack after {@link enlargeStack} (the build's own stack is 64 KiB). */
@@ -55,11 +72,19 @@ function enlargeStack(module: Record<string, unknown>, stackPointer: WebAssembly
 
 /** Loads the tree-sitter runtime and the given grammars (each only once; concurrent calls share work). */
 export async function initSyntax(langs: readonly SyntaxLang[], opts: InitSyntaxOptions = {}): Promise<void> {
+  if (opts.wasm === 'lazy') {
+    await loadNative(langs, opts.native ?? 'auto');
+    const rest = langs.filter((l) => !isNative(l));
+    if (rest.length > 0) await initSyntax(rest, { ...opts, wasm: 'eager' });
+    return;
+  }
   runtime ??= (async () => {
+    // loaded here, not at import: a process that parses natively never needs it
+    TS = (await import('web-tree-sitter')).default;
     const wasm = patchRuntimeForUtf8(await (opts.runtimeLoader ?? nodeRuntimeLoader)());
     let module: Record<string, unknown> | null = null;
     let stackPointer: WebAssembly.Global | null = null;
-    await Parser.init({
+    await TS.init({
       // instantiate here to get hold of the stack pointer (see enlargeStack)
       instantiateWasm(
         imports: { env: Record<string, unknown> },
@@ -98,7 +123,7 @@ export async function initSyntax(langs: readonly SyntaxLang[], opts: InitSyntaxO
       if (languages.has(lang)) return Promise.resolve();
       let p = pending.get(lang);
       if (!p) {
-        p = loader(lang).then((bytes) => Parser.Language.load(bytes));
+        p = loader(lang).then((bytes) => (TS as typeof Parser).Language.load(bytes));
         pending.set(lang, p);
         p.then(
           (l) => languages.set(lang, l),
@@ -121,10 +146,8 @@ export function getParser(lang: SyntaxLang): Parser {
   let parser = parsers.get(lang);
   if (parser) return parser;
   const language = languages.get(lang);
-  if (!language) {
-    throw new Error(`tree-sitter grammar for ${lang} is not loaded — await initSyntax(['${lang}']) first`);
-  }
-  parser = new Parser();
+  if (!language) throw new GrammarNotLoadedError(lang);
+  parser = new (TS as typeof Parser)();
   parser.setLanguage(language);
   parsers.set(lang, parser);
   return parser;

@@ -2,7 +2,15 @@
  * CodeBLEU (codebleu 0.7.1 behaviour by default): n-gram match, weighted n-gram match, syntax match and
  * dataflow match, each corpus-level, combined as α·ngram + β·weighted + γ·syntax + θ·(dataflow or 1).
  */
-import { initSyntax, isLoaded, parseCode, parseFlat, type SyntaxLang } from '@faun/syntax';
+import {
+  GrammarNotLoadedError,
+  initSyntax,
+  isLoaded,
+  isNative,
+  parseCode,
+  parseFlat,
+  type SyntaxLang,
+} from '@faun/syntax';
 import { corpusNgramMatch, corpusWeightedNgramMatch, sampleCounts, type TokenSample } from './bleu.ts';
 import { type Analysis, analysisCache, strippedCache } from './cache.ts';
 import { removeComments, removeCommentsByTree } from './comments.ts';
@@ -20,9 +28,18 @@ function grammarsOf(lang: CodeLang): SyntaxLang[] {
   return lang === 'typescript' ? ['typescript', 'tsx'] : [lang];
 }
 
-/** Loads the tree-sitter grammars CodeBLEU needs (all five languages by default); safe to call repeatedly. */
-export async function initCodeBleu(langs: readonly CodeLang[] = CODE_LANGS): Promise<void> {
-  await initSyntax(langs.flatMap(grammarsOf));
+/**
+ * Loads the tree-sitter grammars CodeBLEU needs (all five languages by default); safe to call repeatedly.
+ * With `{ wasm: 'lazy' }` only the native parsers are loaded where they exist (and TypeScript's TSX grammar
+ * not at all): scoring then throws `GrammarNotLoadedError` for a text that needs a WebAssembly grammar, and
+ * the caller loads it with `initCodeBleu([lang])` and scores again (the scoring pool does).
+ */
+export async function initCodeBleu(
+  langs: readonly CodeLang[] = CODE_LANGS,
+  opts: { wasm?: 'eager' | 'lazy' } = {},
+): Promise<void> {
+  if (opts.wasm === 'lazy') await initSyntax(langs as SyntaxLang[], { wasm: 'lazy' });
+  else await initSyntax(langs.flatMap(grammarsOf));
 }
 
 function grammar(lang: CodeLang, opts: CodeBleuOptions): SyntaxLang {
@@ -30,11 +47,7 @@ function grammar(lang: CodeLang, opts: CodeBleuOptions): SyntaxLang {
     throw new Error(`CodeBLEU: unsupported language '${lang}' (supported: ${CODE_LANGS.join(', ')})`);
   }
   const g: SyntaxLang = lang === 'typescript' && opts.tsx ? 'tsx' : lang;
-  if (!isLoaded(g)) {
-    throw new Error(
-      `CodeBLEU: grammar for ${lang} not loaded — await initCodeBleu(['${lang}']) before scoring`,
-    );
-  }
+  if (!isLoaded(g) && !isNative(g)) throw new GrammarNotLoadedError(g);
   return g;
 }
 

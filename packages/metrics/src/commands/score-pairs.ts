@@ -102,9 +102,9 @@ async function run(ctx: CommandContext): Promise<number> {
   if (langOpt !== undefined && !CODE_LANGS.includes(langOpt as CodeLang))
     throw new UsageError(`--lang ${langOpt} is not supported (choose one of ${CODE_LANGS.join(', ')})`);
   await requireReadableFile(input, 'input');
-  // the tree-sitter runtime (and the --lang grammar) compile while the input is counted and hashed
-  if (metric === 'codebleu' || metric === 'all')
-    initCodeBleu(langOpt ? [langOpt as CodeLang] : []).catch(() => {}); // a failure shows on the first pair
+  // the --lang parser loads while the input is counted and hashed (a failure shows on the first pair)
+  if (langOpt && (metric === 'codebleu' || metric === 'all'))
+    initCodeBleu([langOpt as CodeLang], { wasm: 'lazy' }).catch(() => {});
   if (out) checkOutPath(out, input);
   const limit = ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit);
   const total = await countLines(input, limit);

@@ -5,6 +5,7 @@
  * @module
  */
 import type { CeItem, FlItem, QaItem } from '@faun/schema';
+import { GrammarNotLoadedError, initSyntax } from '@faun/syntax';
 import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
 import { needsCodeBleu, type PairMetric, scorePair } from '../pairs.ts';
 import { type ItemResult, scoreCe, scoreFl, scoreQa } from '../score/items.ts';
@@ -31,9 +32,10 @@ export type JobResult<J extends Job> = J extends PairJob ? Record<string, number
 
 const loaded = new Set<CodeLang>();
 
+/** Loads a language's native parser, or its WebAssembly grammar where there is none. */
 async function ensureCodeBleu(lang: CodeLang): Promise<void> {
   if (loaded.has(lang)) return;
-  await initCodeBleu([lang]);
+  await initCodeBleu([lang], { wasm: 'lazy' });
   loaded.add(lang);
 }
 
@@ -49,6 +51,17 @@ function codeLangOf(job: Job): CodeLang | null {
 export async function runJob(job: Job): Promise<Record<string, number> | ItemResult> {
   const lang = codeLangOf(job);
   if (lang && !loaded.has(lang)) await ensureCodeBleu(lang);
+  try {
+    return scoreJob(job);
+  } catch (e) {
+    // a text the native parser cannot take (or TSX) needs the WebAssembly grammar: load it, score again
+    if (!(e instanceof GrammarNotLoadedError)) throw e;
+    await initSyntax([e.lang]);
+    return scoreJob(job);
+  }
+}
+
+function scoreJob(job: Job): Record<string, number> | ItemResult {
   if (job.kind === 'pair')
     return scorePair(job.metric, job.hyp, job.ref, { variant: job.variant, lang: job.lang });
   const { item, output } = job;

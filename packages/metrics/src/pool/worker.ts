@@ -2,16 +2,12 @@
  * A scoring worker: receives batches of jobs, runs them in order with {@link runJob} (grammars load on first
  * use and stay loaded; the CodeBLEU caches live as long as the worker) and posts one reply per batch.
  */
-import { initCodeBleu } from '../codebleu/index.ts';
 import { type JobBatch, type JobReply, runJob } from './jobs.ts';
 
 declare const self: Worker;
 
-// load the tree-sitter runtime while the first jobs are on their way (grammars load on first use)
-const ready = initCodeBleu([]);
-
+// parsers load on first use (native where built, else WebAssembly)
 self.onmessage = async (e: MessageEvent<JobBatch>) => {
-  await ready.catch(() => {});
   const replies: JobReply[] = [];
   for (const { id, job } of e.data.jobs) {
     try {
