@@ -109,3 +109,25 @@ test('many quick samples are appended in batches, in order, each promise resolvi
   expect(performance.now() - t1).toBeLessThan(SAMPLE_FLUSH_MS);
   expect(readFileSync(path, 'utf8').trim().split('\n').at(-1)).toContain('"last"');
 });
+
+test('open: the run starts before the header is written; samples follow it; a header that cannot be written fails finish', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'faun-rr-open-'));
+  const input = join(root, 'in.jsonl');
+  writeFileSync(input, '{"a":1}\n');
+  const dir = join(root, 'run');
+  const rec = RunRecord.open({ dir, runId: 'r1', command: 'x', argv: [], options: {}, inputs: [input] });
+  void rec.sample({ id: 'a', outcome: 'pass', duration_ms: 1 });
+  await rec.finish('success');
+  const header = RunHeader.parse(JSON.parse(readFileSync(join(dir, 'header.json'), 'utf8')));
+  expect(header.inputs[input]).toBe(createHash('sha256').update('{"a":1}\n').digest('hex'));
+  expect(readFileSync(join(dir, 'samples.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+  expect(() => RunRecord.open({ dir, runId: 'r1', command: 'x', argv: [], options: {} })).toThrow(
+    /already holds a run record/,
+  );
+  // header.json taken by a folder: the atomic write fails, and finish says so
+  const bad = join(root, 'bad');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(bad, 'header.json'), { recursive: true });
+  const rec2 = RunRecord.open({ dir: bad, runId: 'r2', command: 'x', argv: [], options: {}, resume: true });
+  await expect(rec2.finish('success')).rejects.toThrow();
+});

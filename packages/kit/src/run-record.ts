@@ -3,8 +3,7 @@
  * leaves a usable partial record), `summary.json` at the end. See docs/run-record.md.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunHeader, RunSample, RunSummary, SampleOutcome } from '@faun/schema';
 import { appendJsonl, RUN_RECORD_VERSION, stableStringify, writeFileAtomic } from '@faun/schema/io';
@@ -94,12 +93,29 @@ export class RunRecord {
   ) {}
 
   static async start(init: RunRecordInit): Promise<RunRecord> {
+    const rec = RunRecord.open(init);
+    await rec.flushing;
+    return rec;
+  }
+
+  /**
+   * {@link start} without waiting for the header (input hashes, git state) to be written: the run can begin
+   * at once. Samples are appended after the header; {@link finish} (and {@link flush}) report a failure to
+   * write it. Throws at once when the directory already holds a run record.
+   */
+  static open(init: RunRecordInit): RunRecord {
     if (!init.resume && existsSync(join(init.dir, 'header.json')))
       throw new FaunError(`run directory ${init.dir} already holds a run record`, {
         hint: 'use another run id (or --log-dir), or resume that run',
       });
-    await mkdir(init.dir, { recursive: true });
+    mkdirSync(init.dir, { recursive: true });
     const rec = new RunRecord(init.dir, init.runId);
+    rec.flushing = rec.writeHeader(init);
+    rec.flushing.catch(() => {}); // reported by finish/flush
+    return rec;
+  }
+
+  private async writeHeader(init: RunRecordInit): Promise<void> {
     const git = gitInfoAsync();
     const inputs: Record<string, string> = {};
     for (const p of init.inputs ?? []) if (existsSync(p)) inputs[p] = await sha256File(p);
@@ -119,10 +135,9 @@ export class RunRecord {
       git: await git,
       inputs,
       seed: init.seed ?? null,
-      started_at: rec.startedAt.toISOString(),
+      started_at: this.startedAt.toISOString(),
     };
     await writeFileAtomic(join(init.dir, 'header.json'), `${stableStringify(header, 2)}\n`);
-    return rec;
   }
 
   get samplesPath(): string {

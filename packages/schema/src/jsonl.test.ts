@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
+  countNonEmptyLines,
   JsonlError,
   type JsonlIssue,
   readJsonl,
@@ -76,6 +77,42 @@ describe('readJsonl', () => {
     expect(got.map((g) => g.line)).toEqual([1, 2]);
     expect(got[0]?.id).toBe('a');
     expect(got[1]?.id).toBe(big);
+  });
+});
+
+describe('readLines and countNonEmptyLines', () => {
+  test('a leading byte order mark is skipped (only there); CR only before LF; blank and whitespace lines', async () => {
+    const file = join(tmp(), 'b.jsonl');
+    const nbsp = '\u00a0';
+    writeFileSync(file, `\ufeffa\r\n\ufeffb\n\n \t\n${nbsp}\nc\rd\n${nbsp}é\n\r`);
+    const got: [number, string][] = [];
+    for await (const { line, text } of readLines(file)) got.push([line, text]);
+    expect(got).toEqual([
+      [1, 'a'],
+      [2, '\ufeffb'],
+      [3, ''],
+      [4, ' \t'],
+      [5, nbsp],
+      [6, 'c\rd'],
+      [7, `${nbsp}é`],
+      [8, '\r'],
+    ]);
+    // the same count as trimming every line read
+    const want = got.filter(([, t]) => t.trim() !== '').length;
+    expect(want).toBe(4);
+    expect(countNonEmptyLines(file)).toBe(want);
+    expect(countNonEmptyLines(file, 2)).toBe(2);
+  });
+
+  test('an empty file has no lines; a missing one throws ENOENT', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'e.jsonl'), '');
+    const lines: unknown[] = [];
+    for await (const l of readLines(join(dir, 'e.jsonl'))) lines.push(l);
+    expect(lines).toEqual([]);
+    expect(countNonEmptyLines(join(dir, 'e.jsonl'))).toBe(0);
+    expect(() => countNonEmptyLines(join(dir, 'missing.jsonl'))).toThrow(/ENOENT/);
+    await expect(readLines(join(dir, 'missing.jsonl')).next()).rejects.toThrow(/ENOENT/);
   });
 });
 

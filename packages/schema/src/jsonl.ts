@@ -2,7 +2,7 @@
  * Streaming JSONL: read large files line by line in bounded memory with `file:line: field: problem`
  * errors; write atomically (temp file + fsync + rename) so an interrupted write leaves the old file intact.
  */
-import { createReadStream } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { appendFile, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ZodType } from 'zod';
@@ -44,26 +44,84 @@ export interface JsonlRow<T> {
   value: T;
 }
 
+/** Bytes read per chunk by {@link readLines} and {@link countNonEmptyLines}. */
+const CHUNK = 1 << 20;
+
+/**
+ * The lines of a file as byte ranges of a reused buffer, with their 1-based numbers: `end` excludes the
+ * newline (and a CR before it); the last line may lack its newline. A leading UTF-8 byte order mark is
+ * skipped. Memory is bounded by the longest line.
+ */
+function* byteLines(path: string): Generator<{ line: number; buf: Uint8Array; start: number; end: number }> {
+  const fd = openSync(path, 'r');
+  try {
+    let buf = new Uint8Array(CHUNK);
+    let have = 0;
+    let lineNo = 0;
+    let first = true;
+    for (;;) {
+      if (have === buf.length) {
+        const bigger = new Uint8Array(buf.length * 2);
+        bigger.set(buf);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, have, buf.length - have, null);
+      const end = have + n;
+      let start = 0;
+      if (first && end >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
+      if (first && (end >= 3 || n === 0)) first = false;
+      if (n === 0) {
+        if (end > start) yield { line: lineNo + 1, buf, start, end };
+        return;
+      }
+      const view = buf.subarray(0, end);
+      for (let nl = view.indexOf(10, start); nl >= 0; nl = view.indexOf(10, start)) {
+        lineNo++;
+        yield { line: lineNo, buf, start, end: nl > start && buf[nl - 1] === 13 ? nl - 1 : nl };
+        start = nl + 1;
+      }
+      buf.copyWithin(0, start, end);
+      have = end - start;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Yields raw text lines with their 1-based numbers, reading the file in chunks. */
 export async function* readLines(path: string): AsyncGenerator<{ line: number; text: string }> {
-  const decoder = new TextDecoder('utf-8');
-  let carry = '';
-  let lineNo = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    carry += decoder.decode(chunk as Uint8Array, { stream: true });
-    let start = 0;
-    for (;;) {
-      const nl = carry.indexOf('\n', start);
-      if (nl < 0) break;
-      lineNo++;
-      const end = nl > start && carry.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      yield { line: lineNo, text: carry.slice(start, end) };
-      start = nl + 1;
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  for (const { line, buf, start, end } of byteLines(path))
+    yield { line, text: decoder.decode(buf.subarray(start, end)) };
+}
+
+/** Bytes `String.prototype.trim` removes that are ASCII: tab, LF, VT, FF, CR, space. */
+function asciiSpace(b: number): boolean {
+  return b === 32 || (b >= 9 && b <= 13);
+}
+
+/**
+ * The lines of `path` with something besides whitespace (`text.trim() !== ''`, as {@link readLines}
+ * gives them), up to `limit`; only lines of whitespace and non-ASCII bytes are decoded to decide.
+ */
+export function countNonEmptyLines(path: string, limit?: number): number {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  let n = 0;
+  for (const { buf, start, end } of byteLines(path)) {
+    let content = false;
+    let wide = false;
+    for (let i = start; i < end; i++) {
+      const b = buf[i] as number;
+      if (b >= 0x80) wide = true;
+      else if (!asciiSpace(b)) {
+        content = true;
+        break;
+      }
     }
-    carry = carry.slice(start);
+    if (!content && wide) content = decoder.decode(buf.subarray(start, end)).trim() !== '';
+    if (content && ++n === limit) break;
   }
-  carry += decoder.decode();
-  if (carry.length > 0) yield { line: lineNo + 1, text: carry };
+  return n;
 }
 
 /** Parses one JSONL line; returns the value or an issue. */

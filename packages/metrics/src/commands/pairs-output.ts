@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError, UsageError } from '@faun/kit';
-import { readLines } from '@faun/schema/io';
+import { countNonEmptyLines } from '@faun/schema/io';
 
 const same = (a: string, b: string): boolean => {
   try {
@@ -51,13 +51,7 @@ export function finishedLines(out: string): string[] {
 
 /** Non-empty lines of `path`, up to `limit`. */
 export async function countLines(path: string, limit?: number): Promise<number> {
-  let n = 0;
-  for await (const { text } of readLines(path)) {
-    if (text.trim() === '') continue;
-    n++;
-    if (limit !== undefined && n >= limit) break;
-  }
-  return n;
+  return countNonEmptyLines(path, limit);
 }
 
 /** Appends lines to a file, flushing when the buffer is large or `flushMs` passed since the last flush. */

@@ -121,7 +121,8 @@ async function run(ctx: CommandContext): Promise<number> {
     );
   const threads = threadsOption(ctx.opts.threads);
   const runId = newRunId('score-pairs');
-  const rec = await RunRecord.start({
+  // the header (input hash, git state) is written while scoring starts
+  const rec = RunRecord.open({
     dir: join(ctx.logDir, runId),
     runId,
     command: 'score-pairs',
