@@ -21,6 +21,7 @@ import {
 import { FIELD_PARENTS } from '../../../packages/metrics/src/codebleu/dfg-langs.ts';
 import { KEYWORDS } from '../../../packages/metrics/src/codebleu/keywords.ts';
 import { pySplit, pyStrip } from '../../../packages/metrics/src/codebleu/pystr.ts';
+import { countMatches } from '../../../packages/metrics/src/codebleu/subtrees.ts';
 import { flattenFlat, flattenTree } from '../../../packages/metrics/src/codebleu/tree.ts';
 import type { CodeLang } from '../../../packages/metrics/src/codebleu/types.ts';
 import {
@@ -129,7 +130,7 @@ const analyses = stripped.map((t) => {
   const p = parseCode(t.code, t.lang);
   const flat = flattenTree(p, fields(t.lang));
   const a = {
-    sexps: flat.sexps,
+    subtrees: flat.subtrees,
     dataflow: normalizeDataflow(extractDataflow(t.code, p.bytes, flat, t.lang)),
   };
   p.delete();
@@ -142,8 +143,7 @@ steps.push([
     for (let i = 0; i < analyses.length; i += 2) {
       const cand = analyses[i]!;
       const ref = analyses[i + 1]!;
-      const set = new Set(cand.sexps);
-      matched += ref.sexps.filter((s) => set.has(s)).length;
+      matched += countMatches(ref.subtrees, cand.subtrees);
       matched += matchDataflow(cand.dataflow, ref.dataflow)[0];
     }
   },

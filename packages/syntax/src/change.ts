@@ -6,7 +6,6 @@
  * contents and layout. Python docstrings are string literals, so docstring-only edits count as true.
  * Whitespace-only reformatting also yields true (the structure captures Python's indentation blocks).
  */
-import { applyPatch } from 'diff';
 import { fastCursor } from './fast-cursor.ts';
 import type { SyntaxLang } from './languages.ts';
 import { type ParsedCode, parseCode } from './parsers.ts';
@@ -94,6 +93,8 @@ export function isCommentOrStringOnlyChange(before: string, after: string, lang:
  * two versions. Throws when the diff does not apply to `before`.
  */
 export function isCommentOrStringOnlyDiff(diff: string, before: string, lang: SyntaxLang): boolean {
+  // loaded here: importing @faun/syntax for parsing alone should not pay for the diff library
+  const { applyPatch } = require('diff') as typeof import('diff');
   const after = applyPatch(before, diff);
   if (after === false) {
     throw new Error('the unified diff does not apply to the given pre-change file content');

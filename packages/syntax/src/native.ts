@@ -250,6 +250,8 @@ export function parseFlat(code: string, lang: SyntaxLang): NativeParse | null {
     parent,
     depth: fns.faun_ts_depth(),
     rootString,
+    spanStart: sStart.subarray(0, n),
+    spanEnd: sEnd.subarray(0, n),
     nodeString(i: number): string {
       if (i === 0) return rootString;
       const s = sStart[i] as number;

@@ -48,6 +48,12 @@ export interface FlatSyntaxTree {
   rootString: string;
   /** `str(node)` of node `i` (for any node; spans of the root string where possible). */
   nodeString(i: number): string;
+  /**
+   * Where `str(node)` of node `i` lies in `rootString` (`spanStart[i]` to `spanEnd[i]`), or −1 for a node
+   * not printed inside the root's string (anonymous nodes: those with children are printed on their own).
+   */
+  spanStart: Int32Array;
+  spanEnd: Int32Array;
 }
 
 /** Field value meaning the printed subtree is the root of the print (`ROOT_FIELD`). */
@@ -306,6 +312,8 @@ export function readTree(parsed: ParsedCode): FlatSyntaxTree {
     parent: parent.subarray(0, n),
     depth: maxDepth,
     rootString,
+    spanStart: sStart.subarray(0, n),
+    spanEnd: sEnd.subarray(0, n),
     nodeString(i) {
       if (i === 0) return rootString;
       const s = extra.get(i);

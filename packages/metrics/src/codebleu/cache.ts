@@ -5,10 +5,11 @@
  * Least recently used entries go first once the estimated size passes the budget. The values are pure
  * functions of the key, so a hit gives exactly what a fresh computation would.
  */
+import type { Subtrees } from './subtrees.ts';
 
 /** What the syntax and dataflow components need from one comment-stripped string. */
 export interface Analysis {
-  sexps: string[];
+  subtrees: Subtrees;
   dataflow: string[];
 }
 
@@ -92,7 +93,7 @@ export class BoundedCache<V> {
 
 /** Analyses keyed by grammar, options and text. */
 export const analysisCache = new BoundedCache<Analysis>(
-  (a) => sizeOfStrings(a.sexps) + sizeOfStrings(a.dataflow),
+  (a) => a.subtrees.bytes + sizeOfStrings(a.dataflow),
 );
 
 /** Comment-stripped texts keyed by language, options and text. */

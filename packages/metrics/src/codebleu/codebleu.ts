@@ -18,6 +18,7 @@ import { extractDataflow, matchDataflow, normalizeDataflow } from './dataflow.ts
 import { FIELD_PARENTS } from './dfg-langs.ts';
 import { KEYWORDS } from './keywords.ts';
 import { pySplit, pyStrip } from './pystr.ts';
+import { countMatches } from './subtrees.ts';
 import { flattenFlat, flattenTree } from './tree.ts';
 import type { CodeBleuOptions, CodeBleuResult, CodeLang } from './types.ts';
 
@@ -104,13 +105,13 @@ export function analyzeText(code: string, lang: CodeLang, g: SyntaxLang, opts: C
   if (native) {
     const flat = flattenFlat(native.tree, fields);
     const dfg = extractDataflow(code, native.bytes, flat, lang, opts);
-    return { sexps: flat.sexps, dataflow: normalizeDataflow(dfg) };
+    return { subtrees: flat.subtrees, dataflow: normalizeDataflow(dfg) };
   }
   const parsed = parseCode(code, g);
   try {
     const flat = flattenTree(parsed, fields);
     const dfg = extractDataflow(code, parsed.bytes, flat, lang, opts);
-    return { sexps: flat.sexps, dataflow: normalizeDataflow(dfg) };
+    return { subtrees: flat.subtrees, dataflow: normalizeDataflow(dfg) };
   } finally {
     parsed.delete();
   }
@@ -149,14 +150,10 @@ export function corpusCodebleu(
     it.refs.forEach((ref, j) => {
       const cand = analyzer.analyze(analyzer.strip(it.hyp, j + 1));
       const r = analyzer.analyze(analyzer.strip(ref, 1));
-      if (opts.fixSyntaxDirection) {
-        const refSet = new Set(r.sexps);
-        for (const s of cand.sexps) if (refSet.has(s)) synMatch++;
-      } else {
-        const candSet = new Set(cand.sexps);
-        for (const s of r.sexps) if (candSet.has(s)) synMatch++;
-      }
-      synTotal += r.sexps.length;
+      synMatch += opts.fixSyntaxDirection
+        ? countMatches(cand.subtrees, r.subtrees)
+        : countMatches(r.subtrees, cand.subtrees);
+      synTotal += r.subtrees.length;
       if (r.dataflow.length > 0) {
         const [m, t] = matchDataflow(cand.dataflow, r.dataflow);
         dfMatch += m;

@@ -10,6 +10,7 @@ import {
   sexpSpans,
   TreeTooDeepError,
 } from '@faun/syntax';
+import { Subtrees } from './subtrees.ts';
 
 /** One node: the fields CodeBLEU reads (offsets in UTF-8 bytes, as the reference's tree-sitter has them). */
 export interface CNode {
@@ -49,7 +50,7 @@ export interface FlatTree {
   /** Number of nodes. */
   size: number;
   /** `str(node)` for the root and every node with at least one child (the syntax-match subtrees). */
-  sexps: string[];
+  subtrees: Subtrees;
 }
 
 interface TypeTable {
@@ -106,7 +107,13 @@ function fromFlat(f: FlatSyntaxTree, fieldParents: ReadonlySet<string>): FlatTre
   const nodes: CNode[] = new Array(n);
   const fill = new Int32Array(n);
   const withField = new Uint8Array(n);
-  const sexps: string[] = [f.rootString];
+  // the subtrees: the root's whole string, then each node with children (a span, or a string of its own)
+  const { spanStart, spanEnd } = f;
+  const starts = new Int32Array(n);
+  const ends = new Int32Array(n);
+  let own: Map<number, string> | null = null;
+  let m = 1;
+  ends[0] = f.rootString.length;
   for (let i = 0; i < n; i++) {
     const t = type[i] as string;
     const k = childCount[i] as number;
@@ -121,7 +128,13 @@ function fromFlat(f: FlatSyntaxTree, fieldParents: ReadonlySet<string>): FlatTre
       tn: (k === 0 || STRING_TYPES.has(t)) && t !== 'comment',
     };
     nodes[i] = node;
-    if (k > 0 && i > 0) sexps.push(f.nodeString(i));
+    if (k > 0 && i > 0) {
+      const s = spanStart[i] as number;
+      starts[m] = s;
+      if (s >= 0) ends[m] = spanEnd[i] as number;
+      else (own ??= new Map()).set(m, f.nodeString(i));
+      m++;
+    }
     if (fieldParents.has(t)) withField[i] = 1;
     if (i > 0) {
       const pi = parent[i] as number;
@@ -131,7 +144,8 @@ function fromFlat(f: FlatSyntaxTree, fieldParents: ReadonlySet<string>): FlatTre
       fill[pi] = at + 1;
     }
   }
-  return { root: nodes[0] as CNode, depth: f.depth, size: n, sexps };
+  const subtrees = Subtrees.fromSpans(f.rootString, starts.slice(0, m), ends.slice(0, m), own);
+  return { root: nodes[0] as CNode, depth: f.depth, size: n, subtrees };
 }
 
 /**
@@ -216,7 +230,12 @@ export function flattenTreeByCursor(
     if (rootSexp === null) {
       // deeper than tree-sitter's printer can go (thousands of levels; the reference's str(node) would
       // overflow too): one subtree standing for the whole text, equal only for byte-identical input
-      return { root, depth: maxDepth, size, sexps: [`(#too-deep ${fnv1a(parsed.bytes)})`] };
+      return {
+        root,
+        depth: maxDepth,
+        size,
+        subtrees: Subtrees.fromStrings([`(#too-deep ${fnv1a(parsed.bytes)})`]),
+      };
     }
     assignSexps(rootSexp, visible, visible.length);
     const sexps: string[] = [root.sexp as string];
@@ -230,7 +249,7 @@ export function flattenTreeByCursor(
         }
       }
     }
-    return { root, depth: maxDepth, size, sexps };
+    return { root, depth: maxDepth, size, subtrees: Subtrees.fromStrings(sexps) };
   } finally {
     cursor.delete();
   }
