@@ -92,9 +92,7 @@ export class BoundedCache<V> {
 }
 
 /** Analyses keyed by grammar, options and text. */
-export const analysisCache = new BoundedCache<Analysis>(
-  (a) => a.subtrees.bytes + sizeOfStrings(a.dataflow),
-);
+export const analysisCache = new BoundedCache<Analysis>((a) => a.subtrees.bytes + sizeOfStrings(a.dataflow));
 
 /** Comment-stripped texts keyed by language, options and text. */
 export const strippedCache = new BoundedCache<string>((s) => 2 * s.length, defaultBudget() / 4);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { sharedPath } from '@faun/kit';
 import { initSyntax, parseCode, parseFlat, type SyntaxLang } from '@faun/syntax';
 import { removeComments } from './comments.ts';
-import { countMatches, stringKey, Subtrees } from './subtrees.ts';
+import { countMatches, Subtrees, stringKey } from './subtrees.ts';
 import { flattenFlat, flattenTree, flattenTreeByCursor } from './tree.ts';
 import type { CodeLang } from './types.ts';
 

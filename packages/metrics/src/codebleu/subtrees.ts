@@ -101,10 +101,7 @@ export class Subtrees {
       }
       const e = ends[i] as number;
       const len = e - s;
-      keys[i] = key(
-        (prefix[e] as number) - Math.imul(prefix[s] as number, powers[len] as number),
-        len,
-      );
+      keys[i] = key((prefix[e] as number) - Math.imul(prefix[s] as number, powers[len] as number), len);
     }
     return new Subtrees(keys, root, starts, ends, own);
   }

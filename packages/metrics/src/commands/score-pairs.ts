@@ -101,7 +101,8 @@ async function run(ctx: CommandContext): Promise<number> {
   }
   if (langOpt !== undefined && !CODE_LANGS.includes(langOpt as CodeLang))
     throw new UsageError(`--lang ${langOpt} is not supported (choose one of ${CODE_LANGS.join(', ')})`);
-  const T=(m:string)=>process.env.TR&&process.stderr.write(`${performance.now().toFixed(0)} ${m}\n`); T('run');
+  const T = (m: string) => process.env.TR && process.stderr.write(`${performance.now().toFixed(0)} ${m}\n`);
+  T('run');
   await requireReadableFile(input, 'input');
   // the --lang parser loads while the input is counted and hashed (a failure shows on the first pair)
   if (langOpt && (metric === 'codebleu' || metric === 'all'))
@@ -253,7 +254,15 @@ async function run(ctx: CommandContext): Promise<number> {
   }
   try {
     // on Ctrl+C reading stops; the lines already in flight finish and are written, in order
-    let first=true; for await (const r of inOrder(rows(), 64 * scorer.threads)) { if(first){T('first');first=false;} emit(r);} T('last');
+    let first = true;
+    for await (const r of inOrder(rows(), 64 * scorer.threads)) {
+      if (first) {
+        T('first');
+        first = false;
+      }
+      emit(r);
+    }
+    T('last');
   } finally {
     sink?.close();
     intr.dispose();
