@@ -39,38 +39,75 @@ export function tokenNodes(root: CNode, out: CNode[] = []): CNode[] {
 /** Too much work (exponential loop re-walks on huge inputs): the graph is given up as empty. */
 export class DfgBudgetError extends Error {}
 
+/** One layer of a {@link States}: never written once another States can read it. */
+interface Layer {
+  map: Map<string, number[]>;
+  below: Layer | null;
+  depth: number;
+}
+
+/** Layers a lookup may pass through before a write flattens them into one map. */
+const MAX_LAYERS = 8;
+
 /**
- * The reference's `states` dict (variable → defining token idxs), which every call copies on entry. This
- * copies on first write instead, which keeps the walk linear in practice.
+ * The reference's `states` dict (variable → defining token idxs), which every call copies on entry. Copies
+ * share their layers; a write to a shared States puts a new small layer on top instead of copying every
+ * entry (the walk threads one States through siblings, copying it at each call: copying whole maps made it
+ * quadratic in the number of variables).
  */
 export class States {
-  private shared = false;
-  constructor(private map: Map<string, number[]> = new Map()) {}
+  private top: Layer;
+  /** `top` is this States' own (nobody else reads it). */
+  private owned: boolean;
+  constructor(map: Map<string, number[]> = new Map()) {
+    this.top = { map, below: null, depth: 1 };
+    this.owned = true;
+  }
   /** A logically independent copy (`dict.copy()`). */
   copy(): States {
-    this.shared = true;
-    const c = new States(this.map);
-    c.shared = true;
+    this.owned = false;
+    const c = new States(EMPTY);
+    c.top = this.top;
+    c.owned = false;
     return c;
   }
   get(k: string): number[] | undefined {
-    return this.map.get(k);
+    for (let l: Layer | null = this.top; l !== null; l = l.below) {
+      const v = l.map.get(k);
+      if (v !== undefined) return v;
+    }
+    return undefined;
   }
   set(k: string, v: number[]): void {
-    if (this.shared) {
-      this.map = new Map(this.map);
-      this.shared = false;
+    if (!this.owned) {
+      this.top =
+        this.top.depth >= MAX_LAYERS
+          ? { map: this.flat(), below: null, depth: 1 }
+          : { map: new Map(), below: this.top, depth: this.top.depth + 1 };
+      this.owned = true;
     }
-    this.map.set(k, v);
+    this.top.map.set(k, v);
   }
-  /** True when both read the same underlying map (so they hold equal entries). */
+  /** True when both read the same layers (so they hold equal entries). */
   sharesMap(other: States): boolean {
-    return this.map === other.map;
+    return this.top === other.top;
   }
+  /** Every variable with its current idxs (each once). */
   entries(): IterableIterator<[string, number[]]> {
-    return this.map.entries();
+    return (this.top.below === null ? this.top.map : this.flat()).entries();
+  }
+  /** All layers in one new map, upper layers winning. */
+  private flat(): Map<string, number[]> {
+    const layers: Layer[] = [];
+    for (let l: Layer | null = this.top; l !== null; l = l.below) layers.push(l);
+    const out = new Map<string, number[]>();
+    for (let i = layers.length - 1; i >= 0; i--) for (const [k, v] of (layers[i] as Layer).map) out.set(k, v);
+    return out;
   }
 }
+
+/** The map of a States about to take another's layers (never written: the copy is not owned). */
+const EMPTY = new Map<string, number[]>();
 
 interface Ctx {
   index: TokenIndex;
