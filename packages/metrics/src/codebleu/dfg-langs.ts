@@ -61,66 +61,24 @@ function pySides(node: CNode): [CNode[], CNode[]] {
   return [lefts, rights];
 }
 
-/** `DFG_python`. */
+/** Python node types with a rule of their own (the others walk their children). */
+const PY_SPECIAL = new Set([
+  'default_parameter',
+  'assignment',
+  'augmented_assignment',
+  'for_in_clause',
+  'if_statement',
+  'for_statement',
+  'while_statement',
+]);
+
+/** `DFG_python` (the special rules are another function, as in {@link cLikeWalker}). */
 export function pythonWalker(ctx: Ctx): Walk {
   const walk: Walk = (node, entry) => {
     tick(ctx);
     let states: States = entry.copy();
     if (isTokenNode(node)) return leaf(ctx, node, states);
-    const t = node.type;
-    if (t === 'default_parameter') return defRule(ctx, walk, node, states);
-    if (t === 'assignment' || t === 'augmented_assignment' || t === 'for_in_clause') {
-      let lefts: CNode[];
-      let rights: CNode[];
-      if (t === 'for_in_clause') {
-        rights = [node.children[node.children.length - 1] as CNode];
-        lefts = [childByField(node, 'left') as CNode];
-      } else {
-        if (!childByField(node, 'right')) return [[], states];
-        [lefts, rights] = pySides(node);
-      }
-      const dfg: DfgEntry[] = [];
-      states = seq(walk, rights, states, dfg);
-      pyZip(ctx, lefts, rights, states, dfg);
-      return [sortByIdx(dfg), states];
-    }
-    if (t === 'if_statement') {
-      const dfg: DfgEntry[] = [];
-      let current = states.copy();
-      const others: States[] = [];
-      let tag = false;
-      for (const child of node.children) {
-        if (child.type.includes('else')) tag = true;
-        if (child.type !== 'elif_clause' && child.type !== 'else_clause') {
-          const [temp, s] = walk(child, current);
-          append(dfg, temp);
-          current = s;
-        } else {
-          const [temp, s] = walk(child, states);
-          append(dfg, temp);
-          others.push(s);
-        }
-      }
-      others.push(current);
-      if (!tag) others.push(states);
-      return [sortByIdx(dfg), mergeStates(others)];
-    }
-    if (t === 'for_statement') {
-      const dfg: DfgEntry[] = [];
-      for (let i = 0; i < 2; i++) {
-        const [lefts, rights] = pySides(node);
-        states = seq(walk, rights, states, dfg);
-        pyZip(ctx, lefts, rights, states, dfg);
-        const last = node.children[node.children.length - 1] as CNode;
-        if (last.type === 'block') states = seq(walk, [last], states, dfg);
-      }
-      return [mergeLoop(dfg), states];
-    }
-    if (t === 'while_statement') {
-      const dfg: DfgEntry[] = [];
-      for (let i = 0; i < 2; i++) states = seq(walk, node.children, states, dfg);
-      return [mergeLoop(dfg), states];
-    }
+    if (PY_SPECIAL.has(node.type)) return pythonSpecial(ctx, walk, node, states);
     const dfg: DfgEntry[] = [];
     if (node.children.some(isForIn)) {
       states = seq(walk, node.children.filter(isForIn), states, dfg);
@@ -134,6 +92,66 @@ export function pythonWalker(ctx: Ctx): Walk {
     return [sortByIdx(dfg), states];
   };
   return walk;
+}
+
+/** The rules of {@link pythonWalker} for its special node types, in the reference's order. */
+function pythonSpecial(ctx: Ctx, walk: Walk, node: CNode, entry: States): [DfgEntry[], States] {
+  let states = entry;
+  const t = node.type;
+  if (t === 'default_parameter') return defRule(ctx, walk, node, states);
+  if (t === 'assignment' || t === 'augmented_assignment' || t === 'for_in_clause') {
+    let lefts: CNode[];
+    let rights: CNode[];
+    if (t === 'for_in_clause') {
+      rights = [node.children[node.children.length - 1] as CNode];
+      lefts = [childByField(node, 'left') as CNode];
+    } else {
+      if (!childByField(node, 'right')) return [[], states];
+      [lefts, rights] = pySides(node);
+    }
+    const dfg: DfgEntry[] = [];
+    states = seq(walk, rights, states, dfg);
+    pyZip(ctx, lefts, rights, states, dfg);
+    return [sortByIdx(dfg), states];
+  }
+  if (t === 'if_statement') {
+    const dfg: DfgEntry[] = [];
+    let current = states.copy();
+    const others: States[] = [];
+    let tag = false;
+    for (const child of node.children) {
+      if (child.type.includes('else')) tag = true;
+      if (child.type !== 'elif_clause' && child.type !== 'else_clause') {
+        const [temp, s] = walk(child, current);
+        append(dfg, temp);
+        current = s;
+      } else {
+        const [temp, s] = walk(child, states);
+        append(dfg, temp);
+        others.push(s);
+      }
+    }
+    others.push(current);
+    if (!tag) others.push(states);
+    return [sortByIdx(dfg), mergeStates(others)];
+  }
+  if (t === 'for_statement') {
+    const dfg: DfgEntry[] = [];
+    for (let i = 0; i < 2; i++) {
+      const [lefts, rights] = pySides(node);
+      states = seq(walk, rights, states, dfg);
+      pyZip(ctx, lefts, rights, states, dfg);
+      const last = node.children[node.children.length - 1] as CNode;
+      if (last.type === 'block') states = seq(walk, [last], states, dfg);
+    }
+    return [mergeLoop(dfg), states];
+  }
+  if (t === 'while_statement') {
+    const dfg: DfgEntry[] = [];
+    for (let i = 0; i < 2; i++) states = seq(walk, node.children, states, dfg);
+    return [mergeLoop(dfg), states];
+  }
+  throw new Error(`no DFG rule for ${t}`);
 }
 
 /** Rule tables of the Java-like walkers. */
@@ -152,90 +170,116 @@ interface CLikeRules {
 
 const IF_TYPES = new Set(['if_statement', 'else']);
 
-/** The Java, JavaScript and Go walkers share one shape; `rules` holds their differences. */
+/**
+ * The Java, JavaScript and Go walkers share one shape; `rules` holds their differences. The walk itself stays
+ * small (leaves and plain nodes, nearly every call); the rules for the few special node types are another
+ * function, so the optimizing compiler does not compile them into every copy of the hot path.
+ */
 function cLikeWalker(ctx: Ctx, rules: CLikeRules): Walk {
+  const special = new Set([
+    ...rules.def,
+    ...rules.assignment,
+    ...rules.increment,
+    ...IF_TYPES,
+    'for_statement',
+    ...(rules.enhancedFor ? ['enhanced_for_statement'] : []),
+    ...rules.whileTypes,
+  ]);
   const walk: Walk = (node, entry) => {
     tick(ctx);
-    let states: States = entry.copy();
+    const states: States = entry.copy();
     if (isTokenNode(node)) return leaf(ctx, node, states);
-    const t = node.type;
-    if (rules.def.has(t)) return defRule(ctx, walk, node, states);
-    if (rules.assignment.has(t)) {
-      const left = childByField(node, 'left');
-      const right = childByField(node, 'right');
-      const dfg: DfgEntry[] = [];
-      states = seq(walk, [must(right)], states, dfg);
-      pairwise(varTokens(ctx, left), varTokens(ctx, right), states, dfg);
-      return [sortByIdx(dfg), states];
-    }
-    if (rules.increment.has(t)) {
-      const dfg: DfgEntry[] = [];
-      const toks = varTokens(ctx, node);
-      pairwise(toks, toks, states, dfg);
-      return [sortByIdx(dfg), states];
-    }
-    if (IF_TYPES.has(t)) {
-      const dfg: DfgEntry[] = [];
-      let current = states.copy();
-      const others: States[] = [];
-      let flag = false;
-      let tag = t.includes('else');
-      for (const child of node.children) {
-        if (child.type.includes('else')) tag = true;
-        if (!IF_TYPES.has(child.type) && !flag) {
-          const [temp, s] = walk(child, current);
-          append(dfg, temp);
-          current = s;
-        } else {
-          flag = true;
-          const [temp, s] = walk(child, states);
-          append(dfg, temp);
-          others.push(s);
-        }
-      }
-      others.push(current);
-      if (!tag) others.push(states);
-      if (rules.ifAddsEntry) others.push(states);
-      return [sortByIdx(dfg), mergeStates(others)];
-    }
-    if (t === 'for_statement') {
-      const dfg: DfgEntry[] = [];
-      states = seq(walk, node.children, states, dfg);
-      let flag = false;
-      for (const child of node.children) {
-        if (flag) states = seq(walk, [child], states, dfg);
-        else if (rules.forTrigger.has(child.type)) {
-          if (rules.go) {
-            const update = childByField(child, 'update');
-            if (update) states = seq(walk, [update], states, dfg);
-          }
-          flag = true;
-        }
-      }
-      return [mergeLoop(dfg), states];
-    }
-    if (rules.enhancedFor && t === 'enhanced_for_statement') {
-      const name = childByField(node, 'name');
-      const value = childByField(node, 'value');
-      const body = childByField(node, 'body');
-      const dfg: DfgEntry[] = [];
-      for (let i = 0; i < 2; i++) {
-        states = seq(walk, [must(value)], states, dfg);
-        pairwise(varTokens(ctx, name), varTokens(ctx, value), states, dfg);
-        states = seq(walk, [must(body)], states, dfg);
-      }
-      return [mergeLoop(dfg), states];
-    }
-    if (rules.whileTypes.has(t)) {
-      const dfg: DfgEntry[] = [];
-      for (let i = 0; i < 2; i++) states = seq(walk, node.children, states, dfg);
-      return [mergeLoop(dfg), states];
-    }
+    if (special.has(node.type)) return cLikeSpecial(ctx, rules, walk, node, states);
     const dfg: DfgEntry[] = [];
-    states = seq(walk, node.children, states, dfg);
-    return [sortByIdx(dfg), states];
+    const out = seq(walk, node.children, states, dfg);
+    return [sortByIdx(dfg), out];
   };
   return walk;
+}
+
+/** The rules of {@link cLikeWalker} for its special node types, in the reference's order. */
+function cLikeSpecial(
+  ctx: Ctx,
+  rules: CLikeRules,
+  walk: Walk,
+  node: CNode,
+  entry: States,
+): [DfgEntry[], States] {
+  let states = entry;
+  const t = node.type;
+  if (rules.def.has(t)) return defRule(ctx, walk, node, states);
+  if (rules.assignment.has(t)) {
+    const left = childByField(node, 'left');
+    const right = childByField(node, 'right');
+    const dfg: DfgEntry[] = [];
+    states = seq(walk, [must(right)], states, dfg);
+    pairwise(varTokens(ctx, left), varTokens(ctx, right), states, dfg);
+    return [sortByIdx(dfg), states];
+  }
+  if (rules.increment.has(t)) {
+    const dfg: DfgEntry[] = [];
+    const toks = varTokens(ctx, node);
+    pairwise(toks, toks, states, dfg);
+    return [sortByIdx(dfg), states];
+  }
+  if (IF_TYPES.has(t)) {
+    const dfg: DfgEntry[] = [];
+    let current = states.copy();
+    const others: States[] = [];
+    let flag = false;
+    let tag = t.includes('else');
+    for (const child of node.children) {
+      if (child.type.includes('else')) tag = true;
+      if (!IF_TYPES.has(child.type) && !flag) {
+        const [temp, s] = walk(child, current);
+        append(dfg, temp);
+        current = s;
+      } else {
+        flag = true;
+        const [temp, s] = walk(child, states);
+        append(dfg, temp);
+        others.push(s);
+      }
+    }
+    others.push(current);
+    if (!tag) others.push(states);
+    if (rules.ifAddsEntry) others.push(states);
+    return [sortByIdx(dfg), mergeStates(others)];
+  }
+  if (t === 'for_statement') {
+    const dfg: DfgEntry[] = [];
+    states = seq(walk, node.children, states, dfg);
+    let flag = false;
+    for (const child of node.children) {
+      if (flag) states = seq(walk, [child], states, dfg);
+      else if (rules.forTrigger.has(child.type)) {
+        if (rules.go) {
+          const update = childByField(child, 'update');
+          if (update) states = seq(walk, [update], states, dfg);
+        }
+        flag = true;
+      }
+    }
+    return [mergeLoop(dfg), states];
+  }
+  if (rules.enhancedFor && t === 'enhanced_for_statement') {
+    const name = childByField(node, 'name');
+    const value = childByField(node, 'value');
+    const body = childByField(node, 'body');
+    const dfg: DfgEntry[] = [];
+    for (let i = 0; i < 2; i++) {
+      states = seq(walk, [must(value)], states, dfg);
+      pairwise(varTokens(ctx, name), varTokens(ctx, value), states, dfg);
+      states = seq(walk, [must(body)], states, dfg);
+    }
+    return [mergeLoop(dfg), states];
+  }
+  if (rules.whileTypes.has(t)) {
+    const dfg: DfgEntry[] = [];
+    for (let i = 0; i < 2; i++) states = seq(walk, node.children, states, dfg);
+    return [mergeLoop(dfg), states];
+  }
+  throw new Error(`no DFG rule for ${t}`);
 }
 
 const set = (...xs: string[]) => new Set(xs);

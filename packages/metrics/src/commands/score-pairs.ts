@@ -101,8 +101,6 @@ async function run(ctx: CommandContext): Promise<number> {
   }
   if (langOpt !== undefined && !CODE_LANGS.includes(langOpt as CodeLang))
     throw new UsageError(`--lang ${langOpt} is not supported (choose one of ${CODE_LANGS.join(', ')})`);
-  const T = (m: string) => process.env.TR && process.stderr.write(`${performance.now().toFixed(0)} ${m}\n`);
-  T('run');
   await requireReadableFile(input, 'input');
   // the --lang parser loads while the input is counted and hashed (a failure shows on the first pair)
   if (langOpt && (metric === 'codebleu' || metric === 'all'))
@@ -121,7 +119,6 @@ async function run(ctx: CommandContext): Promise<number> {
       `--out ${out} has ${done.length} lines but --input ${input} only ${total}; it holds the scores of another input`,
       { hint: 'delete it or pass another --out to start over' },
     );
-  T('counted');
   const threads = threadsOption(ctx.opts.threads);
   const runId = newRunId('score-pairs');
   // the header (input hash, git state) is written while scoring starts
@@ -133,7 +130,6 @@ async function run(ctx: CommandContext): Promise<number> {
     options: ctx.opts,
     inputs: [input],
   });
-  T('record');
   const again = out ? resumeCommand(ctx.argv) : null;
   // SIGTERM keeps its default (stop at once, even inside one long item): finished lines are on disk up
   // to the last flush and a re-run resumes; the first Ctrl+C stops after the current line.
@@ -254,21 +250,12 @@ async function run(ctx: CommandContext): Promise<number> {
   }
   try {
     // on Ctrl+C reading stops; the lines already in flight finish and are written, in order
-    let first = true;
-    for await (const r of inOrder(rows(), 64 * scorer.threads)) {
-      if (first) {
-        T('first');
-        first = false;
-      }
-      emit(r);
-    }
-    T('last');
+    for await (const r of inOrder(rows(), 64 * scorer.threads)) emit(r);
   } finally {
     sink?.close();
     intr.dispose();
     await scorer.close();
   }
-  T('closed');
   const means = Object.fromEntries(Object.entries(sums).map(([k, s]) => [k, s.sum / s.n]));
   const cancelled = intr.signal.aborted;
   const finished = lines;
