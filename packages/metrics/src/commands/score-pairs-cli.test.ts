@@ -249,7 +249,8 @@ test('a small input runs on fewer threads than asked: one more per PAIRS_PER_THR
   expect(usefulThreads(2, 50_000, PAIRS_PER_THREAD)).toBe(2);
   expect(usefulThreads(1, 50_000, PAIRS_PER_THREAD)).toBe(1);
   expect(usefulThreads(2, 10, 1)).toBe(2); // FAUN_PAIRS_PER_THREAD=1
-  expect(usefulThreads(2, 500, PAIRS_PER_THREAD_NATIVE)).toBe(2); // a per-language file, native parser
+  expect(usefulThreads(2, 500, PAIRS_PER_THREAD_NATIVE)).toBe(1); // a per-language file, native parser
+  expect(usefulThreads(2, 1000, PAIRS_PER_THREAD_NATIVE)).toBe(2);
   expect(usefulThreads(2, 500, PAIRS_PER_THREAD)).toBe(1);
   expect(usefulThreads(2, 10, Number.NaN)).toBe(1); // a bad override falls back to the default
 });

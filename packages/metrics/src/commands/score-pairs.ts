@@ -32,12 +32,14 @@ const POOLED_METRICS = new Set<PairMetric>(['codebleu', 'all', 'editsim', 'lev',
  * and grammars and warms up its own compiled code. With the WASM parser that costs CodeBLEU about 2.5
  * CPU-seconds (the WASM code itself warms up: its first 500 real-code pairs take ~6 ms each, later ones
  * ~1.2 ms), the time of ~2,000 warm pairs; with the native parser (@faun/syntax `nativeExpected`) a worker
- * costs ~0.3 CPU-seconds, the time of ~150 pairs. A smaller input runs on fewer threads than asked. Results
- * do not depend on the thread count, so this changes only the time.
+ * costs ~0.3 CPU-seconds of its own warm-up, and on a 2-core machine a single lane already keeps the second
+ * core busy with the JIT compiler and the collector while it warms up: measured on real-code hunks, a second
+ * lane gains nothing on 500 pairs and ~10% on 1,000. A smaller input runs on fewer threads than asked.
+ * Results do not depend on the thread count, so this changes only the time.
  */
 export const PAIRS_PER_THREAD = 2000;
 /** {@link PAIRS_PER_THREAD} when the grammars parse natively. */
-export const PAIRS_PER_THREAD_NATIVE = 150;
+export const PAIRS_PER_THREAD_NATIVE = 500;
 
 /**
  * The threads worth starting for `pairs` pairs when `threads` are allowed; FAUN_PAIRS_PER_THREAD overrides
