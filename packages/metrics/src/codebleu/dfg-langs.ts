@@ -168,14 +168,12 @@ interface CLikeRules {
   enhancedFor: boolean;
 }
 
-const IF_TYPES = new Set(['if_statement', 'else']);
+/** A rule table with the node types that have a rule of their own (the others walk their children). */
+interface CLikeTable extends CLikeRules {
+  special: ReadonlySet<string>;
+}
 
-/**
- * The Java, JavaScript and Go walkers share one shape; `rules` holds their differences. The walk itself stays
- * small (leaves and plain nodes, nearly every call); the rules for the few special node types are another
- * function, so the optimizing compiler does not compile them into every copy of the hot path.
- */
-function cLikeWalker(ctx: Ctx, rules: CLikeRules): Walk {
+function table(rules: CLikeRules): CLikeTable {
   const special = new Set([
     ...rules.def,
     ...rules.assignment,
@@ -185,6 +183,18 @@ function cLikeWalker(ctx: Ctx, rules: CLikeRules): Walk {
     ...(rules.enhancedFor ? ['enhanced_for_statement'] : []),
     ...rules.whileTypes,
   ]);
+  return { ...rules, special };
+}
+
+const IF_TYPES = new Set(['if_statement', 'else']);
+
+/**
+ * The Java, JavaScript and Go walkers share one shape; `rules` holds their differences. The walk itself stays
+ * small (leaves and plain nodes, nearly every call); the rules for the few special node types are another
+ * function, so the optimizing compiler does not compile them into every copy of the hot path.
+ */
+function cLikeWalker(ctx: Ctx, rules: CLikeTable): Walk {
+  const { special } = rules;
   const walk: Walk = (node, entry) => {
     tick(ctx);
     const states: States = entry.copy();
@@ -284,22 +294,19 @@ function cLikeSpecial(
 
 const set = (...xs: string[]) => new Set(xs);
 
-/** `DFG_java`. */
-export const javaWalker = (ctx: Ctx): Walk =>
-  cLikeWalker(ctx, {
-    assignment: set('assignment_expression'),
-    def: set('variable_declarator'),
-    increment: set('update_expression'),
-    whileTypes: set('while_statement'),
-    forTrigger: set('local_variable_declaration'),
-    go: false,
-    ifAddsEntry: false,
-    enhancedFor: true,
-  });
-
-/** `DFG_javascript` (also used for TypeScript). `fixRules` adds plain `=`, `let`/`const` loops. */
-export const javascriptWalker = (ctx: Ctx, fixRules = false): Walk =>
-  cLikeWalker(ctx, {
+/** The rule tables, built once. */
+const JAVA = table({
+  assignment: set('assignment_expression'),
+  def: set('variable_declarator'),
+  increment: set('update_expression'),
+  whileTypes: set('while_statement'),
+  forTrigger: set('local_variable_declaration'),
+  go: false,
+  ifAddsEntry: false,
+  enhancedFor: true,
+});
+const jsRules = (fixRules: boolean) =>
+  table({
     assignment: fixRules
       ? set('assignment_pattern', 'augmented_assignment_expression', 'assignment_expression')
       : set('assignment_pattern', 'augmented_assignment_expression'),
@@ -311,10 +318,9 @@ export const javascriptWalker = (ctx: Ctx, fixRules = false): Walk =>
     ifAddsEntry: true,
     enhancedFor: false,
   });
-
-/** `DFG_go`. `fixRules` adds `:=` (short_var_declaration). */
-export const goWalker = (ctx: Ctx, fixRules = false): Walk =>
-  cLikeWalker(ctx, {
+const JAVASCRIPT = [jsRules(false), jsRules(true)] as const;
+const goRules = (fixRules: boolean) =>
+  table({
     assignment: fixRules ? set('assignment_statement', 'short_var_declaration') : set('assignment_statement'),
     def: set('var_spec'),
     increment: set('inc_statement'),
@@ -324,6 +330,17 @@ export const goWalker = (ctx: Ctx, fixRules = false): Walk =>
     ifAddsEntry: true,
     enhancedFor: false,
   });
+const GO = [goRules(false), goRules(true)] as const;
+
+/** `DFG_java`. */
+export const javaWalker = (ctx: Ctx): Walk => cLikeWalker(ctx, JAVA);
+
+/** `DFG_javascript` (also used for TypeScript). `fixRules` adds plain `=`, `let`/`const` loops. */
+export const javascriptWalker = (ctx: Ctx, fixRules = false): Walk =>
+  cLikeWalker(ctx, JAVASCRIPT[fixRules ? 1 : 0]);
+
+/** `DFG_go`. `fixRules` adds `:=` (short_var_declaration). */
+export const goWalker = (ctx: Ctx, fixRules = false): Walk => cLikeWalker(ctx, GO[fixRules ? 1 : 0]);
 
 /** Node types whose children's field names the walkers read (`child_by_field_name`), per language. */
 export const FIELD_PARENTS: Readonly<Record<'python' | 'java' | 'javascript' | 'go', ReadonlySet<string>>> = {

@@ -98,19 +98,34 @@ export function flattenFlat(flat: FlatSyntaxTree, fieldParents: ReadonlySet<stri
 /** Children list of every leaf (never mutated). */
 const NO_CHILDREN: CNode[] = [];
 
+/** Per-node work arrays of {@link fromFlat}, reused from one tree to the next (grown as needed). */
+let scratch = newScratch(1024);
+
+function newScratch(cap: number) {
+  return {
+    cap,
+    childCount: new Int32Array(cap),
+    fill: new Int32Array(cap),
+    withField: new Uint8Array(cap),
+    starts: new Int32Array(cap),
+    ends: new Int32Array(cap),
+  };
+}
+
 function fromFlat(f: FlatSyntaxTree, fieldParents: ReadonlySet<string>): FlatTree {
   const { type, named, missing, field, fieldNames, start, end, parent } = f;
   const n = f.count;
-  const childCount = new Int32Array(n);
+  if (scratch.cap < n) scratch = newScratch(Math.max(n, 2 * scratch.cap));
+  const { childCount, fill, withField, starts, ends } = scratch;
+  childCount.fill(0, 0, n);
+  fill.fill(0, 0, n);
+  withField.fill(0, 0, n);
   for (let i = 1; i < n; i++)
     childCount[parent[i] as number] = (childCount[parent[i] as number] as number) + 1;
   const nodes: CNode[] = new Array(n);
-  const fill = new Int32Array(n);
-  const withField = new Uint8Array(n);
   // the subtrees: the root's whole string, then each node with children (a span, or a string of its own)
   const { spanStart, spanEnd } = f;
-  const starts = new Int32Array(n);
-  const ends = new Int32Array(n);
+  starts[0] = 0;
   let own: Map<number, string> | null = null;
   let m = 1;
   ends[0] = f.rootString.length;
@@ -131,8 +146,8 @@ function fromFlat(f: FlatSyntaxTree, fieldParents: ReadonlySet<string>): FlatTre
     if (k > 0 && i > 0) {
       const s = spanStart[i] as number;
       starts[m] = s;
-      if (s >= 0) ends[m] = spanEnd[i] as number;
-      else (own ??= new Map()).set(m, f.nodeString(i));
+      ends[m] = s >= 0 ? (spanEnd[i] as number) : -1;
+      if (s < 0) (own ??= new Map()).set(m, f.nodeString(i));
       m++;
     }
     if (fieldParents.has(t)) withField[i] = 1;
