@@ -9,6 +9,7 @@
  * grammar entry point is passed in as FAUN_TS_LANGUAGE. All state is per thread.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tree_sitter/api.h"
@@ -30,8 +31,9 @@ static _Thread_local uint32_t *stack;    /* ancestors' node indices during the w
 static _Thread_local uint32_t stack_cap;
 
 /* Bytes per node: start, end, parent, own string offset, own string length (4 each), field, symbol (2
- * each), named, missing (1 each). */
-#define NODE_BYTES (5 * 4 + 2 * 2 + 2)
+ * each), named, missing (1 each), then the span of the node's S-expression in the root's (start, end: 4
+ * each; -1 when not printed there). */
+#define NODE_BYTES (5 * 4 + 2 * 2 + 2 + 2 * 4)
 
 static int grow_block(uint32_t need) {
   uint32_t c = cap ? cap : 1024;
@@ -80,10 +82,105 @@ uint32_t faun_ts_depth(void) { return depth; }
 uint32_t faun_ts_root_len(void) { return root_len; }
 uint32_t faun_ts_symbol_count(void) { return ts_language_symbol_count(FAUN_TS_LANGUAGE()); }
 
+/* Parenthesised spans of the root's S-expression, in pre-order (the scratch of assign_spans). */
+static _Thread_local int32_t *sp_open, *sp_end, *sp_stack;
+static _Thread_local uint32_t sp_cap;
+
+static int grow_spans(void) {
+  uint32_t nc = sp_cap ? sp_cap * 2 : 1024;
+  int32_t *a = realloc(sp_open, (size_t)nc * 4);
+  if (!a) return 0;
+  sp_open = a;
+  a = realloc(sp_end, (size_t)nc * 4);
+  if (!a) return 0;
+  sp_end = a;
+  a = realloc(sp_stack, (size_t)nc * 4);
+  if (!a) return 0;
+  sp_stack = a;
+  sp_cap = nc;
+  return 1;
+}
+
+static int starts_with(const char *s, uint32_t at, uint32_t len, const char *prefix) {
+  size_t n = strlen(prefix);
+  return at + n <= len && memcmp(s + at, prefix, n) == 0;
+}
+
+/* Every "(" of `s` with the end of its span (one past its ")", -1 when unclosed), in order. The quoted
+ * parts of (MISSING "x") and (UNEXPECTED 'c') may hold parentheses and are skipped. Returns the count, or -1
+ * when out of memory. */
+static int64_t sexp_spans(const char *s, uint32_t len) {
+  uint32_t k = 0, top = 0, i = 0;
+  while (i < len) {
+    char c = s[i];
+    if (c == '(') {
+      if (k + 1 > sp_cap && !grow_spans()) return -1; /* the stack never holds more than k */
+      sp_stack[top++] = (int32_t)k;
+      sp_open[k] = (int32_t)i;
+      sp_end[k] = -1;
+      k++;
+      if (starts_with(s, i + 1, len, "MISSING \"")) {
+        const char *close = NULL;
+        for (uint32_t j = i + 10; j + 1 < len; j++)
+          if (s[j] == '"' && s[j + 1] == ')') { close = s + j; break; }
+        i = close ? (uint32_t)(close - s) + 1 : len;
+        continue;
+      }
+      if (starts_with(s, i + 1, len, "UNEXPECTED '")) {
+        i += 12;
+        i += (i < len && s[i] == '\\') ? 3 : 2;
+        continue;
+      }
+      i++;
+    } else if (c == ')') {
+      if (top > 0) sp_end[sp_stack[--top]] = (int32_t)(i + 1);
+      i++;
+    } else i++;
+  }
+  return k;
+}
+
+/* Gives each printed node (named or MISSING) its span of the root's S-expression `s`, in pre-order. The
+ * printer also prints MISSING leaves of hidden tokens, which the walk does not see: those spans are skipped.
+ * Returns 0, or -1 when the spans and the nodes do not line up (or out of memory). */
+static int assign_spans(const char *s, uint32_t len, uint32_t n) {
+  int64_t count = sexp_spans(s, len);
+  if (count < 0) return -1;
+  uint16_t *sym = (uint16_t *)(block + (size_t)cap * 20) + cap;
+  uint8_t *named = block + (size_t)cap * 24, *missing = named + cap;
+  int32_t *ss = (int32_t *)(block + (size_t)cap * 26), *se = ss + cap;
+  char want[512];
+  int64_t k = 0;
+  for (uint32_t v = 0; v < n; v++) {
+    ss[v] = -1;
+    se[v] = -1;
+    if (!named[v] && !missing[v]) continue;
+    while (k < count && starts_with(s, (uint32_t)sp_open[k], len, "(MISSING ")) {
+      if (missing[v]) {
+        const char *name = ts_language_symbol_name(FAUN_TS_LANGUAGE(), sym[v]);
+        int w = snprintf(want, sizeof want, named[v] ? "(MISSING %s)" : "(MISSING \"%s\")", name ? name : "");
+        uint32_t o = (uint32_t)sp_open[k];
+        int32_t e = sp_end[k] >= 0 ? sp_end[k] : (int32_t)len - 1;
+        if (w > 0 && (size_t)w < sizeof want && e >= (int32_t)o && (uint32_t)(e - (int32_t)o) == (uint32_t)w &&
+            memcmp(s + o, want, (size_t)w) == 0)
+          break;
+      }
+      k++;
+    }
+    if (k >= count) return -1;
+    ss[v] = sp_open[k];
+    se[v] = sp_end[k] >= 0 ? sp_end[k] : ((int32_t)len - 1 >= sp_open[k] ? (int32_t)len - 1 : sp_open[k]);
+    k++;
+  }
+  for (; k < count; k++)
+    if (!starts_with(s, (uint32_t)sp_open[k], len, "(MISSING ")) return -1;
+  return 0;
+}
+
 /*
  * Parses `len` bytes of UTF-8 and fills the arrays. Returns the node count; -1 when the tree is deeper than
  * `max_depth` levels (nothing printed: the caller takes another path), -2 when out of memory or the parser
- * fails.
+ * fails, -3 when the root's S-expression does not split into the nodes' spans (or is not ASCII).
  */
 int32_t faun_ts_parse(const char *src, uint32_t len, uint32_t max_depth) {
   if (!parser) {
@@ -140,6 +237,10 @@ int32_t faun_ts_parse(const char *src, uint32_t len, uint32_t max_depth) {
     if (!s || !append_string(s, (uint32_t)strlen(s))) result = -2;
     free(s);
     root_len = strings_len;
+    /* offsets are bytes here and UTF-16 units in JS: equal for ASCII, which the printer writes */
+    for (uint32_t i = 0; result == 0 && i < root_len; i++)
+      if ((unsigned char)strings[i] >= 0x80) result = -3;
+    if (result == 0 && assign_spans(strings, root_len, n) != 0) result = -3;
   }
   if (result == 0) {
     /* anonymous nodes with children: printed on their own (the walk order gives their nodes again) */

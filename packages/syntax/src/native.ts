@@ -9,7 +9,6 @@
  * {@link MAX_READ_DEPTH} also return null (the WASM path handles them the way the reference can).
  */
 import type { SyntaxLang } from './languages.ts';
-import { sexpSpans } from './sexp-spans.ts';
 import type { FlatSyntaxTree } from './tree-reader.ts';
 
 /** Raw tree levels the native reader accepts (the same bound as the WASM reader's). */
@@ -207,7 +206,7 @@ export function parseFlat(code: string, lang: SyntaxLang): NativeParse | null {
   const n = fns.faun_ts_parse(bytes, bytes.length, MAX_DEPTH);
   if (n < 1) return null;
   const cap = fns.faun_ts_cap();
-  const ab = ffi.toArrayBuffer(fns.faun_ts_block(), 0, cap * 26);
+  const ab = ffi.toArrayBuffer(fns.faun_ts_block(), 0, cap * 34);
   const start = new Uint32Array(ab, 0, n);
   const end = new Uint32Array(ab, cap * 4, n);
   const parent = new Int32Array(ab, cap * 8, n);
@@ -226,9 +225,10 @@ export function parseFlat(code: string, lang: SyntaxLang): NativeParse | null {
     const s = sym[i] as number;
     type[i] = names[s] ?? (s === 0xffff ? nl.error : s === 0xfffe ? nl.errorRepeat : String(s));
   }
-  const spans = nodeSpans(rootString, type, named, missing, n);
-  if (!spans) return null;
-  const [sStart, sEnd] = spans;
+  // each printed node's span of the root's S-expression, found on the C side (-3 above when they do not
+  // line up)
+  const sStart = new Int32Array(ab, cap * 26, n);
+  const sEnd = new Int32Array(ab, cap * 30, n);
   // the rare own strings (anonymous nodes with children) are decoded now: the string memory is the C side's
   let own: Map<number, string> | null = null;
   if (stringBytes.length > rootLen) {
@@ -262,46 +262,4 @@ export function parseFlat(code: string, lang: SyntaxLang): NativeParse | null {
     },
   };
   return { bytes, tree };
-}
-
-let spanScratch = { start: new Int32Array(1024), end: new Int32Array(1024) };
-
-/**
- * The span of the root's S-expression that each printed node (named or MISSING) takes, in pre-order. The
- * printer also prints MISSING leaves of hidden tokens (e.g. `(MISSING _newline)`), which the node walk does
- * not see: those spans are skipped. Null when the spans and the nodes do not line up.
- */
-function nodeSpans(
-  s: string,
-  type: readonly string[],
-  named: Uint8Array,
-  missing: Uint8Array,
-  n: number,
-): [Int32Array, Int32Array] | null {
-  if (spanScratch.start.length < n) {
-    let c = spanScratch.start.length;
-    while (c < n) c *= 2;
-    spanScratch = { start: new Int32Array(c), end: new Int32Array(c) };
-  }
-  const sStart = spanScratch.start;
-  const sEnd = spanScratch.end;
-  // all parenthesised spans of the string, in pre-order
-  const { opens, ends } = sexpSpans(s);
-  let k = 0;
-  for (let v = 0; v < n; v++) {
-    sStart[v] = -1;
-    if (named[v] !== 1 && missing[v] !== 1) continue;
-    let o = opens[k];
-    while (o !== undefined && s.startsWith('(MISSING ', o)) {
-      const want = named[v] === 1 ? `(MISSING ${type[v]})` : `(MISSING "${type[v]}")`;
-      if (missing[v] === 1 && s.slice(o, ends[k]) === want) break;
-      o = opens[++k];
-    }
-    if (o === undefined) return null;
-    sStart[v] = o;
-    sEnd[v] = ends[k] as number;
-    k++;
-  }
-  for (; k < opens.length; k++) if (!s.startsWith('(MISSING ', opens[k])) return null;
-  return [sStart, sEnd];
 }
