@@ -1,7 +1,9 @@
 import { expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
+import { dockerReachable, imageExists } from './docker.ts';
 import { ensureToolchainImage, toolchainImageTag } from './images.ts';
+import { run } from './proc.ts';
 
 process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
 
@@ -56,3 +58,14 @@ test('testcontainers runs a real container of the locally built image (no regist
     await container.stop({ timeout: 1 });
   }
 }, 120_000);
+
+test('the engine is asked over its socket: imageExists and dockerReachable agree with the docker command', async () => {
+  const tag = await ensureToolchainImage('python');
+  const missing = `${tag.split(':')[0]}:no-such-tag`;
+  const cli = async (t: string) => (await run(['docker', 'image', 'inspect', t])).code === 0;
+  expect(await cli(tag)).toBe(true);
+  expect(await cli(missing)).toBe(false);
+  expect(await imageExists(tag)).toBe(true);
+  expect(await imageExists(missing)).toBe(false);
+  expect(await dockerReachable()).toBe(true);
+}, 900_000);

@@ -12,9 +12,34 @@ import { run, waitFor, which } from './proc.ts';
 export const STATE_DIR = process.env.FAUN_STATE_DIR ?? '/var/cache/faun';
 const SOCKET = '/var/run/docker.sock';
 
-/** True when `docker info` answers. */
+/** The engine's unix socket, unless DOCKER_HOST names another kind of endpoint. */
+function engineSocket(): string | null {
+  const host = process.env.DOCKER_HOST;
+  if (!host) return SOCKET;
+  return host.startsWith('unix://') ? host.slice('unix://'.length) : null;
+}
+
+/**
+ * One request to the engine's API over its socket (a few milliseconds, where each `docker` command costs a
+ * process of ~0.1 s): the status and body, or null when it cannot be asked that way (another endpoint, no
+ * socket) — the caller then asks the `docker` command.
+ */
+async function engineApi(path: string): Promise<{ status: number; body: string } | null> {
+  const socket = engineSocket();
+  if (socket === null || typeof Bun === 'undefined' || !existsSync(socket)) return null;
+  try {
+    const r = await fetch(`http://docker${path}`, { unix: socket } as RequestInit);
+    return { status: r.status, body: await r.text() };
+  } catch {
+    return null;
+  }
+}
+
+/** True when the engine answers (and the `docker` command is there). */
 export async function dockerReachable(): Promise<boolean> {
   if (!which('docker')) return false;
+  const ping = await engineApi('/_ping');
+  if (ping) return ping.status === 200;
   return (await run(['docker', 'info', '--format', '{{.ServerVersion}}'])).code === 0;
 }
 
@@ -61,10 +86,18 @@ export async function ensureDocker(log: (l: string) => void = () => {}): Promise
 }
 
 async function serverVersion(): Promise<string> {
+  const v = await engineApi('/version');
+  if (v?.status === 200) {
+    try {
+      return String((JSON.parse(v.body) as { Version?: string }).Version ?? '');
+    } catch {}
+  }
   return (await run(['docker', 'info', '--format', '{{.ServerVersion}}'])).stdout.trim();
 }
 
 /** True when a local image with this tag exists. */
 export async function imageExists(tag: string): Promise<boolean> {
+  const r = await engineApi(`/images/${tag}/json`);
+  if (r && (r.status === 200 || r.status === 404)) return r.status === 200;
   return (await run(['docker', 'image', 'inspect', tag, '--format', '{{.Id}}'])).code === 0;
 }
