@@ -54,6 +54,20 @@ test('error digest: all infra errors → nothing evaluated, reasons grouped, --r
   ]);
 });
 
+test('error digest: reasons that differ only in a duration (curl\'s "after 0 ms" / "after 1 ms") are one group', () => {
+  const msg = (ms: number) => `${clone} 'x': Failed to connect to 127.0.0.1 port 9 after ${ms} ms: refused`;
+  const rs = [
+    result('p2', 'infra_error', { error: msg(0) }),
+    result('p1', 'infra_error', { error: msg(1) }),
+    result('p3', 'infra_error', { error: msg(0) }),
+    result('q', 'infra_error', { error: 'image build failed after 3 retries' }),
+  ];
+  expect(errorDigest(rs).lines.slice(1, 3)).toEqual([
+    `  3× ${msg(0)} — p1, p2, p3`,
+    '  1× image build failed after 3 retries — q',
+  ]);
+});
+
 test('error digest: some infra errors → missing results named; most frequent reasons first, capped', () => {
   const rs = [
     result('ok', 'resolved'),

@@ -50,16 +50,24 @@ export interface ErrorDigest {
 
 const CLONE = /^cannot clone https:\/\/github\.com\/([^/\s]+\/[^/\s]+?)(?:\.git)?:/;
 
-/** Groups infrastructure errors by their first line; shows the `max` most frequent reasons. */
+/** Durations inside messages ("after 0 ms", "in 1.5 s"): they vary between otherwise equal reasons. */
+const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds?)\b/g;
+
+/**
+ * Groups infrastructure errors by their first line (durations in it aside; the first one met is shown);
+ * shows the `max` most frequent reasons.
+ */
 export function errorDigest(results: ExecutionResult[], max = 3, maxIds = 5): ErrorDigest {
   const infra = results.filter((r) => r.outcome === 'infra_error');
-  const groups = new Map<string, string[]>();
+  const byKey = new Map<string, [string, string[]]>();
   for (const r of infra) {
     const reason = (r.error ?? 'unknown error').split('\n')[0]!.trim() || 'unknown error';
-    const ids = groups.get(reason) ?? [];
-    ids.push(r.instance_id);
-    groups.set(reason, ids);
+    const key = reason.replace(DURATION, '#');
+    const group = byKey.get(key) ?? [reason, []];
+    group[1].push(r.instance_id);
+    byKey.set(key, group);
   }
+  const groups = new Map(byKey.values());
   const nothingEvaluated = infra.length > 0 && infra.length === results.length;
   if (!infra.length) return { infra: 0, results: results.length, nothingEvaluated, lines: [] };
   const ordered = [...groups].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
