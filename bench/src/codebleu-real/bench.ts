@@ -4,7 +4,9 @@
  * whole file, and on the file where each reference has five hypotheses. When FAUN_CODEBLEU_REF names a
  * reference command (reads `{hyp, ref, lang}` JSONL on stdin, writes one JSON object of the five CodeBLEU
  * fields per line on stdout; see the metrics specification, §9, for building codebleu 0.7.1), it runs on the
- * same files in the same run: the ratios and a field-by-field comparison are printed. With
+ * same files in the same run: the ratios and a field-by-field comparison are printed, and the rows that
+ * differ are run through the reference again under PYTHONHASHSEED 1…FAUN_CODEBLEU_REF_SEEDS (20) to see
+ * whether it gives faun's values under some seed (its dataflow depends on the seed). With
  * FAUN_BENCH_50K=1 the 50,000-pair file is scored with one thread and all cores too (byte identity, peak
  * memory).
  */
@@ -33,13 +35,13 @@ interface Run {
   max_rss_mb: number;
 }
 
-function timed(cmd: string[], stdin?: string, stdout?: string): Run {
+function timed(cmd: string[], stdin?: string, stdout?: string, env: Record<string, string> = {}): Run {
   const t0 = performance.now();
   const p = Bun.spawnSync(cmd, {
     stdin: stdin ? Bun.file(stdin) : 'ignore',
     stdout: stdout ? Bun.file(stdout) : 'ignore',
     stderr: 'pipe',
-    env: { ...process.env, FAUN_NO_UPDATE_CHECK: '1' },
+    env: { ...process.env, FAUN_NO_UPDATE_CHECK: '1', ...env },
   });
   const wall = (performance.now() - t0) / 1000;
   if (p.exitCode !== 0)
@@ -75,8 +77,40 @@ function faun(input: string, out: string, threads: number, logDir: string): Run 
   ]);
 }
 
-function reference(cmd: string, input: string, out: string): Run {
-  return timed(['sh', '-c', cmd], input, out);
+function reference(cmd: string, input: string, out: string, env: Record<string, string> = {}): Run {
+  return timed(['sh', '-c', cmd], input, out, env);
+}
+
+/** Hash seeds the reference is run under for the rows where only its seed-dependent dataflow differs. */
+const SEEDS = Number(process.env.FAUN_CODEBLEU_REF_SEEDS ?? 20);
+
+/**
+ * The rows of `input` whose fields differ from the reference's (PYTHONHASHSEED 0) only in the dataflow
+ * score, run through the reference again under seeds 1…SEEDS: how many of them it gives faun's values for
+ * under some seed (its dataflow depends on Python's string hashing; faun's order is the first-seen one).
+ */
+function seedCheck(cmd: string, input: string, faunOut: string, refOut: string, dir: string) {
+  const inp = lines(input);
+  const a = lines(faunOut).map((l) => JSON.parse(l) as Record<string, number>);
+  const b = lines(refOut).map((l) => JSON.parse(l) as Record<string, number>);
+  const same = (x: Record<string, number>, y: Record<string, number>, k: string) =>
+    Math.abs((x[k] as number) - (y[k] as number)) <= 1e-6;
+  const rows = a.flatMap((r, i) =>
+    FIELDS.every((k) => same(r, b[i] as Record<string, number>, k)) ? [] : [i],
+  );
+  if (rows.length === 0) return { checked: 0, reproduced: 0, seeds: SEEDS };
+  const sub = join(dir, 'seed-rows.jsonl');
+  writeFileSync(sub, `${rows.map((i) => inp[i]).join('\n')}\n`);
+  const left = new Set(rows.map((_, j) => j));
+  for (let seed = 1; seed <= SEEDS && left.size > 0; seed++) {
+    const out = join(dir, `seed-${seed}.jsonl`);
+    reference(cmd, sub, out, { PYTHONHASHSEED: String(seed) });
+    lines(out).forEach((l, j) => {
+      const r = JSON.parse(l) as Record<string, number>;
+      if (FIELDS.every((k) => same(a[rows[j] as number] as Record<string, number>, r, k))) left.delete(j);
+    });
+  }
+  return { checked: rows.length, reproduced: rows.length - left.size, seeds: SEEDS };
 }
 
 function lines(file: string): string[] {
@@ -176,6 +210,12 @@ export async function realCodeBench(args: string[] = []): Promise<Record<string,
         parity: cmp,
       });
       line += `  ref ${fmt(rR.wall_s)}s (${rate(n, rR)}/s)  ×${fmt(rR.wall_s / r1.wall_s)} t1, ×${fmt(rR.wall_s / rN.wall_s)} t${cores}  differ ${cmp.differ} (dataflow only ${cmp.dataflow_only})`;
+      if (name === 'all' && cmp.differ > 0) {
+        // the per-language files are parts of this one: their differing rows are checked here
+        const seeds = seedCheck(refCmd, input, o1, oR, work);
+        row.seed_check = seeds;
+        line += `, ${seeds.reproduced}/${seeds.checked} equal to the reference under PYTHONHASHSEED 1–${seeds.seeds}`;
+      }
     }
     line += `  | CPU-s t1 ${fmt(r1.cpu_s)} t${cores} ${fmt(rN.cpu_s)}${row.ref ? ` ref ${fmt((row.ref as Run).cpu_s)}` : ''}`;
     console.log(`${line}${identical ? '' : '  OUTPUTS DIFFER BETWEEN THREAD COUNTS'}`);
