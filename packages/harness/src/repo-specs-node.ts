@@ -21,6 +21,61 @@ export function npmDeps(dir: string, pkgs: string[]): string {
 export const linkDeps = (dir: string) =>
   `[ -e node_modules ] || ln -s /opt/faun-node/${dir}/node_modules node_modules`;
 
+/** express 5.2's dependencies and devDependencies (eslint left out) as the registry resolved them (2026-12). */
+export const EXPRESS_5_DEPS = [
+  'accepts@2.0.0',
+  'after@0.8.2',
+  'body-parser@2.4.0',
+  'connect-redis@8.1.0',
+  'content-disposition@2.0.1',
+  'content-type@2.1.0',
+  'cookie-parser@1.4.7',
+  'cookie-session@2.1.1',
+  'cookie-signature@1.2.2',
+  'cookie@0.7.2',
+  'debug@4.4.3',
+  'depd@2.0.0',
+  'ejs@3.1.10',
+  'encodeurl@2.0.3',
+  'escape-html@1.0.3',
+  'etag@1.8.1',
+  'express-session@1.19.0',
+  'finalhandler@2.1.1',
+  'fresh@2.0.0',
+  'hbs@4.2.1',
+  'http-errors@2.0.1',
+  'marked@15.0.12',
+  'merge-descriptors@2.0.0',
+  'method-override@3.0.0',
+  'mime-types@3.0.2',
+  'mocha@11.8.0',
+  'morgan@1.11.0',
+  'on-finished@2.4.2',
+  'once@1.4.0',
+  'parseurl@1.3.3',
+  'pbkdf2-password@1.2.1',
+  'proxy-addr@2.0.8',
+  'qs@6.17.1',
+  'range-parser@1.3.0',
+  'router@2.3.0',
+  'send@1.2.1',
+  'serve-static@2.2.1',
+  'statuses@2.0.2',
+  'supertest@6.3.4',
+  'type-is@2.1.0',
+  'vary@1.1.2',
+  'vhost@3.0.2',
+];
+
+/**
+ * express's `npm test` (mocha over test/ and test/acceptance/) with mocha's JSON reporter writing to a file;
+ * the report alone is printed (mocha's other output only when there is no report), exit status kept.
+ */
+export const EXPRESS_TEST =
+  './node_modules/.bin/mocha --require test/support/env --check-leaks --reporter json ' +
+  '--reporter-option output=/tmp/faun-mocha.json test/ test/acceptance/ >/tmp/faun-mocha.log 2>&1; s=$?; ' +
+  'if [ -s /tmp/faun-mocha.json ]; then cat /tmp/faun-mocha.json; else cat /tmp/faun-mocha.log; fi; exit $s';
+
 const NODE_ENV = { CI: 'true', NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false' };
 
 export const NODE_SPECS: EnvSpec[] = [
@@ -71,6 +126,27 @@ export const NODE_SPECS: EnvSpec[] = [
     install: [linkDeps('zod-v3')],
     testCmd: 'yarn test 2>&1',
     parser: 'msb-jest-files',
+    env: NODE_ENV,
+    specVersion: '1',
+  },
+  {
+    // Express 5 (master since 2024-09): the registry versions its package.json resolves to (runtime deps and
+    // the test/example devDependencies, eslint left out), installed once. Multi-SWE-bench runs
+    // `npm run test-ci -- --reporter json` and grades with parse_json_log (mocha's JSON report); test-ci is
+    // `nyc … npm test`, so the flag lands on the inner `npm test` without a second `--` (an npm option, or
+    // nyc's own `--reporter`) and never reaches mocha, which prints its spec report: nothing for the JSON parser.
+    // Here mocha itself writes the JSON report (the same files and options as `npm test`), printed alone so
+    // no stderr line can split it. PRs 4212, 4852, 5555 and 5841 (Multi-SWE-bench's spec-text parser) are
+    // not covered by this version.
+    name: 'expressjs/express',
+    versions: ['5-mocha'],
+    toolchain: 'node',
+    registryBuild: true,
+    apt: ['npm'],
+    envSetup: [npmDeps('express-5', EXPRESS_5_DEPS)],
+    install: [linkDeps('express-5')],
+    testCmd: EXPRESS_TEST,
+    parser: 'msb-mocha-json',
     env: NODE_ENV,
     specVersion: '1',
   },
