@@ -22,7 +22,7 @@ export const linkDeps = (dir: string) =>
   `[ -e node_modules ] || ln -s /opt/faun-node/${dir}/node_modules node_modules`;
 
 /** express 5.2's dependencies and devDependencies (eslint left out) as the registry resolved them (2026-12). */
-export const EXPRESS_5_DEPS = [
+export const EXPRESS_52_DEPS = [
   'accepts@2.0.0',
   'after@0.8.2',
   'body-parser@2.4.0',
@@ -66,6 +66,30 @@ export const EXPRESS_5_DEPS = [
   'vary@1.1.2',
   'vhost@3.0.2',
 ];
+
+/**
+ * The same for express 5.1 (before #7233 moved to content-disposition 2 / content-type 2, 2026-06): its
+ * package.json resolved the same day; only these five differ. content-disposition 2 breaks 5.1's
+ * res.attachment / res.download (34 tests), so the base commit's package.json picks the set.
+ */
+const EXPRESS_51_CHANGES: Record<string, string> = {
+  'content-disposition': '1.1.0',
+  'content-type': '1.0.5',
+  hbs: '4.2.0',
+  mocha: '10.8.2',
+  morgan: '1.10.1',
+};
+export const EXPRESS_51_DEPS = EXPRESS_52_DEPS.map((d) => {
+  const name = d.slice(0, d.lastIndexOf('@'));
+  const v = EXPRESS_51_CHANGES[name];
+  return v ? `${name}@${v}` : d;
+});
+
+/** Links express 5.1's or 5.2's modules as node_modules, by the content-disposition range package.json asks for. */
+export const EXPRESS_LINK =
+  `[ -e node_modules ] || if grep -Eq '"content-disposition": *"[~^]?1[.]' package.json; ` +
+  'then ln -s /opt/faun-node/express-5.1/node_modules node_modules; ' +
+  'else ln -s /opt/faun-node/express-5.2/node_modules node_modules; fi';
 
 /**
  * express's `npm test` (mocha over test/ and test/acceptance/) with mocha's JSON reporter writing to a file;
@@ -130,8 +154,9 @@ export const NODE_SPECS: EnvSpec[] = [
     specVersion: '1',
   },
   {
-    // Express 5 (master since 2024-09): the registry versions its package.json resolves to (runtime deps and
-    // the test/example devDependencies, eslint left out), installed once. Multi-SWE-bench runs
+    // Express 5 (master since 2024-09): the registry versions 5.1's and 5.2's package.json resolve to (runtime
+    // deps and the test/example devDependencies, eslint left out), installed once each; the instance links the
+    // set its base commit's package.json asks for. Multi-SWE-bench runs
     // `npm run test-ci -- --reporter json` and grades with parse_json_log (mocha's JSON report); test-ci is
     // `nyc … npm test`, so the flag lands on the inner `npm test` without a second `--` (an npm option, or
     // nyc's own `--reporter`) and never reaches mocha, which prints its spec report: nothing for the JSON parser.
@@ -143,8 +168,8 @@ export const NODE_SPECS: EnvSpec[] = [
     toolchain: 'node',
     registryBuild: true,
     apt: ['npm'],
-    envSetup: [npmDeps('express-5', EXPRESS_5_DEPS)],
-    install: [linkDeps('express-5')],
+    envSetup: [npmDeps('express-5.1', EXPRESS_51_DEPS), npmDeps('express-5.2', EXPRESS_52_DEPS)],
+    install: [EXPRESS_LINK],
     testCmd: EXPRESS_TEST,
     parser: 'msb-mocha-json',
     env: NODE_ENV,

@@ -1,5 +1,13 @@
 import { expect, test } from 'bun:test';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
@@ -7,7 +15,15 @@ import { git } from '../testing/fixtures.ts';
 import { BUILD_CA_PATH, envDockerfile, fillEnvContext, hostCaBundle } from './docker-images.ts';
 import { MSB_PARSERS, referenceParser, referenceParserForPr } from './parsers/select.ts';
 import { JAVA_SPECS, standinPom } from './repo-specs-java.ts';
-import { EXPRESS_TEST, linkDeps, NODE_SPECS, npmDeps } from './repo-specs-node.ts';
+import {
+  EXPRESS_51_DEPS,
+  EXPRESS_52_DEPS,
+  EXPRESS_LINK,
+  EXPRESS_TEST,
+  linkDeps,
+  NODE_SPECS,
+  npmDeps,
+} from './repo-specs-node.ts';
 import { writeFileStep } from './spec-steps.ts';
 import { PR_VERSIONS, versionForPr } from './spec-versions.ts';
 import {
@@ -117,6 +133,40 @@ test('express: mocha writes its JSON report to a file and only the report is pri
   } finally {
     for (const f of [dir, '/tmp/faun-mocha.json', '/tmp/faun-mocha.log'])
       rmSync(f, { recursive: true, force: true });
+  }
+});
+
+test("express: the base commit's package.json picks the 5.1 or 5.2 dependency set", () => {
+  const diff = EXPRESS_51_DEPS.filter((d) => !EXPRESS_52_DEPS.includes(d));
+  expect(diff).toEqual([
+    'content-disposition@1.1.0',
+    'content-type@1.0.5',
+    'hbs@4.2.0',
+    'mocha@10.8.2',
+    'morgan@1.10.1',
+  ]);
+  expect(EXPRESS_51_DEPS.length).toBe(EXPRESS_52_DEPS.length);
+  const dir = mkdtempSync(join(tmpdir(), 'faun-express-link-'));
+  try {
+    const linked = (pkg: string, existing = false) => {
+      rmSync(join(dir, 'node_modules'), { force: true, recursive: true });
+      if (existing) mkdirSync(join(dir, 'node_modules'));
+      writeFileSync(join(dir, 'package.json'), pkg);
+      Bun.spawnSync(['sh', '-c', EXPRESS_LINK], { cwd: dir });
+      return existing ? 'kept' : readlinkSync(join(dir, 'node_modules'));
+    };
+    expect(linked('{"dependencies": {\n    "content-disposition": "^1.0.0",\n')).toBe(
+      '/opt/faun-node/express-5.1/node_modules',
+    );
+    expect(linked('{"dependencies": {"content-disposition": "1.0.1"}}')).toBe(
+      '/opt/faun-node/express-5.1/node_modules',
+    );
+    expect(linked('{"dependencies": {"content-disposition": "^2.0.1"}}')).toBe(
+      '/opt/faun-node/express-5.2/node_modules',
+    );
+    expect(linked('{"dependencies": {"content-disposition": "^1.0.0"}}', true)).toBe('kept');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
