@@ -370,9 +370,16 @@ class ContainerSandbox implements Sandbox {
 
   async exec(cmd: string, opts: { timeoutMs?: number } = {}): Promise<ExecResult> {
     const run = this.guard(
-      execWhole(['docker', 'exec', '-w', this.workdir, this.c.getId(), 'bash', '-c', `${cmd} 2>&1`]).then(
-        (r) => ({ exitCode: r.exitCode, output: r.stdout + r.stderr }),
-      ),
+      execWhole([
+        'docker',
+        'exec',
+        '-w',
+        this.workdir,
+        this.c.getId(),
+        'bash',
+        '-c',
+        `exec 2>&1\n${cmd}`,
+      ]).then((r) => ({ exitCode: r.exitCode, output: r.stdout + r.stderr })),
     );
     if (!opts.timeoutMs) {
       const r = await run;
