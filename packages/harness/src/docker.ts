@@ -322,6 +322,24 @@ class LimitedContainer extends GenericContainer {
   }
 }
 
+/**
+ * Runs `argv` (a `docker exec …` command line) and decodes its output once, whole. testcontainers' exec turns
+ * every stream chunk into a string on its own, so a multi-byte character split across two chunks became two
+ * U+FFFD: a jest line `✓ Meridiem` read back as `�� Meridiem`, and the test was lost from the log.
+ */
+export async function execWhole(
+  argv: string[],
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const p = Bun.spawn(argv, { stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+  const [out, err, exitCode] = await Promise.all([
+    new Response(p.stdout).arrayBuffer(),
+    new Response(p.stderr).arrayBuffer(),
+    p.exited,
+  ]);
+  const dec = new TextDecoder();
+  return { exitCode, stdout: dec.decode(out), stderr: dec.decode(err) };
+}
+
 class ContainerSandbox implements Sandbox {
   readonly scratch = SCRATCH;
   private killed: string | null = null;
@@ -351,7 +369,18 @@ class ContainerSandbox implements Sandbox {
   }
 
   async exec(cmd: string, opts: { timeoutMs?: number } = {}): Promise<ExecResult> {
-    const run = this.guard(this.c.exec(['bash', '-c', `${cmd} 2>&1`], { workingDir: this.workdir }));
+    const run = this.guard(
+      execWhole([
+        'docker',
+        'exec',
+        '-w',
+        this.workdir,
+        this.c.getId(),
+        'bash',
+        '-c',
+        `exec 2>&1\n${cmd}`,
+      ]).then((r) => ({ exitCode: r.exitCode, output: r.stdout + r.stderr })),
+    );
     if (!opts.timeoutMs) {
       const r = await run;
       return { exitCode: r.exitCode, output: r.output, timedOut: false };
@@ -374,7 +403,7 @@ class ContainerSandbox implements Sandbox {
   }
 
   async readFile(path: string): Promise<string> {
-    const r = await this.guard(this.c.exec(['cat', path]));
+    const r = await this.guard(execWhole(['docker', 'exec', this.c.getId(), 'cat', path]));
     if (r.exitCode !== 0) throw new FaunError(`cannot read ${path} in the container: ${r.stderr.trim()}`);
     return r.stdout;
   }

@@ -21,6 +21,85 @@ export function npmDeps(dir: string, pkgs: string[]): string {
 export const linkDeps = (dir: string) =>
   `[ -e node_modules ] || ln -s /opt/faun-node/${dir}/node_modules node_modules`;
 
+/** express 5.2's dependencies and devDependencies (eslint left out) as the registry resolved them (2026-12). */
+export const EXPRESS_52_DEPS = [
+  'accepts@2.0.0',
+  'after@0.8.2',
+  'body-parser@2.4.0',
+  'connect-redis@8.1.0',
+  'content-disposition@2.0.1',
+  'content-type@2.1.0',
+  'cookie-parser@1.4.7',
+  'cookie-session@2.1.1',
+  'cookie-signature@1.2.2',
+  'cookie@0.7.2',
+  'debug@4.4.3',
+  'depd@2.0.0',
+  'ejs@3.1.10',
+  'encodeurl@2.0.3',
+  'escape-html@1.0.3',
+  'etag@1.8.1',
+  'express-session@1.19.0',
+  'finalhandler@2.1.1',
+  'fresh@2.0.0',
+  'hbs@4.2.1',
+  'http-errors@2.0.1',
+  'marked@15.0.12',
+  'merge-descriptors@2.0.0',
+  'method-override@3.0.0',
+  'mime-types@3.0.2',
+  'mocha@11.8.0',
+  'morgan@1.11.0',
+  'on-finished@2.4.2',
+  'once@1.4.0',
+  'parseurl@1.3.3',
+  'pbkdf2-password@1.2.1',
+  'proxy-addr@2.0.8',
+  'qs@6.17.1',
+  'range-parser@1.3.0',
+  'router@2.3.0',
+  'send@1.2.1',
+  'serve-static@2.2.1',
+  'statuses@2.0.2',
+  'supertest@6.3.4',
+  'type-is@2.1.0',
+  'vary@1.1.2',
+  'vhost@3.0.2',
+];
+
+/**
+ * The same for express 5.1 (before #7233 moved to content-disposition 2 / content-type 2, 2026-06): its
+ * package.json resolved the same day; only these five differ. content-disposition 2 breaks 5.1's
+ * res.attachment / res.download (34 tests), so the base commit's package.json picks the set.
+ */
+const EXPRESS_51_CHANGES: Record<string, string> = {
+  'content-disposition': '1.1.0',
+  'content-type': '1.0.5',
+  hbs: '4.2.0',
+  mocha: '10.8.2',
+  morgan: '1.10.1',
+};
+export const EXPRESS_51_DEPS = EXPRESS_52_DEPS.map((d) => {
+  const name = d.slice(0, d.lastIndexOf('@'));
+  const v = EXPRESS_51_CHANGES[name];
+  return v ? `${name}@${v}` : d;
+});
+
+/** Links express 5.1's or 5.2's modules as node_modules, by the content-disposition range package.json asks for. */
+export const EXPRESS_LINK =
+  `[ -e node_modules ] || if grep -Eq '"content-disposition": *"[~^]?1[.]' package.json; ` +
+  'then ln -s /opt/faun-node/express-5.1/node_modules node_modules; ' +
+  'else ln -s /opt/faun-node/express-5.2/node_modules node_modules; fi';
+
+/**
+ * express's `npm test` (mocha over test/ and test/acceptance/) with mocha's JSON reporter writing to a file;
+ * the report alone is printed (mocha's other output only when there is no report), exit status kept.
+ */
+export const EXPRESS_TEST =
+  './node_modules/.bin/mocha --require test/support/env --check-leaks --reporter json ' +
+  '--reporter-option output=/tmp/faun-mocha.json test/ test/acceptance/ >/tmp/faun-mocha.log 2>&1; s=$?; ' +
+  'if [ -s /tmp/faun-mocha.json ]; then cat /tmp/faun-mocha.json; else cat /tmp/faun-mocha.log; fi; exit $s';
+
 const NODE_ENV = { CI: 'true', NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false' };
 
 export const NODE_SPECS: EnvSpec[] = [
@@ -71,6 +150,28 @@ export const NODE_SPECS: EnvSpec[] = [
     install: [linkDeps('zod-v3')],
     testCmd: 'yarn test 2>&1',
     parser: 'msb-jest-files',
+    env: NODE_ENV,
+    specVersion: '1',
+  },
+  {
+    // Express 5 (master since 2024-09): the registry versions 5.1's and 5.2's package.json resolve to (runtime
+    // deps and the test/example devDependencies, eslint left out), installed once each; the instance links the
+    // set its base commit's package.json asks for. Multi-SWE-bench runs
+    // `npm run test-ci -- --reporter json` and grades with parse_json_log (mocha's JSON report); test-ci is
+    // `nyc … npm test`, so the flag lands on the inner `npm test` without a second `--` (an npm option, or
+    // nyc's own `--reporter`) and never reaches mocha, which prints its spec report: nothing for the JSON parser.
+    // Here mocha itself writes the JSON report (the same files and options as `npm test`), printed alone so
+    // no stderr line can split it. PRs 4212, 4852, 5555 and 5841 (Multi-SWE-bench's spec-text parser) are
+    // not covered by this version.
+    name: 'expressjs/express',
+    versions: ['5-mocha'],
+    toolchain: 'node',
+    registryBuild: true,
+    apt: ['npm'],
+    envSetup: [npmDeps('express-5.1', EXPRESS_51_DEPS), npmDeps('express-5.2', EXPRESS_52_DEPS)],
+    install: [EXPRESS_LINK],
+    testCmd: EXPRESS_TEST,
+    parser: 'msb-mocha-json',
     env: NODE_ENV,
     specVersion: '1',
   },

@@ -1,13 +1,29 @@
 import { expect, test } from 'bun:test';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
 import { git } from '../testing/fixtures.ts';
 import { BUILD_CA_PATH, envDockerfile, fillEnvContext, hostCaBundle } from './docker-images.ts';
-import { MSB_PARSERS, referenceParser } from './parsers/select.ts';
+import { MSB_PARSERS, referenceParser, referenceParserForPr } from './parsers/select.ts';
 import { JAVA_SPECS, standinPom } from './repo-specs-java.ts';
-import { linkDeps, NODE_SPECS, npmDeps } from './repo-specs-node.ts';
+import {
+  EXPRESS_51_DEPS,
+  EXPRESS_52_DEPS,
+  EXPRESS_LINK,
+  EXPRESS_TEST,
+  linkDeps,
+  NODE_SPECS,
+  npmDeps,
+} from './repo-specs-node.ts';
 import { writeFileStep } from './spec-steps.ts';
 import { PR_VERSIONS, versionForPr } from './spec-versions.ts';
 import {
@@ -30,6 +46,9 @@ test('versionForPr: the PR range picks the environment version; outside every ra
   expect(versionForPr('iamkun/dayjs', 2369)).toBe('jest22');
   expect(versionForPr('colinhacks/zod', 2824)).toBe('v3-ts-jest');
   expect(versionForPr('colinhacks/zod', 3500)).toBeNull();
+  expect(versionForPr('expressjs/express', 6088)).toBe('5-mocha');
+  // PR 4212 is graded with Multi-SWE-bench's spec-text parser, which the JSON-report command cannot feed.
+  expect(versionForPr('expressjs/express', 4212)).toBeNull();
   expect(versionForPr('nobody/none', 1)).toBeNull();
   const table = [
     { repo: 'a/b', from: 1, to: 9, version: 'old' },
@@ -80,6 +99,75 @@ test('npm deps: exact versions only, sorted into one install under /opt/faun-nod
   for (const s of NODE_SPECS)
     for (const spec of s.envSetup.join(' ').matchAll(/ (@?[a-z0-9./-]+)@([^ ]+)/g))
       expect(spec[2]).toMatch(/^\d+\.\d+\.\d+(-[a-z0-9.]+)?$/);
+});
+
+test('express: mocha writes its JSON report to a file and only the report is printed; parsed by parse_json_log', async () => {
+  const express = specFor(
+    inst({ repo: 'expressjs/express', version: versionForPr('expressjs/express', 6088) }),
+  );
+  expect(express?.name).toBe('expressjs/express');
+  expect(express?.parser).toBe('msb-mocha-json');
+  expect(referenceParserForPr('multi-swe-bench', 'expressjs/express', 6088)).toBe('msb-mocha-json');
+  expect(express?.testCmd).toBe(EXPRESS_TEST);
+  expect(EXPRESS_TEST).toContain('--reporter json --reporter-option output=/tmp/faun-mocha.json');
+  expect(EXPRESS_TEST).toContain('test/ test/acceptance/');
+  // The printing logic: the report alone when mocha wrote one (noise before it never reaches the log),
+  // else mocha's own output; mocha's exit status is kept.
+  const dir = mkdtempSync(join(tmpdir(), 'faun-express-'));
+  try {
+    const bin = join(dir, 'node_modules/.bin');
+    mkdirSync(bin, { recursive: true });
+    const fake = (body: string) => {
+      writeFileSync(join(bin, 'mocha'), `#!/bin/sh\nrm -f /tmp/faun-mocha.json\n${body}\n`, { mode: 0o755 });
+      const r = Bun.spawnSync(['sh', '-c', EXPRESS_TEST], { cwd: dir });
+      return { out: r.stdout.toString(), code: r.exitCode };
+    };
+    expect(fake(`echo '{noise'; echo '{"stats":{}}' > /tmp/faun-mocha.json; exit 2`)).toEqual({
+      out: '{"stats":{}}\n',
+      code: 2,
+    });
+    expect(fake(`echo 'Error: cannot find module' >&2; exit 1`)).toEqual({
+      out: 'Error: cannot find module\n',
+      code: 1,
+    });
+  } finally {
+    for (const f of [dir, '/tmp/faun-mocha.json', '/tmp/faun-mocha.log'])
+      rmSync(f, { recursive: true, force: true });
+  }
+});
+
+test("express: the base commit's package.json picks the 5.1 or 5.2 dependency set", () => {
+  const diff = EXPRESS_51_DEPS.filter((d) => !EXPRESS_52_DEPS.includes(d));
+  expect(diff).toEqual([
+    'content-disposition@1.1.0',
+    'content-type@1.0.5',
+    'hbs@4.2.0',
+    'mocha@10.8.2',
+    'morgan@1.10.1',
+  ]);
+  expect(EXPRESS_51_DEPS.length).toBe(EXPRESS_52_DEPS.length);
+  const dir = mkdtempSync(join(tmpdir(), 'faun-express-link-'));
+  try {
+    const linked = (pkg: string, existing = false) => {
+      rmSync(join(dir, 'node_modules'), { force: true, recursive: true });
+      if (existing) mkdirSync(join(dir, 'node_modules'));
+      writeFileSync(join(dir, 'package.json'), pkg);
+      Bun.spawnSync(['sh', '-c', EXPRESS_LINK], { cwd: dir });
+      return existing ? 'kept' : readlinkSync(join(dir, 'node_modules'));
+    };
+    expect(linked('{"dependencies": {\n    "content-disposition": "^1.0.0",\n')).toBe(
+      '/opt/faun-node/express-5.1/node_modules',
+    );
+    expect(linked('{"dependencies": {"content-disposition": "1.0.1"}}')).toBe(
+      '/opt/faun-node/express-5.1/node_modules',
+    );
+    expect(linked('{"dependencies": {"content-disposition": "^2.0.1"}}')).toBe(
+      '/opt/faun-node/express-5.2/node_modules',
+    );
+    expect(linked('{"dependencies": {"content-disposition": "^1.0.0"}}', true)).toBe('kept');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('stand-in POM: the work tree as sources, Debian plugin versions, the project excludes', () => {

@@ -16,6 +16,8 @@ export const PR_VERSIONS: PrVersion[] = [
   { repo: 'iamkun/dayjs', from: 1, to: 99_999, version: 'jest22' },
   // v3 (jest 29 + ts-jest, TypeScript 4.5); v4 moved to vitest.
   { repo: 'colinhacks/zod', from: 1, to: 2999, version: 'v3-ts-jest' },
+  // Express 5 (master since 2024-09); pointers name only commits of that line.
+  { repo: 'expressjs/express', from: 4213, to: 99_999, version: '5-mocha' },
   // 2.14: JUnit 4 tests run through the vintage engine, a few Jupiter ones (2.15 moved to JUnit 5 only).
   { repo: 'FasterXML/jackson-core', from: 600, to: 999, version: '2.14' },
 ];
