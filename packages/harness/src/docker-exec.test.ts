@@ -3,8 +3,9 @@ import { execWhole } from './docker.ts';
 
 test('execWhole: multi-byte characters split across pipe chunks are decoded intact', async () => {
   // 300 000 bytes of 3-byte characters cross many 64 KiB pipe chunks at every possible byte offset.
+  // (exitCode, not exit(): exit() may end the child before a pipe has taken all of a large write)
   const script =
-    "process.stdout.write('✓'.repeat(100000)); process.stderr.write('é'.repeat(50000)); process.exit(3)";
+    "process.stdout.write('✓'.repeat(100000)); process.stderr.write('é'.repeat(50000)); process.exitCode = 3";
   const r = await execWhole([process.execPath, '-e', script]);
   expect(r.exitCode).toBe(3);
   expect(r.stdout.length).toBe(100000);
