@@ -190,12 +190,12 @@ export default async function realExec(args: string[]): Promise<Record<string, u
   const buildFunnel = JSON.parse(readFileSync(join(ds, 'exec.funnel.json'), 'utf8'));
   console.log(`      ${built.length} built; skipped: ${stableStringify(buildFunnel.reasons)}`);
 
-  const validated = existsSync(`${valid}.funnel.json`);
+  // faun validate resumes by itself (<out>.journal.jsonl): instances it has settled are not run again.
   console.log(
-    `[2/5] faun validate --rule multi-swe-bench --repeats ${f.repeats} (${built.length} instances)${validated ? ': reused' : ''}`,
+    `[2/5] faun validate --rule multi-swe-bench --repeats ${f.repeats} (${built.length} instances)`,
   );
   const common = ['--workers', String(f.workers), '--timeout', String(f.timeout), ...repoDirs];
-  if (built.length && !validated) {
+  if (built.length) {
     const code = await faun(
       [
         'validate',
@@ -217,8 +217,10 @@ export default async function realExec(args: string[]): Promise<Record<string, u
       ],
       join(work, 'validate.log'),
     );
+    if (code === 130)
+      throw new Error('interrupted during faun validate: run the same command again to continue');
     if (code !== 0) throw new Error(`faun validate failed: see ${join(work, 'validate.log')}`);
-  } else if (!validated) writeFileSync(valid, '');
+  } else writeFileSync(valid, '');
   const instances = jsonl(valid);
   for (const i of instances) fig(langOf.get(String(i.instance_id)) ?? String(i.language)).instances++;
   const validateFunnel = existsSync(`${valid}.funnel.json`)

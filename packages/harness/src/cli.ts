@@ -1,5 +1,6 @@
 /** `faun` subcommands owned by this package: verify, validate, report. */
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type CommandContext,
@@ -25,9 +26,11 @@ import { DEFAULT_NAMESPACES } from './published.ts';
 import { regradeRun } from './regrade.ts';
 import type { RunIdentity } from './run-identity.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
+import { specFor } from './specs.ts';
 import { stageLogWriter } from './stage-logs.ts';
 import { errorDigest, summaryLine } from './summary.ts';
 import { validateInstances } from './validate.ts';
+import { openJournal, validationKey } from './validate-journal.ts';
 import { msbDatasetRow, swebenchRow, validationFunnel } from './validate-rows.ts';
 import { verifyRun } from './verify.ts';
 
@@ -383,6 +386,12 @@ export const commands = [
         description:
           "keep every stage run's test output: DIR/<instance_id>/run.log, test-patch-run.log, fix-patch-run.log (Multi-SWE-bench's names; before.log / after.log with the swebench rule; repeats ≥ 2 as run.2.log …) and instance.json",
       },
+      {
+        name: 'fresh',
+        type: 'boolean',
+        description:
+          'validate every instance again, ignoring <out>.journal.jsonl (by default the instances validated there with the same row, spec, rule and repeats are reused: an interrupted run continues)',
+      },
     ],
     async run(ctx) {
       const rule = ctx.opts.rule === 'multi-swe-bench' ? 'multi-swe-bench' : 'swebench';
@@ -393,19 +402,36 @@ export const commands = [
       const c = await common(ctx, `validate-${process.pid}`);
       const loaded = await loadInstanceRows(String(ctx.opts.instances));
       const instances = loaded.map((l) => l.instance);
+      const out = String(ctx.opts.out);
+      const journalPath = `${out}.journal.jsonl`;
+      if (ctx.opts.fresh) await rm(journalPath, { force: true });
+      const journal = openJournal(journalPath);
+      if (journal.size) ctx.log(`resuming: ${journal.size} validation(s) in ${journalPath}`);
       const progress = ctx.progress({ label: 'validate', total: instances.length });
-      const interrupt = onInterrupt(() => null);
+      const interrupt = onInterrupt(() => 'the same command (finished instances are kept in the journal)');
       try {
         const results = await validateInstances(instances, {
           ...c,
           repeats: Number(ctx.opts.repeats ?? 1),
           rule,
           signal: interrupt.signal,
-          onDone: (id, ok) => progress.tick(1, `${id}: ${ok ? 'valid' : 'rejected'}`),
+          journal,
+          onDone: (id, ok, reused) =>
+            progress.tick(1, `${id}: ${ok ? 'valid' : 'rejected'}${reused ? ' (journal)' : ''}`),
           onStageLog: ctx.opts.stageLogs ? stageLogWriter(String(ctx.opts.stageLogs)) : undefined,
         });
         progress.done();
-        const out = String(ctx.opts.out);
+        if (results.length < instances.length) {
+          ctx.log(
+            `interrupted: ${results.length}/${instances.length} instances validated, kept in ${journalPath}; ${out} not written — run the same command again to continue`,
+          );
+          return 130;
+        }
+        await journal.compact(
+          instances.map((i) =>
+            validationKey(i, specFor(i), rule, Math.max(1, Number(ctx.opts.repeats ?? 1))),
+          ),
+        );
         const valid = results.flatMap((r) => (r.instance ? [r.instance] : []));
         await writeFileAtomic(
           out,

@@ -1,6 +1,6 @@
 /** `faun validate` on the fixtures: the planted F2P/P2P lists come back and a planted flaky test is dropped. */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureDocker } from '@faun/services';
@@ -22,31 +22,28 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+const validateArgs = () => [
+  'bun',
+  MAIN,
+  'validate',
+  '--instances',
+  join(root, 'new.jsonl'),
+  '--out',
+  join(root, 'valid.jsonl'),
+  '--repeats',
+  '3',
+  '--workers',
+  '2',
+  '--timeout',
+  '120',
+  '--stage-logs',
+  join(root, 'stages'),
+  ...fxs.flatMap((f) => ['--repo-dir', `${f.repo}=${f.dir}`]),
+];
+
 test('faun validate --repeats 3', async () => {
   const out = join(root, 'valid.jsonl');
-  const repoDirs = fxs.flatMap((f) => ['--repo-dir', `${f.repo}=${f.dir}`]);
-  const p = Bun.spawn(
-    [
-      'bun',
-      MAIN,
-      'validate',
-      '--instances',
-      join(root, 'new.jsonl'),
-      '--out',
-      out,
-      '--repeats',
-      '3',
-      '--workers',
-      '2',
-      '--timeout',
-      '120',
-      '--quiet',
-      '--stage-logs',
-      join(root, 'stages'),
-      ...repoDirs,
-    ],
-    { stdout: 'ignore', stderr: 'inherit' },
-  );
+  const p = Bun.spawn([...validateArgs(), '--quiet'], { stdout: 'ignore', stderr: 'inherit' });
   expect(await p.exited).toBe(0);
   const valid = readFileSync(out, 'utf8')
     .trim()
@@ -81,3 +78,20 @@ test('faun validate --repeats 3', async () => {
   for (const id of py.fail_to_pass) expect(after).toContain(id.split('::').at(-1) ?? id);
   expect(after).not.toContain('>>>>> faun test');
 }, 600_000);
+
+test('the same command again resumes from the journal: nothing runs, the same bytes', async () => {
+  const out = join(root, 'valid.jsonl');
+  const before = [out, `${out}.report.json`, `${out}.funnel.json`].map((f) => readFileSync(f, 'utf8'));
+  const logs = fxs.map((f) => join(root, 'stages', instanceDirName(f.instance.instance_id), 'after.3.log'));
+  const written = logs.map((l) => statSync(l).mtimeMs);
+  const p = Bun.spawn(validateArgs(), { stdout: 'pipe', stderr: 'pipe' });
+  const [out1, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  expect(await p.exited).toBe(0);
+  expect(out1 + err).toContain('resuming: 3 validation(s)');
+  expect(err).toContain('go-no-fix: rejected (journal)');
+  // No stage ran again: its logs were not rewritten.
+  expect(logs.map((l) => statSync(l).mtimeMs)).toEqual(written);
+  expect([out, `${out}.report.json`, `${out}.funnel.json`].map((f) => readFileSync(f, 'utf8'))).toEqual(
+    before,
+  );
+}, 120_000);

@@ -13,6 +13,7 @@ import { rowGrading } from './row-grading.ts';
 import { runInstance } from './run-instance.ts';
 import type { Backend, Limits } from './sandbox.ts';
 import { type EnvSpec, specFor } from './specs.ts';
+import { type ValidationJournal, validationKey } from './validate-journal.ts';
 import { deriveMsb, type MsbDerived, msbGradingOf } from './validate-msb.ts';
 
 type Seen = TestStatus | 'ABSENT';
@@ -60,7 +61,13 @@ export interface ValidateOptions {
   specs?: EnvSpec[];
   workers?: number;
   log?: (l: string) => void;
-  onDone?: (id: string, ok: boolean) => void;
+  /** `reused`: the result came from the journal, nothing was run. */
+  onDone?: (id: string, ok: boolean, reused?: boolean) => void;
+  /**
+   * Finished validations by key (`validationKey`): instances found there are not run again, each new
+   * result is put there as soon as it is known (`faun validate` resumes from `<out>.journal.jsonl`).
+   */
+  journal?: ValidationJournal;
   /**
    * Receives each stage run's test output (the section the parser reads), for keeping the logs beside
    * the rows (`faun validate --stage-logs DIR`) and re-deriving them with other tools.
@@ -189,13 +196,22 @@ export async function validateInstances(
   opts: ValidateOptions,
 ): Promise<Validation[]> {
   const out: Validation[] = new Array(instances.length);
+  const repeats = Math.max(1, opts.repeats ?? 1);
   let next = 0;
   const work = async () => {
     while (next < instances.length && !opts.signal?.aborted) {
       const i = next++;
       const inst = instances[i]!;
+      const key = validationKey(inst, specFor(inst, opts.specs), opts.rule ?? 'swebench', repeats);
+      const stored = opts.journal?.get(key);
+      if (stored) {
+        out[i] = stored;
+        opts.onDone?.(inst.instance_id, stored.valid, true);
+        continue;
+      }
       try {
         out[i] = await validateOne(inst, opts);
+        await opts.journal?.put(key, out[i]!);
       } catch (e) {
         out[i] = {
           instance_id: inst.instance_id,
