@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readPointers } from './real-exec.ts';
+import { addFigures, emptyFigures, readPointers } from './real-exec.ts';
 
 test('the committed pointer list parses', () => {
   const file = resolve(import.meta.dir, '../../data/real-exec-pointers.jsonl');
@@ -17,4 +17,22 @@ test('a bad pointer names its line and field', () => {
   ).toThrow('p.jsonl:2: pr: expected a PR number');
   expect(() => readPointers('{"language":"cobol"}\n', 'p.jsonl')).toThrow('p.jsonl:1: language');
   expect(() => readPointers(ok.replace('"a/b"', '"ab"'), 'p.jsonl')).toThrow('p.jsonl:1: repo');
+});
+
+test('per-repository figures add up per language; mismatches stay null only where nothing was compared', () => {
+  const a = { ...emptyFigures(), repositories: 1, instances: 6, gold_resolved: 6 };
+  addFigures(a, {
+    ...emptyFigures(),
+    repositories: 1,
+    instances: 4,
+    gold_resolved: 3,
+    reference_mismatches: 0,
+  });
+  expect(a).toMatchObject({ repositories: 2, instances: 10, gold_resolved: 9, reference_mismatches: 0 });
+  const b = emptyFigures();
+  addFigures(b, emptyFigures());
+  expect(b.reference_mismatches).toBeNull();
+  addFigures(b, { ...emptyFigures(), reference_mismatches: 2 });
+  addFigures(b, { ...emptyFigures(), reference_mismatches: 1 });
+  expect(b.reference_mismatches).toBe(3);
 });

@@ -4,9 +4,12 @@
  * → for every repository whose mirror is under `--mirrors DIR` (`DIR/owner+name`, or its `repo/` git
  * directory) `faun build --tasks exec` → `faun validate --rule multi-swe-bench --repeats N` → `faun verify`
  * with the gold patch (must resolve), the empty patch (must not) and a patch that only reverts the test
- * patch (must not: a model that deletes the new tests). Writes `bench/out/real-exec.json`:
- * `{"languages": {"<lang>": {repositories, instances, gold_resolved, empty_resolved, revert_resolved,
- * reference_mismatches}}}`. `reference_mismatches` (valid instances on which Multi-SWE-bench's own report
+ * patch (must not: a model that deletes the new tests), one repository at a time in its own work folder
+ * (`--work DIR`/owner+name, default bench/out/real-exec/…), so runs over single repositories (`--pointers`)
+ * are reused by a run over the whole list: builds by their inputs, validations by faun validate's journal,
+ * verify runs by run id. Writes `bench/out/real-exec.json`: `{"languages": {"<lang>": {repositories,
+ * pointers, built, instances, gold_resolved, empty_resolved, revert_resolved, reference_mismatches}},
+ * "repositories": {"<owner/name>": {figures, build_funnel, validate_funnel}}}`. `reference_mismatches` (valid instances on which Multi-SWE-bench's own report
  * code, run over the stage logs validate kept, derives anything different: msb-parity.ts) needs
  * `--msb-src DIR` (an extracted Multi-SWE-bench tree); without it, it is null.
  *
@@ -105,7 +108,7 @@ const jsonl = (file: string): Array<Record<string, unknown>> =>
         .map((l) => JSON.parse(l) as Record<string, unknown>)
     : [];
 
-interface LangFigures {
+export interface LangFigures {
   repositories: number;
   pointers: number;
   built: number;
@@ -116,6 +119,34 @@ interface LangFigures {
   reference_mismatches: number | null;
 }
 
+/** One repository's figures, and the funnels of its build and validation. */
+interface RepoResult {
+  figures: Record<string, LangFigures>;
+  build_funnel: Record<string, number>;
+  validate_funnel: Record<string, number>;
+}
+
+export const emptyFigures = (): LangFigures => ({
+  repositories: 0,
+  pointers: 0,
+  built: 0,
+  instances: 0,
+  gold_resolved: 0,
+  empty_resolved: 0,
+  revert_resolved: 0,
+  reference_mismatches: null,
+});
+
+/** Adds `b` into `a` (a null mismatch count — not compared — stays null only when both are). */
+export function addFigures(a: LangFigures, b: LangFigures): void {
+  for (const k of Object.keys(a) as Array<keyof LangFigures>) {
+    if (k === 'reference_mismatches') {
+      if (b.reference_mismatches !== null)
+        a.reference_mismatches = (a.reference_mismatches ?? 0) + b.reference_mismatches;
+    } else a[k] += b[k];
+  }
+}
+
 export default async function realExec(args: string[]): Promise<Record<string, unknown>> {
   const f = parseFlags('real-exec', args, FLAGS);
   if (!f.mirrors || !existsSync(f.mirrors))
@@ -123,7 +154,6 @@ export default async function realExec(args: string[]): Promise<Record<string, u
   const file = f.pointers ?? DATA;
   const pointers = readPointers(readFileSync(file, 'utf8'), file);
   const work = resolve(f.work ?? join(OUT, 'real-exec'));
-  mkdirSync(work, { recursive: true });
   const repos = [...new Set(pointers.map((p) => p.repo))].sort();
   const mirrors = new Map(
     repos.flatMap((r) => {
@@ -134,25 +164,57 @@ export default async function realExec(args: string[]): Promise<Record<string, u
   console.log(
     `${pointers.length} pointers, ${repos.length} repositories, ${mirrors.size} with a mirror under ${f.mirrors}`,
   );
-  const usable = pointers.filter((p) => mirrors.has(p.repo));
+  // Each repository has its own work folder (WORK/owner+name): a run over the whole list reuses what
+  // runs over single repositories built, validated (faun validate's journal) and verified (run ids).
+  const languages: Record<string, LangFigures> = {};
+  const repositories: Record<string, RepoResult> = {};
+  for (const [n, repo] of [...mirrors.keys()].entries()) {
+    console.log(`\n== ${repo} (${n + 1}/${mirrors.size}) ==`);
+    const r = await runRepository(
+      repo,
+      mirrors.get(repo)!,
+      pointers.filter((p) => p.repo === repo),
+      join(work, repo.replace('/', '+')),
+      f,
+    );
+    repositories[repo] = r;
+    for (const [lang, x] of Object.entries(r.figures)) addFigures((languages[lang] ??= emptyFigures()), x);
+  }
+  const table = [
+    'language    repos  pointers  built  valid  gold  empty  revert  msb-mismatch',
+    ...Object.entries(languages)
+      .sort()
+      .map(
+        ([l, x]) =>
+          `${l.padEnd(10)} ${String(x.repositories).padStart(6)} ${String(x.pointers).padStart(9)} ${String(x.built).padStart(6)} ${String(x.instances).padStart(6)} ${String(x.gold_resolved).padStart(5)} ${String(x.empty_resolved).padStart(6)} ${String(x.revert_resolved).padStart(7)} ${String(x.reference_mismatches ?? '-').padStart(13)}`,
+      ),
+  ];
+  console.log(table.join('\n'));
+  const result = { languages, repositories };
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(join(OUT, 'real-exec.json'), `${stableStringify(result, 2)}\n`);
+  console.log(`wrote ${join(OUT, 'real-exec.json')}`);
+  return result;
+}
+
+type Flags = ReturnType<typeof parseFlags<typeof FLAGS>>;
+
+/** build → validate → gold / empty / test-revert verify for one repository's pointers, in `work`. */
+async function runRepository(
+  repo: string,
+  mirror: string,
+  usable: Pointer[],
+  work: string,
+  f: Flags,
+): Promise<RepoResult> {
+  mkdirSync(work, { recursive: true });
   const langOf = new Map(usable.map((p) => [`${p.repo}:pr-${p.pr}`, p.language]));
   const figures: Record<string, LangFigures> = {};
-  const fig = (lang: string) =>
-    (figures[lang] ??= {
-      repositories: 0,
-      pointers: 0,
-      built: 0,
-      instances: 0,
-      gold_resolved: 0,
-      empty_resolved: 0,
-      revert_resolved: 0,
-      reference_mismatches: null,
-    });
-  for (const r of mirrors.keys()) fig(usable.find((p) => p.repo === r)!.language).repositories++;
+  const fig = (lang: string) => (figures[lang] ??= emptyFigures());
+  fig(usable[0]!.language).repositories++;
   for (const p of usable) fig(p.language).pointers++;
-  if (!usable.length) return { languages: figures };
 
-  const repoDirs = [...mirrors].flatMap(([r, d]) => ['--repo-dir', `${r}=${d}`]);
+  const repoDirs = ['--repo-dir', `${repo}=${mirror}`];
   const commits = join(work, 'commits.jsonl');
   const text =
     usable
@@ -223,7 +285,7 @@ export default async function realExec(args: string[]): Promise<Record<string, u
   } else writeFileSync(valid, '');
   const instances = jsonl(valid);
   for (const i of instances) fig(langOf.get(String(i.instance_id)) ?? String(i.language)).instances++;
-  const validateFunnel = existsSync(`${valid}.funnel.json`)
+  const validateFunnel: { reasons?: Record<string, number> } | null = existsSync(`${valid}.funnel.json`)
     ? JSON.parse(readFileSync(`${valid}.funnel.json`, 'utf8'))
     : null;
   console.log(`      ${instances.length} valid; dropped: ${stableStringify(validateFunnel?.reasons ?? {})}`);
@@ -289,23 +351,9 @@ export default async function realExec(args: string[]): Promise<Record<string, u
       console.log(`      ${report.resolved_ids.length}/${instances.length} resolved`);
     }
   }
-  const table = [
-    'language    repos  pointers  built  valid  gold  empty  revert',
-    ...Object.entries(figures)
-      .sort()
-      .map(
-        ([l, x]) =>
-          `${l.padEnd(10)} ${String(x.repositories).padStart(6)} ${String(x.pointers).padStart(9)} ${String(x.built).padStart(6)} ${String(x.instances).padStart(6)} ${String(x.gold_resolved).padStart(5)} ${String(x.empty_resolved).padStart(6)} ${String(x.revert_resolved).padStart(7)}`,
-      ),
-  ];
-  console.log(table.join('\n'));
-  const result = {
-    languages: figures,
-    build_funnel: buildFunnel.reasons,
+  return {
+    figures,
+    build_funnel: buildFunnel.reasons ?? {},
     validate_funnel: validateFunnel?.reasons ?? {},
   };
-  mkdirSync(OUT, { recursive: true });
-  writeFileSync(join(OUT, 'real-exec.json'), `${stableStringify(result, 2)}\n`);
-  console.log(`wrote ${join(OUT, 'real-exec.json')}`);
-  return result;
 }
