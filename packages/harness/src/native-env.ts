@@ -6,14 +6,16 @@
 
 /**
  * `faun-go-offline`, run in a Go repository: a replace directive for every module Debian ships (its
- * go.mod's `module` line → its directory), a go.mod for required directories without one, and an empty
- * stand-in module for each module of the graph Debian lacks (test-only requirements of dependencies),
- * until `go list -m all` resolves with GOPROXY=off.
+ * go.mod's `module` line → its directory), a go.mod for required directories without one — the
+ * repository's own requirements first, then those of the graph (a dependency's go.mod requires a module
+ * Debian ships with no go.mod: echo's fasttemplate → bytebufferpool) — and an empty stand-in module for
+ * each module of the graph Debian lacks (test-only requirements of dependencies), until `go list -m all`
+ * resolves with GOPROXY=off.
  */
 export const GO_OFFLINE_SCRIPT = String.raw`#!/bin/sh
 set -u
-SRC=/usr/share/gocode/src
-STUBS=/usr/local/share/faun-go-stubs
+SRC=${'$'}{FAUN_GOCODE:-/usr/share/gocode/src}
+STUBS=${'$'}{FAUN_GO_STUBS:-/usr/local/share/faun-go-stubs}
 mkdir -p "$STUBS"
 find "$SRC" -name go.mod -not -path '*/vendor/*' -not -path '*/testdata/*' -not -path '*/_*' 2>/dev/null | sort |
   while read -r f; do
@@ -38,8 +40,14 @@ for _ in $(seq 1 40); do
   missing=$(printf '%s\n' "$out" | sed -n 's/^[[:space:]]*\(go: \)\{0,1\}\([^@[:space:]]*\)@[^:[:space:]]*: .*$/\2/p' | sort -u)
   [ -z "$missing" ] && { printf '%s\n' "$out" >&2; exit 1; }
   for p in $missing; do
-    mkdir -p "$STUBS/$p" && printf 'module %s\n' "$p" > "$STUBS/$p/go.mod"
-    go mod edit "-replace=$p=$STUBS/$p"
+    if [ -d "$SRC/$p" ]; then
+      # Debian ships it without a go.mod (a dependency's go.mod requires it, the repository's does not)
+      [ -f "$SRC/$p/go.mod" ] || printf 'module %s\n' "$p" > "$SRC/$p/go.mod"
+      go mod edit "-replace=$p=$SRC/$p"
+    else
+      mkdir -p "$STUBS/$p" && printf 'module %s\n' "$p" > "$STUBS/$p/go.mod"
+      go mod edit "-replace=$p=$STUBS/$p"
+    fi
   done
 done
 exit 1

@@ -1,4 +1,7 @@
 import { expect, test } from 'bun:test';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
 import { envDockerfile } from './docker-images.ts';
 import { GO_OFFLINE_SCRIPT, installScript } from './native-env.ts';
@@ -38,4 +41,66 @@ test('installScript round-trips any script text through base64', () => {
   const step = installScript('/usr/local/bin/x', script);
   expect(step).toEndWith('> /usr/local/bin/x && chmod +x /usr/local/bin/x');
   expect(Buffer.from(step.split(' ')[1]!, 'base64').toString()).toBe(script);
+});
+
+/**
+ * faun-go-offline against a stand-in `go`: `go list -m all` names `dep` as missing until a replace
+ * directive for it exists; `go mod edit` appends to go.mod. Returns where `dep` was pointed.
+ */
+function goOffline(debianHasDep: boolean) {
+  const dir = mkdtempSync(join(tmpdir(), 'faun-go-offline-'));
+  const [src, stubs, bin, repo] = ['src', 'stubs', 'bin', 'repo'].map((d) => join(dir, d)) as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  const dep = 'github.com/valyala/bytebufferpool';
+  for (const d of [join(src, 'github.com/valyala/fasttemplate'), stubs, bin, repo])
+    mkdirSync(d, { recursive: true });
+  writeFileSync(
+    join(src, 'github.com/valyala/fasttemplate/go.mod'),
+    `module github.com/valyala/fasttemplate\n\nrequire ${dep} v1.0.0\n`,
+  );
+  if (debianHasDep) {
+    mkdirSync(join(src, dep), { recursive: true });
+    writeFileSync(join(src, dep, 'pool.go'), 'package bytebufferpool\n');
+  }
+  writeFileSync(
+    join(repo, 'go.mod'),
+    'module github.com/labstack/echo/v4\n\nrequire github.com/valyala/fasttemplate v1.2.1\n',
+  );
+  writeFileSync(
+    join(bin, 'go'),
+    [
+      '#!/bin/sh',
+      'if [ "$1 $2" = "mod edit" ]; then shift 2; for a in "$@"; do echo "$a" >> go.mod; done; exit 0; fi',
+      `if grep -q -- '-replace=${dep}=' go.mod; then exit 0; fi`,
+      `echo "go: ${dep}@v1.0.0: module lookup disabled by GOPROXY=off"; exit 1`,
+    ].join('\n'),
+  );
+  chmodSync(join(bin, 'go'), 0o755);
+  const p = Bun.spawnSync(['sh', '-c', GO_OFFLINE_SCRIPT], {
+    cwd: repo,
+    env: { PATH: `${bin}:${process.env.PATH}`, FAUN_GOCODE: src, FAUN_GO_STUBS: stubs },
+  });
+  const target = /-replace=github\.com\/valyala\/bytebufferpool=(\S+)/.exec(
+    readFileSync(join(repo, 'go.mod'), 'utf8'),
+  )?.[1];
+  return { rc: p.exitCode, out: p.stderr.toString(), target, src, stubs, dep };
+}
+
+test("faun-go-offline points a graph module Debian ships without a go.mod at Debian's copy, not an empty stand-in", () => {
+  const r = goOffline(true);
+  expect([r.rc, r.out]).toEqual([0, '']);
+  expect(r.target).toBe(join(r.src, r.dep));
+  expect(readFileSync(join(r.src, r.dep, 'go.mod'), 'utf8')).toBe(`module ${r.dep}\n`);
+  expect(existsSync(join(r.stubs, r.dep))).toBe(false);
+});
+
+test('faun-go-offline gives a module Debian lacks an empty stand-in', () => {
+  const r = goOffline(false);
+  expect(r.rc).toBe(0);
+  expect(r.target).toBe(join(r.stubs, r.dep));
+  expect(readFileSync(join(r.stubs, r.dep, 'go.mod'), 'utf8')).toBe(`module ${r.dep}\n`);
 });
