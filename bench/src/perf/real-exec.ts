@@ -81,6 +81,9 @@ export function mirrorOf(dir: string, repo: string): string | null {
   return null;
 }
 
+/** The pull-request number an instance id ends with (`owner/repo:pr-N`, `owner__repo-N`). */
+const prOf = (id: string): number => Number(/(\d+)$/.exec(id)?.[1] ?? -1);
+
 /** Runs the faun CLI; its progress (stderr) is shown as it goes, and everything is kept in `log`. */
 async function faun(args: string[], log: string): Promise<number> {
   const p = Bun.spawn(['bun', MAIN, ...args], { stdout: 'pipe', stderr: 'pipe' });
@@ -117,6 +120,11 @@ export interface LangFigures {
   empty_resolved: number;
   revert_resolved: number;
   reference_mismatches: number | null;
+  /**
+   * Java: instances whose gold / empty / test-revert verdict differs when the SWE-bench rows run on
+   * SWE-bench's Java path (one Maven run per test, parse_log_maven, SWE-bench's rule). Null: not run.
+   */
+  swebench_java_mismatches: number | null;
 }
 
 /** One repository's figures, and the funnels of its build and validation. */
@@ -135,14 +143,15 @@ export const emptyFigures = (): LangFigures => ({
   empty_resolved: 0,
   revert_resolved: 0,
   reference_mismatches: null,
+  swebench_java_mismatches: null,
 });
 
 /** Adds `b` into `a` (a null mismatch count — not compared — stays null only when both are). */
 export function addFigures(a: LangFigures, b: LangFigures): void {
   for (const k of Object.keys(a) as Array<keyof LangFigures>) {
-    if (k === 'reference_mismatches') {
-      if (b.reference_mismatches !== null)
-        a.reference_mismatches = (a.reference_mismatches ?? 0) + b.reference_mismatches;
+    if (k === 'reference_mismatches' || k === 'swebench_java_mismatches') {
+      const x = b[k];
+      if (x !== null) a[k] = (a[k] ?? 0) + x;
     } else a[k] += b[k];
   }
 }
@@ -181,12 +190,12 @@ export default async function realExec(args: string[]): Promise<Record<string, u
     for (const [lang, x] of Object.entries(r.figures)) addFigures((languages[lang] ??= emptyFigures()), x);
   }
   const table = [
-    'language    repos  pointers  built  valid  gold  empty  revert  msb-mismatch',
+    'language    repos  pointers  built  valid  gold  empty  revert  msb-mismatch  swe-java-mismatch',
     ...Object.entries(languages)
       .sort()
       .map(
         ([l, x]) =>
-          `${l.padEnd(10)} ${String(x.repositories).padStart(6)} ${String(x.pointers).padStart(9)} ${String(x.built).padStart(6)} ${String(x.instances).padStart(6)} ${String(x.gold_resolved).padStart(5)} ${String(x.empty_resolved).padStart(6)} ${String(x.revert_resolved).padStart(7)} ${String(x.reference_mismatches ?? '-').padStart(13)}`,
+          `${l.padEnd(10)} ${String(x.repositories).padStart(6)} ${String(x.pointers).padStart(9)} ${String(x.built).padStart(6)} ${String(x.instances).padStart(6)} ${String(x.gold_resolved).padStart(5)} ${String(x.empty_resolved).padStart(6)} ${String(x.revert_resolved).padStart(7)} ${String(x.reference_mismatches ?? '-').padStart(13)} ${String(x.swebench_java_mismatches ?? '-').padStart(18)}`,
       ),
   ];
   console.log(table.join('\n'));
@@ -323,14 +332,12 @@ async function runRepository(
       ['empty', 'empty', 'empty_resolved'],
       [revert, 'revert', 'revert_resolved'],
     ];
-    for (const [n, [pred, name, key]] of runs.entries()) {
-      console.log(`[${n + 3}/5] faun verify --predictions ${name}`);
-      const runId = `real-exec-${name}`;
+    const verify = async (instancesFile: string, pred: string, runId: string) => {
       await faun(
         [
           'verify',
           '--instances',
-          valid,
+          instancesFile,
           '--predictions',
           pred,
           '--run-id',
@@ -342,13 +349,59 @@ async function runRepository(
           '--overwrite',
           ...common,
         ],
-        join(work, `verify-${name}.log`),
+        join(work, `verify-${runId}.log`),
       );
       const report = JSON.parse(readFileSync(join(work, 'logs', runId, 'report.json'), 'utf8')) as {
         resolved_ids: string[];
       };
-      for (const id of report.resolved_ids) (fig(langOf.get(id) ?? 'other')[key] as number)++;
-      console.log(`      ${report.resolved_ids.length}/${instances.length} resolved`);
+      return report.resolved_ids;
+    };
+    const msbResolved: Record<string, Set<number>> = {};
+    for (const [n, [pred, name, key]] of runs.entries()) {
+      console.log(`[${n + 3}/5] faun verify --predictions ${name}`);
+      const resolved = await verify(valid, pred, `real-exec-${name}`);
+      for (const id of resolved) (fig(langOf.get(id) ?? 'other')[key] as number)++;
+      msbResolved[name] = new Set(resolved.map(prOf));
+      console.log(`      ${resolved.length}/${instances.length} resolved`);
+    }
+    // Java: the same instances as SWE-bench rows, on SWE-bench's Java path (one Maven run per test).
+    const sweRows = jsonl(join(work, 'valid.swebench.jsonl')).filter(
+      (r) => r.log_parser === 'parse_log_maven',
+    );
+    if (sweRows.length) {
+      const sweFile = join(work, 'valid.swebench-java.jsonl');
+      writeFileSync(sweFile, sweRows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      const sweRevert = join(work, 'revert-tests.swebench.jsonl');
+      writeFileSync(
+        sweRevert,
+        sweRows
+          .map((r) =>
+            JSON.stringify({
+              instance_id: r.instance_id,
+              model_name_or_path: 'revert-tests',
+              model_patch: invert(String(r.test_patch)),
+            }),
+          )
+          .join('\n') + '\n',
+      );
+      const differing = new Set<number>();
+      for (const [pred, name] of [
+        ['gold', 'gold'],
+        ['empty', 'empty'],
+        [sweRevert, 'revert'],
+      ] as const) {
+        console.log(
+          `      SWE-bench's Java path: faun verify --predictions ${name} (${sweRows.length} rows)`,
+        );
+        const resolved = new Set((await verify(sweFile, pred, `real-exec-swebench-java-${name}`)).map(prOf));
+        for (const r of sweRows) {
+          const pr = prOf(String(r.instance_id));
+          if (resolved.has(pr) !== msbResolved[name]!.has(pr)) differing.add(pr);
+        }
+        console.log(`      ${resolved.size}/${sweRows.length} resolved`);
+      }
+      fig('java').swebench_java_mismatches = differing.size;
+      console.log(`      SWE-bench's Java path: ${differing.size} instance(s) with another verdict`);
     }
   }
   return {

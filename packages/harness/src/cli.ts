@@ -449,8 +449,10 @@ export const commands = [
         await writeFileAtomic(`${out}.report.json`, `${stableStringify(summary, 2)}\n`);
         await writeFileAtomic(`${out}.funnel.json`, `${stableStringify(validationFunnel(results), 2)}\n`);
         const rows = new Map(loaded.map((l) => [l.instance.instance_id, l.row]));
-        const shaped = (f: typeof msbDatasetRow) =>
-          results.flatMap((r) => (r.instance ? [f(r.instance, rows.get(r.instance_id) ?? {}, r)] : []));
+        const shaped = (f: typeof msbDatasetRow | typeof swebenchRow) =>
+          results.flatMap((r) =>
+            r.instance ? [f(r.instance, rows.get(r.instance_id) ?? {}, r, specFor(r.instance))] : [],
+          );
         const lines = (xs: Array<Record<string, unknown> | null>) =>
           xs.flatMap((x) => (x ? [`${stableStringify(x)}\n`] : [])).join('');
         if (ctx.opts.swebenchOut)

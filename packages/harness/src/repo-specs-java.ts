@@ -99,6 +99,10 @@ export const JAVA_SPECS: EnvSpec[] = [
       'f=src/main/java/com/fasterxml/jackson/core/json/PackageVersion.java; [ ! -f $f.in ] || sed -e "s/@package@/com.fasterxml.jackson.core.json/" -e "s/@projectversion@/2.14.0/" -e "s/@projectgroupid@/com.fasterxml.jackson.core/" -e "s/@projectartifactid@/jackson-core/" $f.in > $f',
     ],
     testCmd: `rm -rf target; ${MVN} -f ${JACKSON_CORE_POM} test -Dmaven.test.skip=false -DfailIfNoTests=false -Dtest={test_classes} 2>&1`,
+    // SWE-bench's Java harness: one Maven run per test; a test that does not run fails the build
+    // (Surefire's failIfNoSpecifiedTests).
+    perTestPrelude: 'rm -rf target',
+    perTestCmd: `${MVN} -f ${JACKSON_CORE_POM} test -Dmaven.test.skip=false -Dtest={test} 2>&1`,
     parser: 'msb-maven-class',
     env: { MAVEN_OPTS: '-Xmx1g' },
     specVersion: '1',

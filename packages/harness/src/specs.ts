@@ -51,6 +51,14 @@ export interface EnvSpec {
    * them as Surefire's `-Dtest` list (simple names, comma-separated).
    */
   testCmd: string;
+  /**
+   * SWE-bench's Java harness: the command that runs one test (`{test}` = its id as `-Dtest` takes it),
+   * once per FAIL_TO_PASS / PASS_TO_PASS test, read by `parse_log_maven` (each `-Dtest=` line matched to
+   * the next BUILD SUCCESS / FAILURE). `--swebench-out` rows of such a spec carry it (`perTestCommand`).
+   */
+  perTestCmd?: string;
+  /** Run once before the per-test commands (a clean build directory). */
+  perTestPrelude?: string;
   parser: ParserName;
   evalType?: EvalType;
   /**
@@ -254,6 +262,23 @@ export function testCommand(spec: EnvSpec, inst: ExecutionInstance): string {
     .replaceAll('{test_files}', files.join(' '))
     .replaceAll('{test_modules}', djangoModules(files).join(' '))
     .replaceAll('{test_classes}', javaTestClasses(files).join(','));
+}
+
+/**
+ * SWE-bench's Java path as one test command: the prelude, then per test a trace line naming it
+ * (`+ <command>`, as its `set -x` eval script prints) and the command, whatever the previous one gave.
+ * Ids must be single words (class names, `Class#method`).
+ */
+export function perTestCommand(spec: EnvSpec, tests: string[]): string | null {
+  if (!spec.perTestCmd) return null;
+  const bad = tests.find((t) => !/^[\w.$#*+-]+$/.test(t));
+  if (bad !== undefined) throw new Error(`test id '${bad}' cannot be passed to -Dtest (one word expected)`);
+  const q = (t: string) => `'${t.replaceAll("'", `'\\''`)}'`;
+  const steps = [...new Set(tests)].map((t) => {
+    const cmd = spec.perTestCmd!.replaceAll('{test}', t);
+    return `echo ${q(`+ ${cmd}`)}; ${spec.perTestCmd!.replaceAll('{test}', q(t))}`;
+  });
+  return [...(spec.perTestPrelude ? [spec.perTestPrelude] : []), ...steps].join('\n');
 }
 
 /** The instance-layer install steps with `{version}` and `{test_files}` filled in. */

@@ -5,6 +5,7 @@
  */
 import type { ExecutionInstance, MsbStageResult } from '@faun/schema';
 import type { MsbTest } from './grading-msb.ts';
+import { type EnvSpec, perTestCommand } from './specs.ts';
 import type { Validation } from './validate.ts';
 
 type Row = Record<string, unknown>;
@@ -18,8 +19,12 @@ function ids(inst: ExecutionInstance): { org: string; name: string; number: numb
 
 const isMsbRow = (row: Row) => typeof row.org === 'string' && row.number !== undefined;
 
-/** A SWE-bench row of a validated instance. */
-export function swebenchRow(inst: ExecutionInstance, row: Row, v: Validation): Row {
+/**
+ * A SWE-bench row of a validated instance. When the environment runs tests as SWE-bench's Java harness
+ * does (`spec.perTestCmd`), the row carries that command over FAIL_TO_PASS ∪ PASS_TO_PASS and
+ * `log_parser: parse_log_maven`, so `faun verify` grades it on that path.
+ */
+export function swebenchRow(inst: ExecutionInstance, row: Row, v: Validation, spec?: EnvSpec | null): Row {
   const { org, name, number } = ids(inst);
   const kept = isMsbRow(row) ? {} : row;
   const f2p = v.derived?.fail_to_pass ?? inst.fail_to_pass;
@@ -40,7 +45,13 @@ export function swebenchRow(inst: ExecutionInstance, row: Row, v: Validation): R
     FAIL_TO_PASS: f2p,
     PASS_TO_PASS: p2p,
     ...(v.msb ? { NONE_TO_PASS: v.msb.n2p, SKIP_TO_PASS: v.msb.s2p } : {}),
+    ...perTest(spec, [...f2p, ...p2p]),
   };
+}
+
+function perTest(spec: EnvSpec | null | undefined, tests: string[]): Row {
+  const cmd = spec ? perTestCommand(spec, tests) : null;
+  return cmd === null ? {} : { test_cmd: cmd, log_parser: 'parse_log_maven' };
 }
 
 function testResult(r: MsbStageResult): Row {
