@@ -61,8 +61,32 @@ test('specFor: a real repository with its PR-picked version gets its own spec, e
   const dayjs = specFor(inst({ repo: 'iamkun/dayjs', version: versionForPr('iamkun/dayjs', 2369) }));
   expect(dayjs?.name).toBe('iamkun/dayjs');
   expect(dayjs?.parser).toBe('msb-jest-suite');
-  const zod = specFor(inst({ repo: 'colinhacks/zod', language: 'typescript', version: 'v3-ts-jest' }));
+  const zodInst = inst({
+    repo: 'colinhacks/zod',
+    language: 'typescript',
+    version: 'v3-ts-jest',
+    test_patch: [
+      'diff --git a/deno/lib/__tests__/string.test.ts b/deno/lib/__tests__/string.test.ts',
+      '--- a/deno/lib/__tests__/string.test.ts',
+      '+++ b/deno/lib/__tests__/string.test.ts',
+      '@@ -1 +1,2 @@',
+      ' a',
+      '+b',
+      'diff --git a/src/__tests__/string.test.ts b/src/__tests__/string.test.ts',
+      '--- a/src/__tests__/string.test.ts',
+      '+++ b/src/__tests__/string.test.ts',
+      '@@ -1 +1,2 @@',
+      ' a',
+      '+b',
+      '',
+    ].join('\n'),
+  });
+  const zod = specFor(zodInst);
   expect(zod?.parser).toBe('msb-jest-files');
+  // Only the test patch's files run (jest path patterns; the deno copies are outside jest's testRegex).
+  expect(testCommand(zod!, zodInst)).toBe(
+    'yarn test deno/lib/__tests__/string.test.ts src/__tests__/string.test.ts 2>&1',
+  );
   const jc = specFor(inst({ repo: 'FasterXML/jackson-core', language: 'java', version: '2.14' }));
   expect(jc?.parser).toBe('msb-maven-class');
   // An unknown version falls back to the language default rather than a wrong environment.
