@@ -84,6 +84,18 @@ export function mirrorOf(dir: string, repo: string): string | null {
 /** The pull-request number an instance id ends with (`owner/repo:pr-N`, `owner__repo-N`). */
 const prOf = (id: string): number => Number(/(\d+)$/.exec(id)?.[1] ?? -1);
 
+/** Predictions that only revert each row's test patch (a model that deletes the new tests); returns `file`. */
+function writeRevert(file: string, rows: Array<Record<string, unknown>>): string {
+  const line = (r: Record<string, unknown>) =>
+    JSON.stringify({
+      instance_id: r.instance_id,
+      model_name_or_path: 'revert-tests',
+      model_patch: invert(String(r.test_patch)),
+    });
+  writeFileSync(file, `${rows.map(line).join('\n')}\n`);
+  return file;
+}
+
 /** Runs the faun CLI; its progress (stderr) is shown as it goes, and everything is kept in `log`. */
 async function faun(args: string[], log: string): Promise<number> {
   const p = Bun.spawn(['bun', MAIN, ...args], { stdout: 'pipe', stderr: 'pipe' });
@@ -314,19 +326,7 @@ async function runRepository(
   }
 
   if (instances.length) {
-    const revert = join(work, 'revert-tests.jsonl');
-    writeFileSync(
-      revert,
-      instances
-        .map((i) =>
-          JSON.stringify({
-            instance_id: i.instance_id,
-            model_name_or_path: 'revert-tests',
-            model_patch: invert(String(i.test_patch)),
-          }),
-        )
-        .join('\n') + '\n',
-    );
+    const revert = writeRevert(join(work, 'revert-tests.jsonl'), instances);
     const runs: Array<[string, string, keyof LangFigures]> = [
       ['gold', 'gold', 'gold_resolved'],
       ['empty', 'empty', 'empty_resolved'],
@@ -371,19 +371,7 @@ async function runRepository(
     if (sweRows.length) {
       const sweFile = join(work, 'valid.swebench-java.jsonl');
       writeFileSync(sweFile, sweRows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-      const sweRevert = join(work, 'revert-tests.swebench.jsonl');
-      writeFileSync(
-        sweRevert,
-        sweRows
-          .map((r) =>
-            JSON.stringify({
-              instance_id: r.instance_id,
-              model_name_or_path: 'revert-tests',
-              model_patch: invert(String(r.test_patch)),
-            }),
-          )
-          .join('\n') + '\n',
-      );
+      const sweRevert = writeRevert(join(work, 'revert-tests.swebench.jsonl'), sweRows);
       const differing = new Set<number>();
       for (const [pred, name] of [
         ['gold', 'gold'],
