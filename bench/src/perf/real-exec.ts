@@ -15,7 +15,7 @@
  *
  *   bun run bench real-exec --mirrors /work/.mirror
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { invert } from '@faun/harness/testing';
 import { stableStringify } from '@faun/schema';
@@ -31,6 +31,8 @@ export const FLAGS = {
   work: undefined,
   /** An extracted Multi-SWE-bench tree: its report code re-derives every instance from the stage logs. */
   'msb-src': undefined,
+  /** 1: run the gold patches a second time and count the instances whose outcome or test statuses differ (0: skip). */
+  'second-run': 1,
 } satisfies FlagDefaults;
 
 const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
@@ -96,6 +98,25 @@ function writeRevert(file: string, rows: Array<Record<string, unknown>>): string
   return file;
 }
 
+/** Per instance of a verify run: its outcome and per-test statuses, as one comparable string. */
+function verdicts(runDir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const dir = join(runDir, 'instances');
+  if (!existsSync(dir)) return out;
+  for (const d of readdirSync(dir)) {
+    const file = join(dir, d, 'report.json');
+    if (!existsSync(file)) continue;
+    for (const [id, r] of Object.entries(
+      JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>,
+    ))
+      out.set(
+        id,
+        stableStringify({ outcome: r.outcome, resolved: r.resolved, tests_status: r.tests_status }),
+      );
+  }
+  return out;
+}
+
 /** Runs the faun CLI; its progress (stderr) is shown as it goes, and everything is kept in `log`. */
 async function faun(args: string[], log: string): Promise<number> {
   const p = Bun.spawn(['bun', MAIN, ...args], { stdout: 'pipe', stderr: 'pipe' });
@@ -137,6 +158,8 @@ export interface LangFigures {
    * SWE-bench's Java path (one Maven run per test, parse_log_maven, SWE-bench's rule). Null: not run.
    */
   swebench_java_mismatches: number | null;
+  /** Instances whose gold outcome or per-test statuses differ in a second gold run. Null: not run. */
+  second_run_mismatches: number | null;
 }
 
 /** One repository's figures, and the funnels of its build and validation. */
@@ -156,12 +179,13 @@ export const emptyFigures = (): LangFigures => ({
   revert_resolved: 0,
   reference_mismatches: null,
   swebench_java_mismatches: null,
+  second_run_mismatches: null,
 });
 
 /** Adds `b` into `a` (a null mismatch count — not compared — stays null only when both are). */
 export function addFigures(a: LangFigures, b: LangFigures): void {
   for (const k of Object.keys(a) as Array<keyof LangFigures>) {
-    if (k === 'reference_mismatches' || k === 'swebench_java_mismatches') {
+    if (k === 'reference_mismatches' || k === 'swebench_java_mismatches' || k === 'second_run_mismatches') {
       const x = b[k];
       if (x !== null) a[k] = (a[k] ?? 0) + x;
     } else a[k] += b[k];
@@ -202,12 +226,12 @@ export default async function realExec(args: string[]): Promise<Record<string, u
     for (const [lang, x] of Object.entries(r.figures)) addFigures((languages[lang] ??= emptyFigures()), x);
   }
   const table = [
-    'language    repos  pointers  built  valid  gold  empty  revert  msb-mismatch  swe-java-mismatch',
+    'language    repos  pointers  built  valid  gold  empty  revert  msb-mismatch  swe-java-mismatch  2nd-run-mismatch',
     ...Object.entries(languages)
       .sort()
       .map(
         ([l, x]) =>
-          `${l.padEnd(10)} ${String(x.repositories).padStart(6)} ${String(x.pointers).padStart(9)} ${String(x.built).padStart(6)} ${String(x.instances).padStart(6)} ${String(x.gold_resolved).padStart(5)} ${String(x.empty_resolved).padStart(6)} ${String(x.revert_resolved).padStart(7)} ${String(x.reference_mismatches ?? '-').padStart(13)} ${String(x.swebench_java_mismatches ?? '-').padStart(18)}`,
+          `${l.padEnd(10)} ${String(x.repositories).padStart(6)} ${String(x.pointers).padStart(9)} ${String(x.built).padStart(6)} ${String(x.instances).padStart(6)} ${String(x.gold_resolved).padStart(5)} ${String(x.empty_resolved).padStart(6)} ${String(x.revert_resolved).padStart(7)} ${String(x.reference_mismatches ?? '-').padStart(13)} ${String(x.swebench_java_mismatches ?? '-').padStart(18)} ${String(x.second_run_mismatches ?? '-').padStart(17)}`,
       ),
   ];
   console.log(table.join('\n'));
@@ -363,6 +387,22 @@ async function runRepository(
       for (const id of resolved) (fig(langOf.get(id) ?? 'other')[key] as number)++;
       msbResolved[name] = new Set(resolved.map(prOf));
       console.log(`      ${resolved.length}/${instances.length} resolved`);
+    }
+    if (f['second-run']) {
+      console.log('      gold again (run-to-run identity)');
+      await verify(valid, 'gold', 'real-exec-gold-2');
+      const [a, b] = ['real-exec-gold', 'real-exec-gold-2'].map((r) => verdicts(join(work, 'logs', r)));
+      const differing = instances.filter(
+        (i) => a!.get(String(i.instance_id)) !== b!.get(String(i.instance_id)),
+      );
+      for (const i of differing) {
+        const lang = fig(langOf.get(String(i.instance_id)) ?? 'other');
+        lang.second_run_mismatches = (lang.second_run_mismatches ?? 0) + 1;
+      }
+      for (const lang of Object.values(figures)) lang.second_run_mismatches ??= 0;
+      console.log(
+        `      second gold run: ${differing.length} of ${instances.length} with another outcome or test status${differing.length ? `: ${differing.map((i) => i.instance_id).join(', ')}` : ''}`,
+      );
     }
     // Java: the same instances as SWE-bench rows, on SWE-bench's Java path (one Maven run per test).
     const sweRows = jsonl(join(work, 'valid.swebench.jsonl')).filter(
