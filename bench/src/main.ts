@@ -8,7 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { UsageError } from '@faun/kit';
+import { FaunError, UsageError } from '@faun/kit';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
 import { type FlagDefaults, parseFlags, pickFlags } from './args.ts';
 
@@ -106,7 +106,8 @@ try {
 try {
   for (const [name, mod] of mods) await runOne(name, mod, pickFlags(rest, Object.keys(mod.FLAGS)));
 } catch (e) {
-  if (!(e instanceof UsageError)) throw e;
+  // faun's own errors say what to do: their message and hint, no stack, their exit code
+  if (!(e instanceof FaunError)) throw e;
   console.error(e.hint ? `${e.message}\n  hint: ${e.hint}` : e.message);
-  process.exit(2);
+  process.exit(e.exitCode);
 }

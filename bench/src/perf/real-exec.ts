@@ -18,6 +18,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { invert } from '@faun/harness/testing';
+import { FaunError, InputError, UsageError } from '@faun/kit';
 import { stableStringify } from '@faun/schema';
 import { type FlagDefaults, parseFlags } from '../args.ts';
 import { msbParity } from './msb-parity.ts';
@@ -58,18 +59,18 @@ export function readPointers(text: string, file: string): Pointer[] {
     try {
       r = JSON.parse(line) as Record<string, unknown>;
     } catch (e) {
-      throw new Error(`${where}: not valid JSON (${(e as Error).message})`);
+      throw new InputError(`${where}: not valid JSON (${(e as Error).message})`);
     }
     if (typeof r.language !== 'string' || !LANGS.has(r.language))
-      throw new Error(`${where}: language: expected one of ${[...LANGS].join(', ')}`);
+      throw new InputError(`${where}: language: expected one of ${[...LANGS].join(', ')}`);
     if (typeof r.repo !== 'string' || !/^[\w.-]+\/[\w.-]+$/.test(r.repo))
-      throw new Error(`${where}: repo: expected "owner/name"`);
+      throw new InputError(`${where}: repo: expected "owner/name"`);
     if (!Number.isInteger(r.pr) || (r.pr as number) <= 0)
-      throw new Error(`${where}: pr: expected a PR number`);
+      throw new InputError(`${where}: pr: expected a PR number`);
     if (typeof r.fix_commit !== 'string' || !/^[0-9a-f]{40}$/.test(r.fix_commit))
-      throw new Error(`${where}: fix_commit: expected a 40-hex sha`);
+      throw new InputError(`${where}: fix_commit: expected a 40-hex sha`);
     if (r.problem_statement !== undefined && typeof r.problem_statement !== 'string')
-      throw new Error(`${where}: problem_statement: expected a string`);
+      throw new InputError(`${where}: problem_statement: expected a string`);
     out.push(r as unknown as Pointer);
   }
   return out;
@@ -195,7 +196,7 @@ export function addFigures(a: LangFigures, b: LangFigures): void {
 export default async function realExec(args: string[]): Promise<Record<string, unknown>> {
   const f = parseFlags('real-exec', args, FLAGS);
   if (!f.mirrors || !existsSync(f.mirrors))
-    throw new Error('--mirrors DIR is required: the folder holding the repositories as DIR/owner+name');
+    throw new UsageError('--mirrors DIR is required: the folder holding the repositories as DIR/owner+name');
   const file = f.pointers ?? DATA;
   const pointers = readPointers(readFileSync(file, 'utf8'), file);
   const work = resolve(f.work ?? join(OUT, 'real-exec'));
@@ -291,7 +292,7 @@ async function runRepository(
       join(work, 'build.log'),
     )) !== 0
   )
-    throw new Error(`faun build failed: see ${join(work, 'build.log')}`);
+    throw new FaunError(`faun build failed: see ${join(work, 'build.log')}`);
   const built = jsonl(join(ds, 'exec.msb.jsonl'));
   for (const b of built) fig(langOf.get(String(b.instance_id)) ?? String(b.lang)).built++;
   const buildFunnel = JSON.parse(readFileSync(join(ds, 'exec.funnel.json'), 'utf8'));
@@ -325,8 +326,11 @@ async function runRepository(
       join(work, 'validate.log'),
     );
     if (code === 130)
-      throw new Error('interrupted during faun validate: run the same command again to continue');
-    if (code !== 0) throw new Error(`faun validate failed: see ${join(work, 'validate.log')}`);
+      throw new FaunError('interrupted during faun validate', {
+        exitCode: 130,
+        hint: 'run the same command again: the instances validated so far are kept (faun validate resumes)',
+      });
+    if (code !== 0) throw new FaunError(`faun validate failed: see ${join(work, 'validate.log')}`);
   } else writeFileSync(valid, '');
   const instances = jsonl(valid);
   for (const i of instances) fig(langOf.get(String(i.instance_id)) ?? String(i.language)).instances++;
