@@ -21,6 +21,7 @@ function runWithFakeMaven(cmd: string, passing: string[]): string {
     join(bin, 'mvn'),
     [
       '#!/bin/bash',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
       'for a in "$@"; do case "$a" in -Dtest=*) t="${a#-Dtest=}";; esac; done',
       'echo "[INFO] Running $t"',
       `case ' ${passing.join(' ')} ' in *" $t "*) echo '[INFO] BUILD SUCCESS';; *) echo '[INFO] BUILD FAILURE'; exit 1;; esac`,
