@@ -30,7 +30,7 @@ import { specFor } from './specs.ts';
 import { stageLogWriter } from './stage-logs.ts';
 import { errorDigest, summaryLine } from './summary.ts';
 import { validateInstances } from './validate.ts';
-import { openJournal, validationKey } from './validate-journal.ts';
+import { openJournal } from './validate-journal.ts';
 import { msbDatasetRow, swebenchRow, validationFunnel } from './validate-rows.ts';
 import { verifyRun } from './verify.ts';
 
@@ -427,11 +427,7 @@ export const commands = [
           );
           return 130;
         }
-        await journal.compact(
-          instances.map((i) =>
-            validationKey(i, specFor(i), rule, Math.max(1, Number(ctx.opts.repeats ?? 1))),
-          ),
-        );
+        await journal.compact();
         const valid = results.flatMap((r) => (r.instance ? [r.instance] : []));
         await writeFileAtomic(
           out,

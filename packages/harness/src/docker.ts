@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { FaunError, PrerequisiteError, sha256 } from '@faun/kit';
 import type { ExecutionInstance } from '@faun/schema';
-import { ensureDocker, imageExists, processAlive } from '@faun/services';
+import { ensureDocker, imageExists, processAlive, run } from '@faun/services';
 import { GenericContainer, type StartedTestContainer } from 'testcontainers';
 import {
   buildIn,
@@ -330,14 +330,8 @@ class LimitedContainer extends GenericContainer {
 export async function execWhole(
   argv: string[],
 ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const p = Bun.spawn(argv, { stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
-  const [out, err, exitCode] = await Promise.all([
-    new Response(p.stdout).arrayBuffer(),
-    new Response(p.stderr).arrayBuffer(),
-    p.exited,
-  ]);
-  const dec = new TextDecoder();
-  return { exitCode, stdout: dec.decode(out), stderr: dec.decode(err) };
+  const r = await run(argv);
+  return { exitCode: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 class ContainerSandbox implements Sandbox {

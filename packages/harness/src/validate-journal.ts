@@ -42,10 +42,14 @@ interface Entry {
  */
 export function openJournal(path: string): ValidationJournal & {
   size: number;
-  /** Rewrites the journal with only the entries of `keys` (after a complete run). */
-  compact(keys: Iterable<string>): Promise<void>;
+  /**
+   * Rewrites the journal with only the entries of `keys` — by default the keys this run asked for or
+   * put (after a complete run: the instances it was given).
+   */
+  compact(keys?: Iterable<string>): Promise<void>;
 } {
   const entries = new Map<string, Validation>();
+  const used = new Set<string>();
   if (existsSync(path)) {
     const lines = readFileSync(path, 'utf8').split('\n');
     for (const [i, line] of lines.entries()) {
@@ -70,13 +74,17 @@ export function openJournal(path: string): ValidationJournal & {
     get size() {
       return entries.size;
     },
-    get: (key) => entries.get(key),
+    get(key) {
+      used.add(key);
+      return entries.get(key);
+    },
     async put(key, validation) {
+      used.add(key);
       if (retryable(validation)) return;
       entries.set(key, validation);
       await appendJsonl(path, [{ key, validation }]);
     },
-    async compact(keys) {
+    async compact(keys = used) {
       const keep = [...new Set(keys)].flatMap((key) => {
         const validation = entries.get(key);
         return validation ? [{ key, validation }] : [];
