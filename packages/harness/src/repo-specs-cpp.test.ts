@@ -33,10 +33,13 @@ test('FMT_TARGETS keeps the test/*.cc files that are targets of the configured b
   mkdirSync(join(dir, 'bin'));
   writeFileSync(
     join(dir, 'bin/make'),
-    '#!/bin/sh\nprintf "The following are some of the valid targets:\\n... all\\n... format-test\\n... chrono-test\\n... test-main\\n"\n',
+    // Many lines after the match: a reader that stops early breaks make's pipe, as CMake's long help does.
+    '#!/bin/sh\nprintf "The following are some of the valid targets:\\n... all\\n... format-test\\n... chrono-test\\n... test-main\\n"\n' +
+      'seq 200000 | sed "s/^/... target-/"\n',
   );
   chmodSync(join(dir, 'bin/make'), 0o755);
   const script = `${FMT_TARGETS.replace('{test_files}', 'test/format-test.cc test/util.cc test/CMakeLists.txt test/chrono-test.cc')}; echo "$T"`;
-  const p = Bun.spawnSync(['sh', '-c', script], { env: { PATH: `${dir}/bin:${process.env.PATH}` } });
+  // As test scripts run it (scripts.ts): bash with `set -uo pipefail`.
+  const p = Bun.spawnSync(['bash', '-c', `set -uo pipefail; ${script}`], { env: { PATH: `${dir}/bin:${process.env.PATH}` } });
   expect(p.stdout.toString()).toBe('format-test\nchrono-test\n');
 });

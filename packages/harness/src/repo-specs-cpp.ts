@@ -9,11 +9,12 @@ const FMT_BUILD = '/opt/faun-build';
 
 /**
  * Shell: `T` = the CMake test targets named by the files `{test_files}` (`test/<name>.cc` → `<name>`)
- * that the configured build in FMT_BUILD defines.
+ * that the configured build in FMT_BUILD defines. grep reads all of `make help` (no `-q`): test scripts run
+ * under `set -o pipefail`, where make's broken pipe after an early `grep -q` match fails the check.
  */
 export const FMT_TARGETS =
   `T=$(for f in {test_files}; do case "$f" in test/*.cc) b=\${f##*/}; t=\${b%.cc}; ` +
-  `make -C ${FMT_BUILD} help 2>/dev/null | grep -qx "\\.\\.\\. $t" && echo $t;; esac; done)`;
+  `make -C ${FMT_BUILD} help 2>/dev/null | grep -x "\\.\\.\\. $t" >/dev/null && echo $t;; esac; done)`;
 
 const FMT_CONFIGURE = `cmake -S . -B ${FMT_BUILD} -DCMAKE_BUILD_TYPE=Debug -DFMT_DOC=OFF -DFMT_WERROR=OFF >/dev/null`;
 
@@ -36,6 +37,6 @@ export const CPP_SPECS: EnvSpec[] = [
       `${FMT_CONFIGURE}; ${FMT_TARGETS}; cmake --build ${FMT_BUILD} -j 2 --target $T 2>&1; ` +
       `cd ${FMT_BUILD} && ctest --output-on-failure -R "^($(echo $T | tr ' ' '|'))$" 2>&1`,
     parser: 'msb-ctest',
-    specVersion: '1',
+    specVersion: '2',
   },
 ];
