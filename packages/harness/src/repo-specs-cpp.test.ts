@@ -40,6 +40,8 @@ test('FMT_TARGETS keeps the test/*.cc files that are targets of the configured b
   chmodSync(join(dir, 'bin/make'), 0o755);
   const script = `${FMT_TARGETS.replace('{test_files}', 'test/format-test.cc test/util.cc test/CMakeLists.txt test/chrono-test.cc')}; echo "$T"`;
   // As test scripts run it (scripts.ts): bash with `set -uo pipefail`.
-  const p = Bun.spawnSync(['bash', '-c', `set -uo pipefail; ${script}`], { env: { PATH: `${dir}/bin:${process.env.PATH}` } });
+  const p = Bun.spawnSync(['bash', '-c', `set -uo pipefail; ${script}`], {
+    env: { PATH: `${dir}/bin:${process.env.PATH}` },
+  });
   expect(p.stdout.toString()).toBe('format-test\nchrono-test\n');
 });
