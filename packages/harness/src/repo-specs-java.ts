@@ -18,6 +18,13 @@ export interface StandinPom {
   release: string;
   /** Extra test-scoped dependencies present in Debian's repository (`group:artifact:version`). */
   testDeps?: string[];
+  /** Compile-scoped dependencies from Debian's repository (`group:artifact:version`). */
+  deps?: string[];
+  /**
+   * Test sources left out of compilation and runs (paths under src/test/java, Ant patterns): the few that
+   * need a test library Debian does not ship.
+   */
+  testExcludes?: string[];
 }
 
 const dep = (g: string, a: string, v: string, scope = 'test') =>
@@ -28,13 +35,16 @@ const plugin = (a: string, v: string, conf = '') =>
 
 /** The stand-in POM (pure): sources, resources and target under /testbed, Debian's plugin versions. */
 export function standinPom(p: StandinPom): string {
-  const excludes = p.excludes.map((e) => `<exclude>${e}</exclude>`).join('');
+  const excludes = [...p.excludes, ...(p.testExcludes ?? [])].map((e) => `<exclude>${e}</exclude>`).join('');
+  const testExcludes = (p.testExcludes ?? []).map((e) => `<testExclude>${e}</testExclude>`).join('');
+  const gav = (d: string, scope: string) => {
+    const [g, a, v] = d.split(':');
+    return dep(g!, a!, v!, scope);
+  };
   const deps = [
+    ...(p.deps ?? []).map((d) => gav(d, 'compile')),
     dep('junit', 'junit', '4.13.2'),
-    ...(p.testDeps ?? []).map((d) => {
-      const [g, a, v] = d.split(':');
-      return dep(g!, a!, v!);
-    }),
+    ...(p.testDeps ?? []).map((d) => gav(d, 'test')),
   ].join('');
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -51,7 +61,8 @@ export function standinPom(p: StandinPom): string {
     plugin(
       'maven-compiler-plugin',
       '3.10.1',
-      `<configuration><release>${p.release}</release><excludes><exclude>**/module-info.java</exclude></excludes></configuration>`,
+      `<configuration><release>${p.release}</release><excludes><exclude>**/module-info.java</exclude></excludes>` +
+        `${testExcludes ? `<testExcludes>${testExcludes}</testExcludes>` : ''}</configuration>`,
     ),
     plugin('maven-resources-plugin', '3.3.0'),
     plugin(
@@ -69,6 +80,20 @@ const MVN = 'mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo';
 const JAVA_APT = ['libmaven-resources-plugin-java', 'junit4', 'libhamcrest-java'];
 
 const JACKSON_CORE_POM = '/opt/faun-java/jackson-core/pom.xml';
+const JACKSON_DATABIND_POM = '/opt/faun-java/jackson-databind/pom.xml';
+
+/** The replacer plugin's job in Jackson's builds: `PackageVersion.java` from its template, when there is one. */
+export function packageVersionStep(pkg: string, version: string, group: string, artifact: string): string {
+  return (
+    `f=src/main/java/${pkg.replaceAll('.', '/')}/PackageVersion.java; [ ! -f $f.in ] || sed -e "s/@package@/${pkg}/" ` +
+    `-e "s/@projectversion@/${version}/" -e "s/@projectgroupid@/${group}/" -e "s/@projectartifactid@/${artifact}/" $f.in > $f`
+  );
+}
+
+const JACKSON_TEST_DEPS = [
+  'org.junit.vintage:junit-vintage-engine:5.9.2',
+  'org.junit.jupiter:junit-jupiter:5.9.2',
+];
 
 export const JAVA_SPECS: EnvSpec[] = [
   {
@@ -90,19 +115,71 @@ export const JAVA_SPECS: EnvSpec[] = [
           version: '2.14.0',
           release: '8',
           excludes: ['**/failing/**/*.java'],
-          testDeps: ['org.junit.vintage:junit-vintage-engine:5.9.2', 'org.junit.jupiter:junit-jupiter:5.9.2'],
+          testDeps: JACKSON_TEST_DEPS,
         }),
       ),
     ],
     install: [
-      // The replacer plugin's job: PackageVersion.java from its template.
-      'f=src/main/java/com/fasterxml/jackson/core/json/PackageVersion.java; [ ! -f $f.in ] || sed -e "s/@package@/com.fasterxml.jackson.core.json/" -e "s/@projectversion@/2.14.0/" -e "s/@projectgroupid@/com.fasterxml.jackson.core/" -e "s/@projectartifactid@/jackson-core/" $f.in > $f',
+      packageVersionStep(
+        'com.fasterxml.jackson.core.json',
+        '2.14.0',
+        'com.fasterxml.jackson.core',
+        'jackson-core',
+      ),
     ],
     testCmd: `rm -rf target; ${MVN} -f ${JACKSON_CORE_POM} test -Dmaven.test.skip=false -DfailIfNoTests=false -Dtest={test_classes} 2>&1`,
     // SWE-bench's Java harness: one Maven run per test; a test that does not run fails the build
     // (Surefire's failIfNoSpecifiedTests).
     perTestPrelude: 'rm -rf target',
     perTestCmd: `${MVN} -f ${JACKSON_CORE_POM} test -Dmaven.test.skip=false -Dtest={test} 2>&1`,
+    parser: 'msb-maven-class',
+    env: { MAVEN_OPTS: '-Xmx1g' },
+    specVersion: '1',
+  },
+  {
+    // Multi-SWE-bench's command and parser as jackson-core's; the same touched-classes selection. 2.14 builds
+    // against Debian's jackson-core 2.14.1 and jackson-annotations 2.14.0 (the versions its POM asks for:
+    // 2.14.x). Five test sources need test libraries Debian does not ship (jol, jsr-275, powermock,
+    // guava-testlib) and are left out of compilation and runs; none is a test a fix touches here.
+    name: 'FasterXML/jackson-databind',
+    versions: ['2.14'],
+    toolchain: 'java',
+    apt: [...JAVA_APT, 'libjackson2-core-java', 'libjackson2-annotations-java'],
+    envSetup: [
+      writeFileStep(
+        JACKSON_DATABIND_POM,
+        standinPom({
+          groupId: 'com.fasterxml.jackson.core',
+          artifactId: 'jackson-databind',
+          version: '2.14.0',
+          release: '8',
+          excludes: ['**/failing/**/*.java', '**/MapperFootprintTest.java'],
+          deps: [
+            'com.fasterxml.jackson.core:jackson-annotations:2.14.0',
+            'com.fasterxml.jackson.core:jackson-core:2.14.1',
+          ],
+          testDeps: JACKSON_TEST_DEPS,
+          testExcludes: [
+            'com/fasterxml/jackson/databind/MapperFootprintTest.java',
+            'com/fasterxml/jackson/databind/introspect/NoClassDefFoundWorkaroundTest.java',
+            'com/fasterxml/jackson/databind/type/TestTypeFactoryWithClassLoader.java',
+            'com/fasterxml/jackson/databind/util/internal/CLHMTestlibTests.java',
+            'com/fasterxml/jackson/databind/util/internal/MapTestFactory.java',
+          ],
+        }),
+      ),
+    ],
+    install: [
+      packageVersionStep(
+        'com.fasterxml.jackson.databind.cfg',
+        '2.14.0',
+        'com.fasterxml.jackson.core',
+        'jackson-databind',
+      ),
+    ],
+    testCmd: `rm -rf target; ${MVN} -f ${JACKSON_DATABIND_POM} test -Dmaven.test.skip=false -DfailIfNoTests=false -Dtest={test_classes} 2>&1`,
+    perTestPrelude: 'rm -rf target',
+    perTestCmd: `${MVN} -f ${JACKSON_DATABIND_POM} test -Dmaven.test.skip=false -Dtest={test} 2>&1`,
     parser: 'msb-maven-class',
     env: { MAVEN_OPTS: '-Xmx1g' },
     specVersion: '1',

@@ -222,6 +222,41 @@ test('jackson-core: the env layer writes the POM, the instance layer generates P
   expect(s.testCmd).toContain('-f /opt/faun-java/jackson-core/pom.xml');
 });
 
+test('stand-in POM: compile-scoped Debian dependencies, test sources left out of compilation and runs', () => {
+  const pom = standinPom({
+    groupId: 'g',
+    artifactId: 'a',
+    version: '1.0',
+    release: '8',
+    excludes: ['**/failing/**/*.java'],
+    deps: ['com.x:core:2.14.1'],
+    testExcludes: ['com/x/NeedsJolTest.java'],
+  });
+  expect(pom).toContain('<artifactId>core</artifactId><version>2.14.1</version><scope>compile</scope>');
+  expect(pom).toContain('<testExcludes><testExclude>com/x/NeedsJolTest.java</testExclude></testExcludes>');
+  expect(pom).toContain('<exclude>**/failing/**/*.java</exclude><exclude>com/x/NeedsJolTest.java</exclude>');
+  // Without them the POM is the one jackson-core's image was built with.
+  const plain = standinPom({ groupId: 'g', artifactId: 'a', version: '1.0', release: '8', excludes: [] });
+  expect(plain).not.toContain('testExclude');
+  expect(plain).not.toContain('<scope>compile</scope>');
+});
+
+test('jackson-databind 2.14: its PR range, Debian\'s jackson-core, its PackageVersion.java', () => {
+  expect(versionForPr('FasterXML/jackson-databind', 3716)).toBe('2.14');
+  expect(versionForPr('fasterxml/jackson-databind', 4121)).toBeNull();
+  const row = inst({ repo: 'FasterXML/jackson-databind', language: 'java', version: '2.14' });
+  const s = specFor(row)!;
+  expect(s.name).toBe('FasterXML/jackson-databind');
+  expect(s.apt).toContain('libjackson2-core-java');
+  const pom = Buffer.from(/echo (\S+) \| base64 -d/.exec(envDockerfile(s))?.[1] ?? '', 'base64').toString();
+  expect(pom).toContain('<artifactId>jackson-core</artifactId><version>2.14.1</version><scope>compile</scope>');
+  expect(pom).toContain('<testExclude>com/fasterxml/jackson/databind/MapperFootprintTest.java</testExclude>');
+  const step = installSteps(s, row).join('\n');
+  expect(step).toContain('f=src/main/java/com/fasterxml/jackson/databind/cfg/PackageVersion.java;');
+  expect(step).toContain('s/@package@/com.fasterxml.jackson.databind.cfg/');
+  expect(s.testCmd).toContain('-f /opt/faun-java/jackson-databind/pom.xml');
+});
+
 test('{test_classes}: the Java test classes the test patch touches, as a Surefire -Dtest list', () => {
   expect(
     javaTestClasses([

@@ -20,6 +20,8 @@ export const PR_VERSIONS: PrVersion[] = [
   { repo: 'expressjs/express', from: 4213, to: 99_999, version: '5-mocha' },
   // 2.14: JUnit 4 tests run through the vintage engine, a few Jupiter ones (2.15 moved to JUnit 5 only).
   { repo: 'FasterXML/jackson-core', from: 600, to: 999, version: '2.14' },
+  // 2.14 (2022-06 … 2023-05): Debian ships jackson-core 2.14.1; pointers name only commits of the 2.14 branch.
+  { repo: 'FasterXML/jackson-databind', from: 3300, to: 3899, version: '2.14' },
 ];
 
 /** The environment version of `repo`'s PR `pr`, or null when no range covers it. */
