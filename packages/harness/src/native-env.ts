@@ -61,6 +61,24 @@ export function installScript(path: string, script: string): string {
 /** Where the env layer puts the stand-in crates the cargo config patches in. */
 export const CARGO_STUBS = '/usr/local/share/faun-cargo-stubs';
 
+/** Debian's crate registry, the directory source CARGO_CONFIG points crates.io at. */
+export const DEBIAN_CRATES = '/usr/share/cargo/registry';
+
+/**
+ * Env step: an empty crate `name` `version` in the registry, for a dependency Debian does not ship that no
+ * build compiles but the lockfile still names (a `[target.'cfg(loom)'.dev-dependencies]` entry). Its
+ * checksum file has no package checksum, as `cargo vendor` writes for git sources.
+ */
+export function cargoRegistryStub(name: string, version: string, registry = DEBIAN_CRATES): string {
+  const dir = `${registry}/${name}-${version}`;
+  return [
+    `mkdir -p ${dir}/src`,
+    `printf '[package]\\nname = "${name}"\\nversion = "${version}"\\nedition = "2018"\\n' > ${dir}/Cargo.toml`,
+    `: > ${dir}/src/lib.rs`,
+    `printf '{"package":null,"files":{}}' > ${dir}/.cargo-checksum.json`,
+  ].join(' && ');
+}
+
 /**
  * `~/.cargo/config.toml` of the Rust environments: crates.io replaced by Debian's crate registry (a
  * directory source), offline, and `[patch.crates-io]` for the crates Debian lacks or trims: an empty

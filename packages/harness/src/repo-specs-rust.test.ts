@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envDockerfile } from './docker-images.ts';
-import { CARGO_CONFIG, CARGO_OFFLINE_SCRIPT } from './native-env.ts';
+import { CARGO_CONFIG, CARGO_OFFLINE_SCRIPT, cargoRegistryStub } from './native-env.ts';
 import { MSB_PARSERS } from './parsers/select.ts';
 import { RUST_SPECS } from './repo-specs-rust.ts';
 import { installSteps, specFor, testCommand } from './specs.ts';
@@ -83,4 +83,30 @@ test('faun-cargo-offline fails, saying why, when Debian ships no version of the 
   expect(r.rc).toBe(1);
   expect(r.out).toContain('Debian ships no memmap2');
   expect(r.manifest).toBe('[dependencies]\nmemmap2 = "0.3.0"\n');
+});
+
+test('bytes: serde and serde_test from Debian, empty loom stand-ins added to the registry', () => {
+  const bytes = testInstance({ repo: 'tokio-rs/bytes', language: 'rust' });
+  const s = specFor(bytes)!;
+  expect(s.name).toBe('tokio-rs/bytes');
+  expect(s.parser).toBe(MSB_PARSERS['tokio-rs/bytes']!);
+  const dockerfile = envDockerfile(s);
+  expect(dockerfile).toContain('librust-serde-test-dev');
+  expect(dockerfile).toContain('/usr/share/cargo/registry/loom-0.7.99/src');
+  // ripgrep's environment is unchanged by the option.
+  expect(envDockerfile(specFor(rg)!)).not.toContain('loom');
+});
+
+test('cargoRegistryStub writes a crate a directory source accepts: manifest, empty lib, checksum file', () => {
+  const reg = mkdtempSync(join(tmpdir(), 'faun-reg-'));
+  const p = Bun.spawnSync(['sh', '-c', cargoRegistryStub('loom', '0.5.99', reg)]);
+  expect(p.exitCode).toBe(0);
+  expect(readFileSync(join(reg, 'loom-0.5.99/Cargo.toml'), 'utf8')).toBe(
+    '[package]\nname = "loom"\nversion = "0.5.99"\nedition = "2018"\n',
+  );
+  expect(readFileSync(join(reg, 'loom-0.5.99/src/lib.rs'), 'utf8')).toBe('');
+  expect(JSON.parse(readFileSync(join(reg, 'loom-0.5.99/.cargo-checksum.json'), 'utf8'))).toEqual({
+    package: null,
+    files: {},
+  });
 });

@@ -4,15 +4,29 @@
  * `faun-cargo-offline` script of native-env.ts. The test command is Multi-SWE-bench's `cargo test` with
  * the offline flags; the parser is its `parse_log` (parsers/select.ts MSB_PARSERS).
  */
-import { CARGO_CONFIG, CARGO_OFFLINE_SCRIPT, CARGO_STUBS_STEP, installScript } from './native-env.ts';
+import {
+  CARGO_CONFIG,
+  CARGO_OFFLINE_SCRIPT,
+  CARGO_STUBS_STEP,
+  cargoRegistryStub,
+  installScript,
+} from './native-env.ts';
 import { writeFileStep } from './spec-steps.ts';
 import type { EnvSpec } from './specs.ts';
 
 /** `cargo` flags of every step: Debian's registry only; bookworm's rustc 1.63 is older than some `rust-version`s. */
 export const CARGO_FLAGS = '--offline --ignore-rust-version';
 
-/** A Rust workspace whose dependency graph Debian's crates cover (`apt`: the librust-*-dev packages). */
-export function rustSpec(name: string, apt: string[], parser: EnvSpec['parser']): EnvSpec {
+/**
+ * A Rust workspace whose dependency graph Debian's crates cover (`apt`: the librust-*-dev packages);
+ * `envExtra`: further env steps (registry stand-ins).
+ */
+export function rustSpec(
+  name: string,
+  apt: string[],
+  parser: EnvSpec['parser'],
+  envExtra: string[] = [],
+): EnvSpec {
   return {
     name,
     versions: null,
@@ -22,6 +36,7 @@ export function rustSpec(name: string, apt: string[], parser: EnvSpec['parser'])
       writeFileStep('/root/.cargo/config.toml', CARGO_CONFIG),
       CARGO_STUBS_STEP,
       installScript('/usr/local/bin/faun-cargo-offline', CARGO_OFFLINE_SCRIPT),
+      ...envExtra,
     ],
     // Re-resolve the lockfile offline, then compile every test binary once so a test run rebuilds only
     // what the patches touch.
@@ -75,4 +90,12 @@ export const RUST_SPECS: EnvSpec[] = [
     ],
     'msb-cargo',
   ),
+  // bytes 1.0–1.7 (2020-12 … 2024-10): no dependency but serde (optional) and serde_test; loom is a
+  // `cfg(loom)` test dependency, never compiled here, that Debian does not ship: empty stand-ins for the
+  // versions the manifests ask for (0.5, 0.7). Later bytes (portable-atomic 1.x with `require-cas`) needs
+  // crates Debian's 0.3 does not meet.
+  rustSpec('tokio-rs/bytes', ['librust-serde-dev', 'librust-serde-test-dev'], 'msb-cargo', [
+    cargoRegistryStub('loom', '0.5.99'),
+    cargoRegistryStub('loom', '0.7.99'),
+  ]),
 ];
