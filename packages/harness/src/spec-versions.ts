@@ -16,6 +16,8 @@ export const PR_VERSIONS: PrVersion[] = [
   { repo: 'iamkun/dayjs', from: 1, to: 99_999, version: 'jest22' },
   // v3 (jest 29 + ts-jest, TypeScript 4.5); v4 moved to vitest.
   { repo: 'colinhacks/zod', from: 1, to: 2999, version: 'v3-ts-jest' },
+  // marked 14–15 built with rollup against testutils 14.1.1-0 (2024-09 … 2025-06).
+  { repo: 'markedjs/marked', from: 3439, to: 3699, version: '14-rollup' },
   // Express 5 (master since 2024-09); pointers name only commits of that line.
   { repo: 'expressjs/express', from: 4213, to: 99_999, version: '5-mocha' },
   // 2.14: JUnit 4 tests run through the vintage engine, a few Jupiter ones (2.15 moved to JUnit 5 only).

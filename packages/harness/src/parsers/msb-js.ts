@@ -4,6 +4,7 @@
  */
 import type { TestMap } from './common.ts';
 import { fromSets, pyRe, pySplitlines, pyStrip, sets } from './py.ts';
+import { pyLstrip } from './py-str.ts';
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 const FILE_PASS = pyRe(String.raw`^PASS (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$`, 's');
@@ -101,6 +102,44 @@ export function parseMsbMarksFirst(log: string): TestMap {
       const name = pyStrip(p[1]!);
       if (!r.failed.has(name) && !r.skipped.has(name)) r.passed.add(name);
     }
+  }
+  return fromSets(r);
+}
+
+const SPEC_SUITE = pyRe(String.raw`^▶ (.+)$`, 's');
+const SPEC_PASS = pyRe(String.raw`^✔ (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$`, 's');
+const SPEC_FAIL = pyRe(String.raw`^✖ (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$`, 's');
+
+/**
+ * marked: node's spec reporter. `▶ suite` opens a suite (one at the line's start resets the stack); a
+ * `✔ test` / `✖ test` is named `suite:…:test`, or only `test` when it is the single open suite's own
+ * name. Indentation is measured before stripping; lines are not ANSI-cleaned.
+ */
+export function parseMsbNodeSpecSuites(log: string): TestMap {
+  const r = sets();
+  let stack: string[] = [];
+  const named = (test: string) => {
+    const suite = stack.join(':');
+    if (suite && stack.length === 1 && test === stack[stack.length - 1]) return test;
+    return suite ? `${suite}:${test}` : test;
+  };
+  for (const raw of pySplitlines(log)) {
+    const indent = raw.length - pyLstrip(raw).length;
+    const line = pyStrip(raw);
+    if (!line) continue;
+    const suite = SPEC_SUITE.exec(line);
+    if (suite) {
+      if (indent === 0) stack = [];
+      stack.push(suite[1]!);
+      continue;
+    }
+    const p = SPEC_PASS.exec(line);
+    if (p) {
+      r.passed.add(named(p[1]!));
+      continue;
+    }
+    const f = SPEC_FAIL.exec(line);
+    if (f) r.failed.add(named(f[1]!));
   }
   return fromSets(r);
 }

@@ -1,6 +1,11 @@
 /** faun names of the reference ports for non-Python logs: `swebench-*` (SWE-bench) and `msb-*` (Multi-SWE-bench). */
 import type { LogParser } from './common.ts';
-import { parseMsbJestFiles, parseMsbMarksFirst, parseMsbMarksStripped } from './msb-js.ts';
+import {
+  parseMsbJestFiles,
+  parseMsbMarksFirst,
+  parseMsbMarksStripped,
+  parseMsbNodeSpecSuites,
+} from './msb-js.ts';
 import { parseMsbJestSuite, parseMsbJsMarks, parseMsbMochaJson, parseMsbMochaSpec } from './msb-native.ts';
 import {
   parseMsbAutomake,
@@ -69,6 +74,7 @@ export const NATIVE_PARSERS = {
   'msb-jest-files': parseMsbJestFiles,
   'msb-marks-stripped': parseMsbMarksStripped,
   'msb-marks-first': parseMsbMarksFirst,
+  'msb-node-spec-suites': parseMsbNodeSpecSuites,
   'msb-maven-class': parseMsbMavenClass,
   'msb-gson': parseMsbGson,
   'msb-gradle': parseMsbGradle,

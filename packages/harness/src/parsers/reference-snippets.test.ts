@@ -26,6 +26,9 @@ const LOGS = {
   dup_go:
     '--- FAIL: TestA (0.00s)\n--- PASS: TestA (0.00s)\n--- PASS: TestB/sub (0.00s)\n--- FAIL: TestB/other (0.01s)\n--- SKIP: TestC (0.00s)\nFAIL\tgithub.com/x/y\t0.02s\n',
   dup_cargo: 'test a ... FAILED\ntest a ... ok\n',
+  node_spec:
+    '> marked@15.0.8 test:unit\n> node --test --test-reporter=spec test/unit/*.test.js\n\n▶ Lexer\n  ▶ paragraph\n    ✔ space between paragraphs (1.2ms)\n    ✖ should fail (0.3ms)\n  ▶ paragraph (3.1ms)\n  ✔ code (0.5ms)\n▶ Lexer (10.2ms)\n▶ marked\n  ✔ marked (2ms)\n▶ marked (4ms)\n✔ parse\n✔ top level (12.5ms)\n▶ Hooks\n  ✔ postprocess async\n✖ failing tests:\n\ntest at test/unit/Lexer.test.js:10:5\n✖ should fail (0.3ms)\n  AssertionError [ERR_ASSERTION]: oops\nℹ tests 6\n▶ CommonMark\n  ▶ Tabs\n    ✔ Tabs should pass example 1 (1.1ms)\n\t✔ tab indented (1ms)\n',
+  dup_node_spec: '✔ a (1ms)\n✖ a\n',
   ctest:
     '1/3 Test #1: args-test ........................   Passed    0.01 sec\n2/3 Test #2: format-test ......................***Failed    0.20 sec\n3/3 Test #3: os-test ..........................***Failed\n',
   automake: 'PASS: tests/jqtest\nFAIL: tests/shtest\nSKIP: tests/utf8test\n',
@@ -98,6 +101,24 @@ describe('SWE-bench parsers', () => {
 });
 
 describe('Multi-SWE-bench parsers', () => {
+  test('node spec reporter (marked): suites reset at column 0, a single suite named as its test, time suffixes dropped', () => {
+    expect(parseLog('msb-node-spec-suites', LOGS.node_spec)).toEqual({
+      'CommonMark:Tabs:Tabs should pass example 1': 'PASSED',
+      'CommonMark:Tabs:tab indented': 'PASSED',
+      'Hooks:failing tests:': 'FAILED',
+      'Hooks:postprocess async': 'PASSED',
+      'Hooks:should fail': 'FAILED',
+      'Lexer:paragraph:paragraph (3.1ms):code': 'PASSED',
+      'Lexer:paragraph:should fail': 'FAILED',
+      'Lexer:paragraph:space between paragraphs': 'PASSED',
+      marked: 'PASSED',
+      'marked (4ms):parse': 'PASSED',
+      'marked (4ms):top level': 'PASSED',
+    });
+  });
+  test('node spec reporter (marked): a test both passed and failed gives nothing (the reference raises)', () => {
+    expect(parseLog('msb-node-spec-suites', LOGS.dup_node_spec)).toEqual({});
+  });
   test('cargo: ignored is SKIPPED', () => {
     expect(parseLog('msb-cargo', LOGS.cargo)).toEqual({
       'a::one': 'PASSED',
