@@ -121,13 +121,18 @@ test('validated rows in both shapes, and the funnel of dropped rows', () => {
     dropped('x', 'test a passed before the fix patch and fails after it'),
     dropped('y', 'test b passed before the fix patch and fails after it'),
     dropped('z', 'no environment spec for acme/calc'),
+    dropped(
+      'w',
+      'run run 1: infra_error (environment build failed: image build failed for faun/env-x:1a2b:\nStep 1/7 : FROM t\nnpm ERR! Invalid comparator\n)',
+    ),
   ]);
   expect(f).toMatchObject({
-    instances: 4,
+    instances: 5,
     valid: 1,
     reasons: {
       'a test passed before the fix patch and fails after it': 2,
       'no environment spec for acme/calc': 1,
+      'run run 1: infra_error (environment build failed: image build failed for faun/env-x:1a2b': 1,
     },
   });
 });

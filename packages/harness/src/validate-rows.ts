@@ -103,9 +103,12 @@ export function msbDatasetRow(inst: ExecutionInstance, row: Row, v: Validation):
 /** Counts and reasons of a validation: what was kept, what was dropped and why. */
 export function validationFunnel(results: Validation[]): Row {
   const reasons: Record<string, number> = {};
-  // one key per kind of reason: the test a reason names is left out
+  // one key per kind of reason: the test a reason names is left out, and only the first line of a reason
+  // that quotes a log (an image build's output) is kept
   const kind = (r: string) =>
     r
+      .split('\n', 1)[0]!
+      .replace(/:$/, '')
       .replace(/^test \S+ passed/, 'a test passed')
       .replace(/pattern for \S+:/, 'pattern for a test:')
       .replace(/ \(.*\)$/, '');
