@@ -90,6 +90,40 @@ export function packageVersionStep(pkg: string, version: string, group: string, 
   );
 }
 
+/**
+ * Env step: jackson-core `version` as released upstream, built from Debian's source package's upstream
+ * tarball and put in Debian's Maven repository as `<version>-upstream`. Debian's binary jackson-core
+ * 2.14.1 carries a backport of 2.15's stream-read constraints that changes its API
+ * (`SegmentedStringWriter.getAndClear()` throws IOException), which jackson-databind 2.14 does not compile
+ * against.
+ */
+export function jacksonCoreUpstreamStep(version: string): string {
+  const dir = `/usr/share/maven-repo/com/fasterxml/jackson/core/jackson-core/${version}-upstream`;
+  const pom =
+    '<project><modelVersion>4.0.0</modelVersion><groupId>com.fasterxml.jackson.core</groupId>' +
+    `<artifactId>jackson-core</artifactId><version>${version}-upstream</version></project>`;
+  return [
+    "sed -n 's/^deb /deb-src /p' /etc/apt/sources.list > /etc/apt/sources.list.d/faun-src.list",
+    'apt-get update',
+    'mkdir -p /tmp/faun-jc/classes && cd /tmp/faun-jc',
+    'apt-get source --download-only jackson-core',
+    `tar xf jackson-core_${version}.orig.tar.*`,
+    'cd jackson-core-*/',
+    packageVersionStep(
+      'com.fasterxml.jackson.core.json',
+      version,
+      'com.fasterxml.jackson.core',
+      'jackson-core',
+    ),
+    "javac -nowarn --release 8 -encoding UTF-8 -d /tmp/faun-jc/classes $(find src/main/java -name '*.java' ! -name module-info.java)",
+    'cp -r src/main/resources/. /tmp/faun-jc/classes/',
+    `mkdir -p ${dir}`,
+    `jar cf ${dir}/jackson-core-${version}-upstream.jar -C /tmp/faun-jc/classes .`,
+    `printf '%s\\n' '${pom}' > ${dir}/jackson-core-${version}-upstream.pom`,
+    'cd / && rm -rf /tmp/faun-jc /etc/apt/sources.list.d/faun-src.list /var/lib/apt/lists/*',
+  ].join(' && ');
+}
+
 const JACKSON_TEST_DEPS = [
   'org.junit.vintage:junit-vintage-engine:5.9.2',
   'org.junit.jupiter:junit-jupiter:5.9.2',
@@ -138,14 +172,15 @@ export const JAVA_SPECS: EnvSpec[] = [
   },
   {
     // Multi-SWE-bench's command and parser as jackson-core's; the same touched-classes selection. 2.14 builds
-    // against Debian's jackson-core 2.14.1 and jackson-annotations 2.14.0 (the versions its POM asks for:
-    // 2.14.x). Five test sources need test libraries Debian does not ship (jol, jsr-275, powermock,
+    // against upstream jackson-core 2.14.1 (built from Debian's source package: jacksonCoreUpstreamStep) and
+    // Debian's jackson-annotations 2.14.0 (the versions its POM asks for: 2.14.x). Five test sources need test libraries Debian does not ship (jol, jsr-275, powermock,
     // guava-testlib) and are left out of compilation and runs; none is a test a fix touches here.
     name: 'FasterXML/jackson-databind',
     versions: ['2.14'],
     toolchain: 'java',
-    apt: [...JAVA_APT, 'libjackson2-core-java', 'libjackson2-annotations-java'],
+    apt: [...JAVA_APT, 'libjackson2-annotations-java', 'xz-utils'],
     envSetup: [
+      jacksonCoreUpstreamStep('2.14.1'),
       writeFileStep(
         JACKSON_DATABIND_POM,
         standinPom({
@@ -156,7 +191,7 @@ export const JAVA_SPECS: EnvSpec[] = [
           excludes: ['**/failing/**/*.java', '**/MapperFootprintTest.java'],
           deps: [
             'com.fasterxml.jackson.core:jackson-annotations:2.14.0',
-            'com.fasterxml.jackson.core:jackson-core:2.14.1',
+            'com.fasterxml.jackson.core:jackson-core:2.14.1-upstream',
           ],
           testDeps: JACKSON_TEST_DEPS,
           testExcludes: [

@@ -14,7 +14,7 @@ import type { ExecutionInstance } from '@faun/schema';
 import { git } from '../testing/fixtures.ts';
 import { BUILD_CA_PATH, envDockerfile, fillEnvContext, hostCaBundle } from './docker-images.ts';
 import { MSB_PARSERS, referenceParser, referenceParserForPr } from './parsers/select.ts';
-import { JAVA_SPECS, standinPom } from './repo-specs-java.ts';
+import { JAVA_SPECS, jacksonCoreUpstreamStep, standinPom } from './repo-specs-java.ts';
 import {
   EXPRESS_51_DEPS,
   EXPRESS_52_DEPS,
@@ -293,16 +293,22 @@ test('stand-in POM: compile-scoped Debian dependencies, test sources left out of
   expect(plain).not.toContain('<scope>compile</scope>');
 });
 
-test("jackson-databind 2.14: its PR range, Debian's jackson-core, its PackageVersion.java", () => {
+test('jackson-databind 2.14: its PR range, upstream jackson-core, its PackageVersion.java', () => {
   expect(versionForPr('FasterXML/jackson-databind', 3716)).toBe('2.14');
   expect(versionForPr('fasterxml/jackson-databind', 4121)).toBeNull();
   const row = inst({ repo: 'FasterXML/jackson-databind', language: 'java', version: '2.14' });
   const s = specFor(row)!;
   expect(s.name).toBe('FasterXML/jackson-databind');
-  expect(s.apt).toContain('libjackson2-core-java');
+  // Debian's binary jackson-core has 2.15's read constraints backported (another API): upstream's, built
+  // from the source package, is used.
+  expect(s.apt).not.toContain('libjackson2-core-java');
+  expect(s.envSetup[0]).toBe(jacksonCoreUpstreamStep('2.14.1'));
+  expect(s.envSetup[0]).toContain('apt-get source --download-only jackson-core');
+  expect(s.envSetup[0]).toContain('tar xf jackson-core_2.14.1.orig.tar.*');
+  expect(s.envSetup[0]).toContain('jackson-core/2.14.1-upstream/jackson-core-2.14.1-upstream.jar');
   const pom = Buffer.from(/echo (\S+) \| base64 -d/.exec(envDockerfile(s))?.[1] ?? '', 'base64').toString();
   expect(pom).toContain(
-    '<artifactId>jackson-core</artifactId><version>2.14.1</version><scope>compile</scope>',
+    '<artifactId>jackson-core</artifactId><version>2.14.1-upstream</version><scope>compile</scope>',
   );
   expect(pom).toContain('<testExclude>com/fasterxml/jackson/databind/MapperFootprintTest.java</testExclude>');
   const step = installSteps(s, row).join('\n');
