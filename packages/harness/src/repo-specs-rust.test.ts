@@ -93,6 +93,10 @@ test('bytes: serde and serde_test from Debian, empty loom stand-ins added to the
   const dockerfile = envDockerfile(s);
   expect(dockerfile).toContain('librust-serde-test-dev');
   expect(dockerfile).toContain('/usr/share/cargo/registry/loom-0.7.99/src');
+  // unit and integration tests, no doctests
+  expect(testCommand(s, bytes)).toBe(
+    'cargo test --offline --ignore-rust-version --no-fail-fast --tests 2>&1',
+  );
   // ripgrep's environment is unchanged by the option.
   expect(envDockerfile(specFor(rg)!)).not.toContain('loom');
 });

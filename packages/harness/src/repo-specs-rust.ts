@@ -26,6 +26,7 @@ export function rustSpec(
   apt: string[],
   parser: EnvSpec['parser'],
   envExtra: string[] = [],
+  testArgs = '',
 ): EnvSpec {
   return {
     name,
@@ -41,7 +42,7 @@ export function rustSpec(
     // Re-resolve the lockfile offline, then compile every test binary once so a test run rebuilds only
     // what the patches touch.
     install: ['faun-cargo-offline', `cargo test ${CARGO_FLAGS} --no-run >/dev/null 2>&1 || true`],
-    testCmd: `cargo test ${CARGO_FLAGS} --no-fail-fast 2>&1`,
+    testCmd: `cargo test ${CARGO_FLAGS} --no-fail-fast${testArgs ? ` ${testArgs}` : ''} 2>&1`,
     parser,
     env: { CARGO_TERM_COLOR: 'never', CARGO_INCREMENTAL: '0' },
     specVersion: '1',
@@ -94,8 +95,14 @@ export const RUST_SPECS: EnvSpec[] = [
   // `cfg(loom)` test dependency, never compiled here, that Debian does not ship: empty stand-ins for the
   // versions the manifests ask for (0.5, 0.7). Later bytes (portable-atomic 1.x with `require-cas`) needs
   // crates Debian's 0.3 does not meet.
-  rustSpec('tokio-rs/bytes', ['librust-serde-dev', 'librust-serde-test-dev'], 'msb-cargo', [
-    cargoRegistryStub('loom', '0.5.99'),
-    cargoRegistryStub('loom', '0.7.99'),
-  ]),
+  // Multi-SWE-bench runs `cargo test`, doctests included; here `--tests` (unit and integration tests):
+  // rustdoc compiles each of bytes' ~130 doctests into its own binary, about 7 minutes per stage run on this
+  // machine, and the fixes' tests are integration tests.
+  rustSpec(
+    'tokio-rs/bytes',
+    ['librust-serde-dev', 'librust-serde-test-dev'],
+    'msb-cargo',
+    [cargoRegistryStub('loom', '0.5.99'), cargoRegistryStub('loom', '0.7.99')],
+    '--tests',
+  ),
 ];
