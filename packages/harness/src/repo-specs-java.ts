@@ -124,6 +124,23 @@ export function jacksonCoreUpstreamStep(version: string): string {
   ].join(' && ');
 }
 
+/**
+ * Multi-SWE-bench's Maven test run over a stand-in POM (`mvn test`, graded per class from Surefire's
+ * summary lines), limited to the classes the test patch touches; and SWE-bench's Java path: one Maven run
+ * per test, where a test that does not run fails the build (Surefire's failIfNoSpecifiedTests).
+ */
+function mavenRun(
+  pom: string,
+): Pick<EnvSpec, 'testCmd' | 'perTestPrelude' | 'perTestCmd' | 'parser' | 'env'> {
+  return {
+    testCmd: `rm -rf target; ${MVN} -f ${pom} test -Dmaven.test.skip=false -DfailIfNoTests=false -Dtest={test_classes} 2>&1`,
+    perTestPrelude: 'rm -rf target',
+    perTestCmd: `${MVN} -f ${pom} test -Dmaven.test.skip=false -Dtest={test} 2>&1`,
+    parser: 'msb-maven-class',
+    env: { MAVEN_OPTS: '-Xmx1g' },
+  };
+}
+
 const JACKSON_TEST_DEPS = [
   'org.junit.vintage:junit-vintage-engine:5.9.2',
   'org.junit.jupiter:junit-jupiter:5.9.2',
@@ -161,20 +178,15 @@ export const JAVA_SPECS: EnvSpec[] = [
         'jackson-core',
       ),
     ],
-    testCmd: `rm -rf target; ${MVN} -f ${JACKSON_CORE_POM} test -Dmaven.test.skip=false -DfailIfNoTests=false -Dtest={test_classes} 2>&1`,
-    // SWE-bench's Java harness: one Maven run per test; a test that does not run fails the build
-    // (Surefire's failIfNoSpecifiedTests).
-    perTestPrelude: 'rm -rf target',
-    perTestCmd: `${MVN} -f ${JACKSON_CORE_POM} test -Dmaven.test.skip=false -Dtest={test} 2>&1`,
-    parser: 'msb-maven-class',
-    env: { MAVEN_OPTS: '-Xmx1g' },
+    ...mavenRun(JACKSON_CORE_POM),
     specVersion: '1',
   },
   {
     // Multi-SWE-bench's command and parser as jackson-core's; the same touched-classes selection. 2.14 builds
     // against upstream jackson-core 2.14.1 (built from Debian's source package: jacksonCoreUpstreamStep) and
-    // Debian's jackson-annotations 2.14.0 (the versions its POM asks for: 2.14.x). Five test sources need test libraries Debian does not ship (jol, jsr-275, powermock,
-    // guava-testlib) and are left out of compilation and runs; none is a test a fix touches here.
+    // Debian's jackson-annotations 2.14.0 (the versions its POM asks for: 2.14.x). Five test sources need
+    // test libraries Debian does not ship (jol, jsr-275, powermock, guava-testlib) and are left out of
+    // compilation and runs; none is a test a fix touches here.
     name: 'FasterXML/jackson-databind',
     versions: ['2.14'],
     toolchain: 'java',
@@ -212,11 +224,7 @@ export const JAVA_SPECS: EnvSpec[] = [
         'jackson-databind',
       ),
     ],
-    testCmd: `rm -rf target; ${MVN} -f ${JACKSON_DATABIND_POM} test -Dmaven.test.skip=false -DfailIfNoTests=false -Dtest={test_classes} 2>&1`,
-    perTestPrelude: 'rm -rf target',
-    perTestCmd: `${MVN} -f ${JACKSON_DATABIND_POM} test -Dmaven.test.skip=false -Dtest={test} 2>&1`,
-    parser: 'msb-maven-class',
-    env: { MAVEN_OPTS: '-Xmx1g' },
+    ...mavenRun(JACKSON_DATABIND_POM),
     specVersion: '1',
   },
 ];

@@ -246,15 +246,16 @@ test("express: the base commit's package.json picks the 5.1 or 5.2 dependency se
   }
 });
 
+const POM_BASE = {
+  groupId: 'g',
+  artifactId: 'a',
+  version: '1.0',
+  release: '8',
+  excludes: ['**/failing/**/*.java'],
+};
+
 test('stand-in POM: the work tree as sources, Debian plugin versions, the project excludes', () => {
-  const pom = standinPom({
-    groupId: 'g',
-    artifactId: 'a',
-    version: '1.0',
-    release: '8',
-    excludes: ['**/failing/**/*.java'],
-    testDeps: ['org.hamcrest:hamcrest:2.2'],
-  });
+  const pom = standinPom({ ...POM_BASE, testDeps: ['org.hamcrest:hamcrest:2.2'] });
   expect(pom).toContain('<sourceDirectory>/testbed/src/main/java</sourceDirectory>');
   expect(pom).toContain('<testSourceDirectory>/testbed/src/test/java</testSourceDirectory>');
   expect(pom).toContain('<artifactId>maven-surefire-plugin</artifactId><version>2.22.3</version>');
@@ -276,11 +277,7 @@ test('jackson-core: the env layer writes the POM, the instance layer generates P
 
 test('stand-in POM: compile-scoped Debian dependencies, test sources left out of compilation and runs', () => {
   const pom = standinPom({
-    groupId: 'g',
-    artifactId: 'a',
-    version: '1.0',
-    release: '8',
-    excludes: ['**/failing/**/*.java'],
+    ...POM_BASE,
     deps: ['com.x:core:2.14.1'],
     testExcludes: ['com/x/NeedsJolTest.java'],
   });
@@ -288,7 +285,7 @@ test('stand-in POM: compile-scoped Debian dependencies, test sources left out of
   expect(pom).toContain('<testExcludes><testExclude>com/x/NeedsJolTest.java</testExclude></testExcludes>');
   expect(pom).toContain('<exclude>**/failing/**/*.java</exclude><exclude>com/x/NeedsJolTest.java</exclude>');
   // Without them the POM is the one jackson-core's image was built with.
-  const plain = standinPom({ groupId: 'g', artifactId: 'a', version: '1.0', release: '8', excludes: [] });
+  const plain = standinPom({ ...POM_BASE, excludes: [] });
   expect(plain).not.toContain('testExclude');
   expect(plain).not.toContain('<scope>compile</scope>');
 });
