@@ -160,7 +160,7 @@ test("marked 14–15: Node 20 from the registry, Multi-SWE-bench's run script an
   expect(s.envSetup[1]).toContain('"overrides":{"marked-repo":"npm:marked@14.1.1"}');
   expect(testCommand(s, row)).toBe(MARKED_TEST);
   expect(MARKED_TEST).toBe(
-    'npm run build 2>&1 && npm run test:unit 2>&1 && npm run test:specs 2>&1 && npm run test:umd 2>&1',
+    'npm run rollup 2>&1 && npm run test:unit 2>&1 && npm run test:specs 2>&1 && npm run test:umd 2>&1',
   );
   expect(installSteps(s, row)).toEqual([
     '[ -e node_modules ] || ln -s /opt/faun-node/marked-14/node_modules node_modules',
