@@ -190,7 +190,7 @@ export const JAVA_SPECS: EnvSpec[] = [
     name: 'FasterXML/jackson-databind',
     versions: ['2.14'],
     toolchain: 'java',
-    apt: [...JAVA_APT, 'libjackson2-annotations-java', 'xz-utils'],
+    apt: [...JAVA_APT, 'libjackson2-annotations-java', 'libmockito-java', 'xz-utils'],
     envSetup: [
       jacksonCoreUpstreamStep('2.14.1'),
       writeFileStep(
@@ -205,7 +205,7 @@ export const JAVA_SPECS: EnvSpec[] = [
             'com.fasterxml.jackson.core:jackson-annotations:2.14.0',
             'com.fasterxml.jackson.core:jackson-core:2.14.1-upstream',
           ],
-          testDeps: JACKSON_TEST_DEPS,
+          testDeps: [...JACKSON_TEST_DEPS, 'org.mockito:mockito-core:2.23.0'],
           testExcludes: [
             'com/fasterxml/jackson/databind/MapperFootprintTest.java',
             'com/fasterxml/jackson/databind/introspect/NoClassDefFoundWorkaroundTest.java',

@@ -308,6 +308,7 @@ test('jackson-databind 2.14: its PR range, upstream jackson-core, its PackageVer
     '<artifactId>jackson-core</artifactId><version>2.14.1-upstream</version><scope>compile</scope>',
   );
   expect(pom).toContain('<testExclude>com/fasterxml/jackson/databind/MapperFootprintTest.java</testExclude>');
+  expect(pom).toContain('<artifactId>mockito-core</artifactId><version>2.23.0</version><scope>test</scope>');
   const step = installSteps(s, row).join('\n');
   expect(step).toContain('f=src/main/java/com/fasterxml/jackson/databind/cfg/PackageVersion.java;');
   expect(step).toContain('s/@package@/com.fasterxml.jackson.databind.cfg/');
