@@ -315,6 +315,47 @@ test('jackson-databind 2.14: its PR range, upstream jackson-core, its PackageVer
   expect(s.testCmd).toContain('-f /opt/faun-java/jackson-databind/pom.xml');
 });
 
+test('jackson-databind runs the touched classes the stage has, and only compiles when it has none', () => {
+  const s = JAVA_SPECS.find((x) => x.name === 'FasterXML/jackson-databind')!;
+  const dir = mkdtempSync(join(tmpdir(), 'faun-mvn-'));
+  try {
+    mkdirSync(join(dir, 'bin'));
+    mkdirSync(join(dir, 'src/test/java/com/x'), { recursive: true });
+    writeFileSync(join(dir, 'src/test/java/com/x/OldTest.java'), 'class OldTest {}\n');
+    // A stand-in mvn that prints its goal and -Dtest.
+    writeFileSync(
+      join(dir, 'bin/mvn'),
+      '#!/bin/sh\nfor a in "$@"; do case "$a" in test|test-compile|-Dtest=*) echo "$a";; esac; done\n',
+    );
+    Bun.spawnSync(['chmod', '+x', join(dir, 'bin/mvn')]);
+    const tp = (f: string) => `diff --git a/${f} b/${f}\n--- a/${f}\n+++ b/${f}\n@@ -1 +1 @@\n-a\n+b\n`;
+    const run = (files: string[]) => {
+      const row = inst({
+        repo: s.name,
+        language: 'java',
+        version: '2.14',
+        test_patch: files.map(tp).join(''),
+      });
+      const p = Bun.spawnSync(['bash', '-c', `set -uo pipefail; ${testCommand(s, row)}`], {
+        cwd: dir,
+        env: { PATH: `${join(dir, 'bin')}:${process.env.PATH}` },
+      });
+      return p.stdout.toString();
+    };
+    // the test patch adds NewTest (not there before it is applied) and changes OldTest
+    expect(run(['src/test/java/com/x/NewTest.java', 'src/test/java/com/x/OldTest.java'])).toBe(
+      'test\n-Dtest=OldTest\n',
+    );
+    expect(run(['src/test/java/com/x/NewTest.java'])).toBe('test-compile\n');
+    writeFileSync(join(dir, 'src/test/java/com/x/NewTest.java'), 'class NewTest {}\n');
+    expect(run(['src/test/java/com/x/NewTest.java', 'src/test/java/com/x/OldTest.java'])).toBe(
+      'test\n-Dtest=NewTest,OldTest\n',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('{test_classes}: the Java test classes the test patch touches, as a Surefire -Dtest list', () => {
   expect(
     javaTestClasses([
