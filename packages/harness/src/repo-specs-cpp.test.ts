@@ -45,3 +45,29 @@ test('FMT_TARGETS keeps the test/*.cc files that are targets of the configured b
   });
   expect(p.stdout.toString()).toBe('format-test\nchrono-test\n');
 });
+
+test('fmt: a test target that fails to build runs no test (no stale binary from the instance layer)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'faun-fmt-'));
+  mkdirSync(join(dir, 'bin'));
+  const stub = (name: string, body: string) => {
+    writeFileSync(join(dir, 'bin', name), `#!/bin/sh\n${body}\n`);
+    chmodSync(join(dir, 'bin', name), 0o755);
+  };
+  stub('make', 'printf "... all\\n... format-test\\n"');
+  stub('ctest', 'echo "1/1 Test #1: format-test ....   Passed    0.01 sec"');
+  const run = (build: 'ok' | 'fails') => {
+    stub(
+      'cmake',
+      build === 'ok' ? 'exit 0' : 'case "$*" in *--build*) echo "error: no matching function"; exit 2;; esac',
+    );
+    const cmd = testCommand(specFor(fmt)!, fmt).replaceAll('/opt/faun-build', dir);
+    const p = Bun.spawnSync(['bash', '-c', `set -uo pipefail; ${cmd}`], {
+      env: { PATH: `${dir}/bin:${process.env.PATH}` },
+    });
+    return p.stdout.toString();
+  };
+  expect(run('ok')).toContain('Test #1: format-test');
+  const failed = run('fails');
+  expect(failed).toContain('error: no matching function');
+  expect(failed).not.toContain('Test #1');
+});

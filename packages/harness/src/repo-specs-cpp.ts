@@ -24,7 +24,8 @@ export const CPP_SPECS: EnvSpec[] = [
     // targets of the files the test patch touches are built and run (`ctest -R`): a full test build takes
     // tens of minutes on a shared 2-core machine. The instance layer builds those targets at the base
     // commit, so a run recompiles only what the patches change. Grading (ctest lines, Multi-SWE-bench's
-    // parser) is unchanged.
+    // parser) is unchanged. As Multi-SWE-bench's script (`set -e`), a failed configure or build runs no test:
+    // ctest would otherwise run the instance layer's binary of a target the patches broke, built at the base.
     name: 'fmtlib/fmt',
     versions: null,
     toolchain: 'cpp',
@@ -34,9 +35,9 @@ export const CPP_SPECS: EnvSpec[] = [
       `${FMT_CONFIGURE} && ${FMT_TARGETS} && cmake --build ${FMT_BUILD} -j 2 --target $T >/dev/null 2>&1 || true`,
     ],
     testCmd:
-      `${FMT_CONFIGURE}; ${FMT_TARGETS}; cmake --build ${FMT_BUILD} -j 2 --target $T 2>&1; ` +
+      `${FMT_CONFIGURE} && { ${FMT_TARGETS}; true; } && cmake --build ${FMT_BUILD} -j 2 --target $T 2>&1 && ` +
       `cd ${FMT_BUILD} && ctest --output-on-failure -R "^($(echo $T | tr ' ' '|'))$" 2>&1`,
     parser: 'msb-ctest',
-    specVersion: '2',
+    specVersion: '3',
   },
 ];
