@@ -10,6 +10,44 @@ import { type Meta, readJson } from './verify.ts';
 
 const GRADED = new Set(['resolved', 'unresolved', 'empty_patch', 'invalid_log']);
 
+/**
+ * Re-grades one stored instance log with `meta`'s grading inputs (no container); rewrites its result and
+ * report when they change.
+ */
+export async function regradeInstance(
+  d: string,
+  stored: ExecutionResult,
+  meta: Meta & { nonce: string | null },
+): Promise<{ result: ExecutionResult; changed: boolean }> {
+  if (!GRADED.has(stored.outcome) || meta.patch_empty) return { result: stored, changed: false };
+  const g = gradeLog({
+    log: await readFile(join(d, 'test_output.txt'), 'utf8').catch(() => ''),
+    nonce: meta.nonce,
+    exitCode: stored.exit_code,
+    parser: meta.parser,
+    exactIds: meta.exact_ids ?? false,
+    failToPass: meta.fail_to_pass,
+    passToPass: meta.pass_to_pass,
+    evalType: meta.eval_type,
+    msb: meta.msb ?? null,
+  });
+  const next = {
+    ...stored,
+    outcome: gradeOutcome(g, meta.patch_empty),
+    resolved_status: g.valid ? g.resolved_status : 'RESOLVED_NO',
+    tests_status: g.tests_status,
+    error: g.invalidReason ?? g.note,
+    flags: g.flags,
+  } as ExecutionResult;
+  if (stableStringify(next) === stableStringify(stored)) return { result: stored, changed: false };
+  await writeFileAtomic(join(d, 'result.json'), `${stableStringify(next, 2)}\n`);
+  await writeFileAtomic(
+    join(d, 'report.json'),
+    `${stableStringify(instanceReport(next, meta.patch_empty), 2)}\n`,
+  );
+  return { result: next, changed: true };
+}
+
 /** Re-grades every stored instance log of a run (no containers); rewrites report.json files. */
 export async function regradeRun(
   dir: string,
@@ -26,37 +64,8 @@ export async function regradeRun(
     const stored = await readJson<ExecutionResult>(join(d, 'result.json'));
     const meta = await readJson<Meta & { nonce: string | null }>(join(d, 'meta.json'));
     if (!stored || !meta) continue;
-    let r = ExecutionResult.parse(stored);
-    if (GRADED.has(r.outcome) && !meta.patch_empty) {
-      const g = gradeLog({
-        log: await readFile(join(d, 'test_output.txt'), 'utf8').catch(() => ''),
-        nonce: meta.nonce,
-        exitCode: r.exit_code,
-        parser: meta.parser,
-        exactIds: meta.exact_ids ?? false,
-        failToPass: meta.fail_to_pass,
-        passToPass: meta.pass_to_pass,
-        evalType: meta.eval_type,
-        msb: meta.msb ?? null,
-      });
-      const next = {
-        ...r,
-        outcome: gradeOutcome(g, meta.patch_empty),
-        resolved_status: g.valid ? g.resolved_status : 'RESOLVED_NO',
-        tests_status: g.tests_status,
-        error: g.invalidReason ?? g.note,
-        flags: g.flags,
-      } as ExecutionResult;
-      if (stableStringify(next) !== stableStringify(r)) {
-        changed.push(r.instance_id);
-        await writeFileAtomic(join(d, 'result.json'), `${stableStringify(next, 2)}\n`);
-        await writeFileAtomic(
-          join(d, 'report.json'),
-          `${stableStringify(instanceReport(next, meta.patch_empty), 2)}\n`,
-        );
-      }
-      r = next;
-    }
+    const { result: r, changed: moved } = await regradeInstance(d, ExecutionResult.parse(stored), meta);
+    if (moved) changed.push(r.instance_id);
     results.push(r);
     langs.push({ instance_id: r.instance_id, language: meta.language as ExecutionInstance['language'] });
     if (meta.patch_empty) empty.push(r.instance_id);

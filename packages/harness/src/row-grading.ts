@@ -78,7 +78,8 @@ export function rowGrading(inst: ExecutionInstance, spec: EnvSpec): RowGrading |
       return {
         problem: `unknown log_parser '${name}' (known: ${Object.keys(REFERENCE_PARSER_NAMES).join(', ')}, or a faun parser name)`,
       };
-    return { parser, exactIds: !isParserName(name), evalType };
+    // a reference's own name, or faun's port of a reference parser (msb-*, swebench-*): ids as it reads them
+    return { parser, exactIds: !isParserName(name) || /^(msb|swebench)-/.test(name), evalType };
   }
   const ref = referenceParserForPr(source, inst.repo, prNumber(inst.instance_id));
   if (ref) return { parser: ref, exactIds: true, evalType };

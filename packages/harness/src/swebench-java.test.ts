@@ -3,6 +3,7 @@ import { expect, test } from 'bun:test';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ExecutionInstance } from '@faun/schema';
 import { parseLog } from './parsers/index.ts';
 import { rowGrading } from './row-grading.ts';
 import { type EnvSpec, perTestCommand, specFor } from './specs.ts';
@@ -69,4 +70,30 @@ test('--swebench-out rows of jackson-core carry the per-test command and parse_l
   // Other languages' rows are unchanged.
   const py = testInstance({ repo: 'o/r', language: 'python' });
   expect(swebenchRow(py, {}, { ...v, instance: py }, specFor(py))).not.toHaveProperty('test_cmd');
+});
+
+test("rows validated under Multi-SWE-bench's rule name its parser when SWE-bench's would read another log", () => {
+  const msb = { f2p: [], n2p: ['format-test'], s2p: [], p2p: [] } as unknown as Validation['msb'];
+  const row = (repo: string, language: ExecutionInstance['language']) => {
+    const inst = testInstance({ repo, language, instance_id: `${repo.replace('/', '__')}-3900` });
+    const v: Validation = {
+      instance_id: inst.instance_id,
+      valid: true,
+      reason: null,
+      derived: { fail_to_pass: ['format-test'], pass_to_pass: [], flaky: [] },
+      instance: inst,
+      msb,
+    };
+    return swebenchRow(inst, {}, v, specFor(inst));
+  };
+  // fmt: the logs are ctest's (Multi-SWE-bench's command); SWE-bench's parser for fmt reads googletest output
+  const fmt = row('fmtlib/fmt', 'cpp');
+  expect(fmt.log_parser).toBe('msb-ctest');
+  const g = rowGrading(
+    { ...testInstance({ repo: 'fmtlib/fmt', language: 'cpp' }), log_parser: 'msb-ctest' },
+    specFor(testInstance({ repo: 'fmtlib/fmt', language: 'cpp' }))!,
+  );
+  expect(g).toMatchObject({ parser: 'msb-ctest', exactIds: true });
+  // bytes: SWE-bench has no parser of its own for it; the spec's (Multi-SWE-bench's) is used anyway
+  expect(row('tokio-rs/bytes', 'rust')).not.toHaveProperty('log_parser');
 });

@@ -5,6 +5,8 @@
  */
 import type { ExecutionInstance, MsbStageResult } from '@faun/schema';
 import type { MsbTest } from './grading-msb.ts';
+import { referenceParserForPr } from './parsers/select.ts';
+import { prNumber } from './row-grading.ts';
 import { type EnvSpec, perTestCommand } from './specs.ts';
 import type { Validation } from './validate.ts';
 
@@ -45,8 +47,22 @@ export function swebenchRow(inst: ExecutionInstance, row: Row, v: Validation, sp
     FAIL_TO_PASS: f2p,
     PASS_TO_PASS: p2p,
     ...(v.msb ? { NONE_TO_PASS: v.msb.n2p, SKIP_TO_PASS: v.msb.s2p } : {}),
+    ...msbParser(inst, v, spec),
     ...perTest(spec, [...f2p, ...p2p]),
   };
+}
+
+/**
+ * Lists derived under Multi-SWE-bench's rule come from logs of its test commands, read by its parser; a
+ * SWE-bench row of the same repository would be read by SWE-bench's (fmt: googletest output, but the logs are
+ * ctest's), so the row names the parser its lists came from.
+ */
+function msbParser(inst: ExecutionInstance, v: Validation, spec?: EnvSpec | null): Row {
+  if (!v.msb || !spec) return {};
+  const pr = prNumber(inst.instance_id);
+  const used = referenceParserForPr('multi-swe-bench', inst.repo, pr) ?? spec.parser;
+  const otherwise = referenceParserForPr('swebench', inst.repo, pr) ?? spec.parser;
+  return used === otherwise ? {} : { log_parser: used };
 }
 
 function perTest(spec: EnvSpec | null | undefined, tests: string[]): Row {

@@ -13,6 +13,7 @@ import type { PatchPrediction } from './instances.ts';
 import type { ParserName } from './parsers/index.ts';
 import { isEmptyPatch } from './patch.ts';
 import { DEFAULT_NAMESPACES, type ImageNamespaces, publishedPlan } from './published.ts';
+import { regradeInstance } from './regrade.ts';
 import { repoSource, treeOf } from './repo.ts';
 import { instanceReport, type RunReport, runReport } from './report.ts';
 import { type WrittenReport, writeFormatReports } from './report-write.ts';
@@ -256,14 +257,35 @@ async function runOne(
     return { result: r, reused: false };
   }
   const stored = await readJson<ExecutionResult>(join(dir, 'result.json'));
+  const grading = rowGrading(inst, spec);
+  const ok = 'problem' in grading ? null : grading;
+  const gradingMeta = {
+    parser: ok?.parser ?? spec.parser,
+    exact_ids: ok?.exactIds ?? false,
+    eval_type: ok?.evalType ?? spec.evalType ?? 'pass_and_fail',
+    msb: inst.msb ?? null,
+    fail_to_pass: inst.fail_to_pass,
+    pass_to_pass: inst.pass_to_pass,
+    language: inst.language,
+    patch_empty: isEmptyPatch(pred.patch),
+  };
   if (
     stored &&
     stored.outcome !== 'infra_error' &&
     stored.patch_sha256 === base.patch_sha256 &&
     stored.image_id === envHash &&
     stored.spec_version === specId(spec)
-  )
-    return { result: ExecutionResult.parse(stored), reused: true };
+  ) {
+    // The same run; the row's grading inputs (lists, parser) may have changed since: its stored log is
+    // graded again, no container.
+    const meta = await readJson<Meta & { nonce: string | null }>(join(dir, 'meta.json'));
+    const now = meta ? { ...meta, ...gradingMeta } : null;
+    if (!meta || !now || stableStringify(now) === stableStringify(meta))
+      return { result: ExecutionResult.parse(stored), reused: true };
+    const { result } = await regradeInstance(dir, ExecutionResult.parse(stored), now);
+    await writeFileAtomic(join(dir, 'meta.json'), `${stableStringify(now, 2)}\n`);
+    return { result, reused: true };
+  }
 
   const nonce = sha256(`${Math.random()}${Date.now()}${inst.instance_id}`).slice(0, 24);
   const runOpts = {
@@ -288,19 +310,7 @@ async function runOne(
   if (opts.cacheLevel === 'env' && run.env) await opts.backend.release?.(run.env);
   // Interrupted mid-run: nothing is stored or reported, so a resumed run does this instance again.
   if (opts.signal?.aborted) return null;
-  const grading = rowGrading(inst, spec);
-  const ok = 'problem' in grading ? null : grading;
-  await persist(dir, run, {
-    nonce: plan ? null : nonce,
-    parser: ok?.parser ?? spec.parser,
-    exact_ids: ok?.exactIds ?? false,
-    eval_type: ok?.evalType ?? spec.evalType ?? 'pass_and_fail',
-    msb: inst.msb ?? null,
-    fail_to_pass: inst.fail_to_pass,
-    pass_to_pass: inst.pass_to_pass,
-    language: inst.language,
-    patch_empty: isEmptyPatch(pred.patch),
-  });
+  await persist(dir, run, { nonce: plan ? null : nonce, ...gradingMeta });
   return { result: run.result, reused: false };
 }
 
