@@ -61,6 +61,17 @@ describe('toExecutionInstance', () => {
     );
     expect(toExecutionInstance({ ...msb, number: 973, version: '9.9' }, 'x:5').version).toBe('9.9');
   });
+  test("faun's own rows keep the rule they were validated under (source, Multi-SWE-bench categories)", () => {
+    const m = toExecutionInstance({ ...msb, number: 973 }, 'x:6');
+    // as `faun validate --out` writes it
+    const own = JSON.parse(JSON.stringify(m)) as Record<string, unknown>;
+    const back = toExecutionInstance(own, 'valid.jsonl:1');
+    expect(back.source).toBe('multi-swe-bench');
+    expect(back.msb).toEqual(m.msb);
+    expect(back.fail_to_pass).toEqual(m.fail_to_pass);
+    // a row with no categories is a SWE-bench row, whatever it says
+    expect(toExecutionInstance({ ...own, msb: null }, 'valid.jsonl:2').source).toBe('swebench');
+  });
   test('errors name the place and the field', () => {
     expect(() => toExecutionInstance({ ...swe, FAIL_TO_PASS: 'not json' }, 'd.jsonl:7')).toThrow(
       /d\.jsonl:7: FAIL_TO_PASS/,

@@ -90,7 +90,9 @@ export function toExecutionInstance(row: Row, where: string): ExecutionInstance 
   const instanceId = isMsb ? `${repo}:pr-${row.number}` : str(row.instance_id);
   const base = row.base as { sha?: string } | undefined;
   const langRaw = str(row.language ?? row.lang).toLowerCase();
-  const msb = isMsb ? msbGrading(row, where) : null;
+  // faun's own rows (`faun validate --out`) keep the rule they were validated under: source and categories
+  const own = !isMsb && row.source === 'multi-swe-bench' && typeof row.msb === 'object' && row.msb !== null;
+  const msb = isMsb ? msbGrading(row, where) : own ? (row.msb as MsbGrading) : null;
   const opt = (k: string) => (row[k] === undefined || row[k] === null || row[k] === '' ? null : str(row[k]));
   const language: Language = LANGS[langRaw] ?? (langRaw ? 'other' : 'python');
   const candidate = {
@@ -118,7 +120,7 @@ export function toExecutionInstance(row: Row, where: string): ExecutionInstance 
     environment_setup_commit: row.environment_setup_commit ? str(row.environment_setup_commit) : null,
     test_cmd: row.test_cmd ? str(row.test_cmd) : null,
     image: row.image ? str(row.image) : null,
-    source: isMsb ? ('multi-swe-bench' as const) : ('swebench' as const),
+    source: isMsb || own ? ('multi-swe-bench' as const) : ('swebench' as const),
     msb,
     eval_script: opt('eval_script'),
     log_parser: opt('log_parser'),
