@@ -279,8 +279,8 @@ async function runOne(
     // The same run; the row's grading inputs (lists, parser) may have changed since: its stored log is
     // graded again, no container.
     const meta = await readJson<Meta & { nonce: string | null }>(join(dir, 'meta.json'));
-    const now = meta ? { ...meta, ...gradingMeta } : null;
-    if (!meta || !now || stableStringify(now) === stableStringify(meta))
+    const now = { ...meta, ...gradingMeta, nonce: meta?.nonce ?? null };
+    if (!meta || stableStringify(now) === stableStringify(meta))
       return { result: ExecutionResult.parse(stored), reused: true };
     const { result } = await regradeInstance(dir, ExecutionResult.parse(stored), now);
     await writeFileAtomic(join(dir, 'meta.json'), `${stableStringify(now, 2)}\n`);

@@ -106,7 +106,7 @@ export function parseMsbMarksFirst(log: string): TestMap {
   return fromSets(r);
 }
 
-const SPEC_SUITE = pyRe(String.raw`^▶ (.+)$`, 's');
+const SPEC_SUITE = pyRe('^▶ (.+)$', 's');
 const SPEC_PASS = pyRe(String.raw`^✔ (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$`, 's');
 const SPEC_FAIL = pyRe(String.raw`^✖ (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$`, 's');
 
