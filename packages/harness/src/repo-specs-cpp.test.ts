@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MSB_PARSERS } from './parsers/select.ts';
-import { FMT_TARGETS } from './repo-specs-cpp.ts';
+import { FMT_TARGETS, JSON_TARGETS } from './repo-specs-cpp.ts';
 import { installSteps, specFor, testCommand } from './specs.ts';
 import { testInstance } from './test-instance.ts';
 
@@ -70,4 +70,32 @@ test('fmt: a test target that fails to build runs no test (no stale binary from 
   const failed = run('fails');
   expect(failed).toContain('error: no matching function');
   expect(failed).not.toContain('Test #1');
+});
+
+test("nlohmann/json: a touched unit test file's targets, one per C++ standard, and no other file's", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'faun-json-'));
+  mkdirSync(join(dir, 'bin'));
+  writeFileSync(
+    join(dir, 'bin/make'),
+    '#!/bin/sh\nprintf "... all\\n... test_main\\n... test-udt_cpp11\\n... test-udt_macro_cpp11\\n' +
+      '... test-conversions_cpp11\\n... test-conversions_cpp17\\n... test-comparison_legacy_cpp11\\n"\n' +
+      'seq 200000 | sed "s/^/... target-/"\n',
+  );
+  chmodSync(join(dir, 'bin/make'), 0o755);
+  const files =
+    'tests/src/unit-udt.cpp test/src/unit-conversions.cpp tests/src/unit.cpp tests/CMakeLists.txt';
+  const script = `${JSON_TARGETS.replace('{test_files}', files)}; echo "$T"`;
+  const p = Bun.spawnSync(['bash', '-c', `set -uo pipefail; ${script}`], {
+    env: { PATH: `${dir}/bin:${process.env.PATH}` },
+  });
+  expect(p.stdout.toString()).toBe('test-udt_cpp11\ntest-conversions_cpp11\ntest-conversions_cpp17\n');
+  const json = testInstance({
+    repo: 'nlohmann/json',
+    language: 'cpp',
+    test_patch: testPatch(['tests/src/unit-udt.cpp']),
+  });
+  const s = specFor(json)!;
+  expect(s.name).toBe('nlohmann/json');
+  expect(s.parser).toBe(MSB_PARSERS['nlohmann/json']!);
+  expect(testCommand(s, json)).toContain('-DJSON_TestDataDirectory=');
 });

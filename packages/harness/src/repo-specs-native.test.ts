@@ -17,12 +17,22 @@ test('native repositories get their own spec, other repositories of the language
   expect(specFor(inst('gin-gonic/gin', 'go'))?.name).toBe('gin-gonic/gin');
   expect(specFor(inst('labstack/echo', 'go'))?.name).toBe('labstack/echo');
   expect(specFor(inst('jqlang/jq', 'c'))?.name).toBe('jqlang/jq');
+  expect(specFor(inst('mruby/mruby', 'c'))?.name).toBe('mruby/mruby');
   expect(specFor(inst('someone/else', 'go'))?.name).toBe('default:go');
   expect(specFor(inst('someone/else', 'c'))?.name).toBe('default:c');
 });
 
 test("each native spec's parser is Multi-SWE-bench's for that repository", () => {
   for (const s of NATIVE_SPECS) expect([s.name, s.parser]).toEqual([s.name, MSB_PARSERS[s.name]!]);
+});
+
+test('mruby builds with two jobs, then runs its tests serially and verbosely, as the reference reads them', () => {
+  const mruby = specFor(inst('mruby/mruby', 'c'))!;
+  const [build, run] = testCommand(mruby, inst('mruby/mruby', 'c')).split(' && ');
+  expect(build).toBe('rake -m -j2 all 2>&1');
+  // No -m: rake's multitask would run mrbtest and bintest at once and interleave their lines.
+  expect(run).toBe('rake all test --trace 2>&1');
+  expect(mruby.apt).toEqual(['ruby', 'rake', 'bison']);
 });
 
 test("Go specs run Multi-SWE-bench's command offline, with the module set-up installed in the env layer", () => {

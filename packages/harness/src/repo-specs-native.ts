@@ -68,3 +68,22 @@ NATIVE_SPECS.push({
   parser: 'msb-automake',
   specVersion: '2',
 });
+
+/**
+ * mruby with Debian's Ruby, rake and bison (Multi-SWE-bench: `rake`, then `rake all test --trace`, whose
+ * `--trace` makes mrbtest print one `name : .` line per test). The instance layer builds the base; a run
+ * rebuilds what the patches touch, compiling with two jobs, then runs the tests serially as the reference
+ * does (a parallel rake would interleave mrbtest's and bintest's lines). From June 2026 mruby compiles
+ * with Prism, a git submodule this machine cannot fetch: instances from then on are out of reach here.
+ */
+NATIVE_SPECS.push({
+  name: 'mruby/mruby',
+  versions: null,
+  toolchain: 'cpp',
+  apt: ['ruby', 'rake', 'bison'],
+  envSetup: [],
+  install: ['rake -m -j2 all >/dev/null 2>&1 || true'],
+  testCmd: 'rake -m -j2 all 2>&1 && rake all test --trace 2>&1',
+  parser: 'msb-mruby',
+  specVersion: '1',
+});

@@ -238,3 +238,70 @@ export const parseMsbZstdDecoder = keywordOnce(
 export function parseMsbNone(_log: string): TestMap {
   return {};
 }
+
+const MRUBY = {
+  PASS: pyRe(String.raw`^(.*?)\s*:\s*\.$`, 's'),
+  FAIL: pyRe(String.raw`^(.*?)\s*:\s*F$`, 's'),
+  OK: pyRe(String.raw`\sOK:\s`, 'gs'),
+  KO: pyRe(String.raw`\sKO:\s*(\d+)`, 'gs'),
+  TOTAL: pyRe(String.raw`Total:\s*(\d+)`, 's'),
+  OK_N: pyRe(String.raw`\sOK:\s*(\d+)`, 's'),
+};
+
+/**
+ * Python's `int()` of a `\d+` match, whose digits may be any Unicode decimal digits: each script's digits
+ * run 0–9 in consecutive code points, so a digit's value is the count of digits just below it, mod 10.
+ */
+function pyDigits(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    let below = 0;
+    for (let cp = ch.codePointAt(0)! - 1; /\p{Nd}/u.test(String.fromCodePoint(cp)); cp--) below++;
+    n = n * 10 + (below % 10);
+  }
+  return n;
+}
+
+/**
+ * mruby from PR 4933: mrbtest's verbose lines `name : .` (passed) and `name : F` (failed), plus `build`,
+ * passed when the log holds exactly two `OK:` summaries (mrbtest's and bintest's).
+ */
+export function parseMsbMruby(log: string): TestMap {
+  const r = sets();
+  ((log.match(MRUBY.OK) ?? []).length === 2 ? r.passed : r.failed).add('build');
+  for (const raw of pySplitlines(log)) {
+    const line = pyStrip(raw);
+    if (!line) continue;
+    const p = MRUBY.PASS.exec(line);
+    if (p) r.passed.add(p[1]!);
+    const f = MRUBY.FAIL.exec(line);
+    if (f) r.failed.add(f[1]!);
+  }
+  return fromSets(r);
+}
+
+/**
+ * mruby PRs 2784–4932: `build` passed when the log holds exactly two `KO: n` summaries, `all tests` when
+ * both are 0 (one `Fail: regression for #1564` is forgiven in the second). The reference raises when that
+ * line occurs once with fewer than two summaries.
+ */
+export function parseMsbMrubyKo(log: string): TestMap {
+  const ko = [...log.matchAll(MRUBY.KO)].map((m) => pyDigits(m[1]!));
+  if (log.split('Fail: regression for #1564').length - 1 === 1) {
+    if (ko.length < 2) return {};
+    ko[1]! -= 1;
+  }
+  const r = sets();
+  (ko.length === 2 ? r.passed : r.failed).add('build');
+  (ko.length === 2 && ko[0] === 0 && ko[1] === 0 ? r.passed : r.failed).add('all tests');
+  return fromSets(r);
+}
+
+/** mruby before PR 2784: `all tests` passed when the first `Total: n` and ` OK: n` are equal and not 0. */
+export function parseMsbMrubyTotal(log: string): TestMap {
+  const total = MRUBY.TOTAL.exec(log);
+  const ok = MRUBY.OK_N.exec(log);
+  const t = total ? pyDigits(total[1]!) : 0;
+  const o = ok ? pyDigits(ok[1]!) : 0;
+  return t && o && t === o ? { 'all tests': 'PASSED' } : { 'all tests': 'FAILED' };
+}

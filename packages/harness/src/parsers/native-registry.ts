@@ -17,6 +17,9 @@ import {
   parseMsbGradle,
   parseMsbGson,
   parseMsbMavenClass,
+  parseMsbMruby,
+  parseMsbMrubyKo,
+  parseMsbMrubyTotal,
   parseMsbNone,
   parseMsbZstdDecoder,
   parseMsbZstdPool,
@@ -86,5 +89,8 @@ export const NATIVE_PARSERS = {
   'msb-automake': parseMsbAutomake,
   'msb-zstd-pool': parseMsbZstdPool,
   'msb-zstd-decoder': parseMsbZstdDecoder,
+  'msb-mruby': parseMsbMruby,
+  'msb-mruby-ko': parseMsbMrubyKo,
+  'msb-mruby-total': parseMsbMrubyTotal,
   'msb-none': parseMsbNone,
 } satisfies Record<string, LogParser>;

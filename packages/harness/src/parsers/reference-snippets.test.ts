@@ -232,4 +232,55 @@ describe('Multi-SWE-bench parsers', () => {
     });
     expect(parseLog('msb-mocha-json', report('{"a": 1}\n'))).toEqual({});
   });
+  describe('mruby: the rule depends on the pull request', () => {
+    const mrbtest =
+      'mrbtest - Embeddable Ruby Test\n\nArray#each : .\nModule#define_method [15.2.2.4.15] : .\n  Foo::bar : F\n' +
+      '\tTab name\t:\t.\nKernel#p : .\nnot a test : ..\nx:F\n  Total: 5\n     OK: 4\n     KO: 1\n  Total: 100\n     OK: 100\n';
+    test('from PR 4933: verbose mrbtest lines, and build passed with exactly two OK summaries', () => {
+      expect(parseLog('msb-mruby', mrbtest)).toEqual({
+        'Array#each': 'PASSED',
+        'Foo::bar': 'FAILED',
+        'Kernel#p': 'PASSED',
+        'Module#define_method [15.2.2.4.15]': 'PASSED',
+        'Tab name': 'PASSED',
+        build: 'PASSED',
+        x: 'FAILED',
+      });
+      expect(parseLog('msb-mruby', 'A : .\nB : F\n  Total: 2\n     OK: 1\n')).toEqual({
+        A: 'PASSED',
+        B: 'FAILED',
+        build: 'FAILED',
+      });
+      expect(parseLog('msb-mruby', 'A : .\n\u00a0OK:\u00a0x\n OK:\n')).toEqual({
+        A: 'PASSED',
+        build: 'PASSED',
+      });
+      // A test both passed and failed: the reference raises.
+      expect(parseLog('msb-mruby', 'Kernel#p : F\nKernel#p : .\n')).toEqual({});
+    });
+    test('PRs 2784–4932: two KO summaries, both 0, one regression #1564 forgiven', () => {
+      const ko = (log: string) => parseLog('msb-mruby-ko', log);
+      expect(ko('  Total: 3\n     OK: 3\n     KO: 0\n  Total: 1\n     OK: 1\n     KO: 0\n')).toEqual({
+        'all tests': 'PASSED',
+        build: 'PASSED',
+      });
+      expect(ko('     KO: 1\nFail: regression for #1564\n     KO: 1\n')).toEqual({
+        'all tests': 'FAILED',
+        build: 'PASSED',
+      });
+      expect(ko('     KO: 0\nFail: regression for #1564\n     KO: \u0661\n')).toEqual({
+        'all tests': 'PASSED',
+        build: 'PASSED',
+      });
+      expect(ko('     KO: 0\nFail: regression for #1564\n')).toEqual({});
+      expect(ko('     KO: 0\n     KO: 0\n     KO: 0\n')).toEqual({ 'all tests': 'FAILED', build: 'FAILED' });
+    });
+    test('before PR 2784: the first Total and OK equal and not 0', () => {
+      const total = (log: string) => parseLog('msb-mruby-total', log)['all tests'];
+      expect(total('  Total: 12\n     OK: 12\n')).toBe('PASSED');
+      expect(total('  Total: 0\n     OK: 0\n')).toBe('FAILED');
+      expect(total('  Total: 12\n     OK: 11\n  Total: 1\n')).toBe('FAILED');
+      expect(total('  Total:\u0663\n OK: \u0663\n')).toBe('PASSED');
+    });
+  });
 });

@@ -12,10 +12,13 @@ describe('reference parser choice (non-Python repositories)', () => {
     expect(referenceParser('multi-swe-bench', 'fasterxml/jackson-databind')).toBe('msb-maven-class');
     expect(referenceParser('multi-swe-bench', 'nobody/nothing')).toBeNull();
   });
-  test('pull-request ranges: zstd keyword rules, express spec-reporter PRs', () => {
+  test('pull-request ranges: zstd keyword rules, the three mruby rules, express spec-reporter PRs', () => {
     expect(referenceParserForPr('multi-swe-bench', 'facebook/zstd', 1300)).toBe('msb-zstd-pool');
     expect(referenceParserForPr('multi-swe-bench', 'facebook/zstd', 2000)).toBe('msb-zstd-decoder');
     expect(referenceParserForPr('multi-swe-bench', 'facebook/zstd', 3000)).toBe('msb-automake');
+    expect(referenceParserForPr('multi-swe-bench', 'mruby/mruby', 6884)).toBe('msb-mruby');
+    expect(referenceParserForPr('multi-swe-bench', 'mruby/mruby', 4932)).toBe('msb-mruby-ko');
+    expect(referenceParserForPr('multi-swe-bench', 'mruby/mruby', 2783)).toBe('msb-mruby-total');
     expect(referenceParserForPr('multi-swe-bench', 'expressjs/express', 4852)).toBe('msb-mocha-spec');
     expect(referenceParserForPr('multi-swe-bench', 'expressjs/express', 4853)).toBe('msb-mocha-json');
     expect(referenceParserForPr('swebench', 'facebook/zstd', 1300)).toBeNull();

@@ -71,6 +71,7 @@ export const SWEBENCH_PARSERS: Record<string, ParserName> = {
 export const MSB_PARSERS: Record<string, ParserName> = {
   'facebook/zstd': 'msb-automake',
   'jqlang/jq': 'msb-automake',
+  'mruby/mruby': 'msb-mruby',
   'alacritty/alacritty': 'msb-cargo',
   'bee-san/RustScan': 'msb-cargo',
   'BurntSushi/ripgrep': 'msb-cargo',
@@ -176,6 +177,8 @@ export function referenceParser(source: GraderSource, repo: string): ParserName 
 export const MSB_PR_PARSERS: Array<{ repo: string; from: number; to: number; parser: ParserName }> = [
   { repo: 'facebook/zstd', from: 1230, to: 1748, parser: 'msb-zstd-pool' },
   { repo: 'facebook/zstd', from: 1831, to: 2703, parser: 'msb-zstd-decoder' },
+  { repo: 'mruby/mruby', from: 0, to: 2783, parser: 'msb-mruby-total' },
+  { repo: 'mruby/mruby', from: 2784, to: 4932, parser: 'msb-mruby-ko' },
   { repo: 'expressjs/express', from: 4212, to: 4212, parser: 'msb-mocha-spec' },
   { repo: 'expressjs/express', from: 4852, to: 4852, parser: 'msb-mocha-spec' },
   { repo: 'expressjs/express', from: 5555, to: 5555, parser: 'msb-mocha-spec' },
