@@ -173,6 +173,9 @@ export async function runInstance(
       artifacts['apply_output.txt'] = a.output;
       applied = appliedWith(a.output);
       if (!applied) {
+        // A container that died or was removed fails every strategy: that is the infrastructure's doing.
+        const infra = await s.infraProblem();
+        if (infra) return finish('infra_error', { error: `${infra} (while applying the patch)` }, {}, true);
         const why = a.output.includes(REVERSED)
           ? 'the patch applies only in reverse'
           : 'no strategy applied the patch';

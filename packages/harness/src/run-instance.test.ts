@@ -1,0 +1,52 @@
+/** runInstance's outcome when the sandbox itself fails around a patch that does not apply. */
+import { afterAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeFixture } from '../testing/fixtures.ts';
+import { LocalBackend } from './local-backend.ts';
+import { runInstance } from './run-instance.ts';
+import type { PreparedEnv, Sandbox } from './sandbox.ts';
+import { specFor } from './specs.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'faun-run-instance-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const fx = makeFixture('python', root);
+
+/** The local backend, with every sandbox reporting that its container is gone. */
+class VanishingBackend extends LocalBackend {
+  override async start(env: PreparedEnv): Promise<Sandbox> {
+    const s = await super.start(env);
+    return {
+      workdir: s.workdir,
+      scratch: s.scratch,
+      exec: (cmd, o) => s.exec(cmd, o),
+      writeFile: (p, c) => s.writeFile(p, c),
+      readFile: (p) => s.readFile(p),
+      infraProblem: async () => 'container vanished: No such container',
+      dispose: () => s.dispose(),
+    };
+  }
+}
+
+const noMatch = 'diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-a\n+b\n';
+
+const run = (backend: LocalBackend) =>
+  runInstance(
+    fx.instance,
+    { instance_id: fx.instance.instance_id, model: 'm', patch: noMatch },
+    { backend, spec: specFor(fx.instance)!, source: fx.dir, runId: 'r', timeoutS: 30 },
+  );
+
+test('a patch that does not apply is apply_failed, kept as the verdict', async () => {
+  const r = await run(new LocalBackend(join(root, 'cache')));
+  expect(r.result.outcome).toBe('apply_failed');
+  expect(r.infra).toBe(false);
+});
+
+test('a sandbox that vanished while the patch was applied is an infrastructure error (retried), not apply_failed', async () => {
+  const r = await run(new VanishingBackend(join(root, 'cache')));
+  expect(r.result.outcome).toBe('infra_error');
+  expect(r.result.error).toContain('container vanished');
+  expect(r.infra).toBe(true);
+});
