@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ExecutionInstance, TestStatus } from '@faun/schema';
 import { testSection } from './grading.ts';
-import type { ParserName, TestMap } from './parsers/index.ts';
+import { type ParserName, parseLog, type TestMap } from './parsers/index.ts';
 import { repoSource } from './repo.ts';
 import { rowGrading } from './row-grading.ts';
 import { runInstance } from './run-instance.ts';
@@ -147,17 +147,19 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
         runEmpty: true,
         nonce,
       });
-      if (opts.onStageLog) {
-        const out = run.artifacts['test_output.txt'];
-        const text = testSection(out, nonce) ?? out;
+      const out = run.artifacts['test_output.txt'];
+      const text = testSection(out, nonce) ?? out;
+      if (opts.onStageLog)
         await opts.onStageLog({ instance: inst, stage: name[side], repeat: i, parser, text });
-      }
       const o = run.result.outcome;
       if (o === 'apply_failed' || o === 'infra_error' || o === 'timeout' || o === 'bad_input')
         return fail(`${name[side]} run ${i + 1}: ${o}${run.result.error ? ` (${run.result.error})` : ''}`);
       if (o === 'invalid_log' && run.result.error === 'the test patch did not apply')
         return fail(`${name[side]} run ${i + 1}: the test patch did not apply`);
-      sides[side].push(run.tests);
+      // Multi-SWE-bench's report takes each stage's parse as it is. SWE-bench's log rule (a failing exit
+      // with no failing test read means no results) would drop stages whose failures the parser does not
+      // read: ctest's `***Failed  0.02 sec`, which Multi-SWE-bench's ctest parser leaves out.
+      sides[side].push(msbRule && parser ? parseLog(parser, text) : run.tests);
     }
   }
   if (msbRule) {
