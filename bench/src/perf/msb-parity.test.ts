@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { faunSide } from './msb-parity.ts';
+import { compareInstance, differing, faunSide, recordedSides } from './msb-parity.ts';
 
 const go = (lines: string[]) => `${lines.join('\n')}\n`;
 
@@ -49,4 +49,95 @@ test('faun side of the parity check: three kept stage logs → validity and cate
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test('recorded side: the verdict `faun validate` kept is compared with the reference, field by field', () => {
+  const root = mkdtempSync(join(tmpdir(), 'faun-msb-parity-'));
+  try {
+    const journal = join(root, 'valid.jsonl.journal.jsonl');
+    const line = (id: string, msb: Record<string, unknown> | null) =>
+      JSON.stringify({ key: id, validation: { instance_id: id, valid: msb?.valid ?? false, msb } });
+    writeFileSync(
+      journal,
+      [
+        line('a/b:pr-1', {
+          valid: false,
+          error: 'after the fix patch, no test results were captured',
+          fixed: [],
+        }),
+        line('a/b:pr-2', {
+          valid: true,
+          f2p: ['T2', 'T1'],
+          pass_to_pass: ['P'],
+          s2p: [],
+          n2p: ['N'],
+          fixed: ['T1', 'N', 'T2'],
+        }),
+        line('a/b:pr-3', null),
+        // The last line for an instance wins: the journal is appended to.
+        line('a/b:pr-1', { valid: false, error: 'no test went from not passing to passing', fixed: [] }),
+        '',
+      ].join('\n'),
+    );
+    const rec = recordedSides(journal);
+    expect([...rec.keys()].sort()).toEqual(['a/b:pr-1', 'a/b:pr-2']);
+    expect(rec.get('a/b:pr-2')).toEqual({
+      instance_id: 'a/b:pr-2',
+      valid: true,
+      f2p: ['T1', 'T2'],
+      p2p: ['P'],
+      s2p: [],
+      n2p: ['N'],
+      fixed: ['N', 'T1', 'T2'],
+      flaky: [],
+    });
+    // Recorded invalid where the reference finds a fixed test: both fields differ.
+    const reference = {
+      instance_id: 'a/b:pr-1',
+      valid: true,
+      f2p: [],
+      p2p: [],
+      s2p: [],
+      n2p: ['D'],
+      fixed: ['D'],
+    };
+    expect(differing(rec.get('a/b:pr-1')!, reference)).toEqual(['valid', 'n2p', 'fixed']);
+    // Lists are not compared where the reference is invalid (it fills none).
+    expect(differing(rec.get('a/b:pr-2')!, { ...reference, valid: false, fixed: ['N', 'T1', 'T2'] })).toEqual(
+      ['valid'],
+    );
+    expect(recordedSides(join(root, 'none.jsonl')).size).toBe(0);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a recorded row that dropped flaky tests is compared without them, and its validity is not', () => {
+  const row = (over: Record<string, unknown>) => ({
+    instance_id: 'a/b:pr-4',
+    valid: true,
+    f2p: ['T'],
+    p2p: ['P'],
+    s2p: [],
+    n2p: [],
+    fixed: ['T'],
+    ...over,
+  });
+  // The reference read repeat 1, where the timing test `slow` happened to go from failing to passing.
+  const reference = row({ f2p: ['T', 'slow'], fixed: ['T', 'slow'] });
+  const mine = row({ f2p: ['T', 'slow'], fixed: ['T', 'slow'] });
+  expect(compareInstance(mine, reference, row({ flaky: ['slow'] }))).toEqual([]);
+  // Without the flaky list the same recorded row differs.
+  expect(compareInstance(mine, reference, row({ flaky: [] })).map((m) => m.field)).toEqual([
+    'recorded f2p',
+    'recorded fixed',
+  ]);
+  // A recorded list that differs on a stable test is still caught.
+  expect(
+    compareInstance(mine, reference, row({ flaky: ['slow'], p2p: [] })).map((m) => [m.field, m.reference]),
+  ).toEqual([['recorded p2p', ['P']]]);
+  // The reference invalid (a flaky test regressed in its one run): the recorded row is not compared.
+  expect(
+    compareInstance(mine, { ...reference, valid: false }, row({ flaky: ['slow'] })).map((m) => m.field),
+  ).toEqual(['valid']);
 });

@@ -5,9 +5,11 @@
  * s2p / n2p / fixed lists (`deriveMsb`); bench/scripts/msb_report.py runs the reference's instance class,
  * parse_log and generate_report on the same files. Any difference is a mismatch, listed per instance
  * and field. Instances whose repository has no class in the reference are counted as not comparable.
+ * With the validation journal (`recordedSides`), what `faun validate` recorded for each instance is
+ * compared too (fields `recorded <field>`): the verdict faun kept, not only a derivation redone here.
  *
  *   git --git-dir=<Multi-SWE-bench mirror> archive HEAD multi_swe_bench | tar -x -C /tmp/msb
- *   bun run bench msb-parity --msb-src /tmp/msb --logs bench/out/real-exec/stages
+ *   bun run bench msb-parity --msb-src /tmp/msb --logs <work>/stages [--journal <work>/valid.jsonl.journal.jsonl]
  * (Debian: python3-dataclasses-json python3-unidiff; /usr/bin/python3.)
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -15,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { deriveMsb, isParserName, parseLog } from '@faun/harness';
 import { type FlagDefaults, parseFlags } from '../args.ts';
 
-export const FLAGS = { 'msb-src': undefined, logs: undefined } satisfies FlagDefaults;
+export const FLAGS = { 'msb-src': undefined, logs: undefined, journal: undefined } satisfies FlagDefaults;
 
 const SCRIPT = resolve(import.meta.dir, '../../scripts/msb_report.py');
 const PY = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
@@ -34,6 +36,8 @@ export interface Parity {
   mismatches: Mismatch[];
   /** instance id → whether faun and the reference agree on every field. */
   agree: Record<string, boolean>;
+  /** instance id → how many flaky tests its recorded row dropped (compared without them, validity not). */
+  recorded_flaky: Record<string, number>;
 }
 
 type Row = Record<string, unknown> & { instance_id: string };
@@ -61,8 +65,82 @@ export function faunSide(dir: string): Row | null {
   };
 }
 
-/** Compares both sides over every instance directory under `logs`. */
-export function msbParity(logs: string, msbSrc: string): Parity {
+/** One instance's row as `faun validate` recorded it under Multi-SWE-bench's rule (`valid.jsonl.journal.jsonl`). */
+export function recordedSides(journal: string): Map<string, Row> {
+  const out = new Map<string, Row>();
+  if (!existsSync(journal)) return out;
+  const sorted = (xs: unknown) => [...((xs as string[] | undefined) ?? [])].sort();
+  for (const line of readFileSync(journal, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const v = (
+      JSON.parse(line) as { validation?: { instance_id: string; msb?: Record<string, unknown> | null } }
+    ).validation;
+    const m = v?.msb;
+    if (!v || !m) continue;
+    const valid = m.valid === true;
+    out.set(v.instance_id, {
+      instance_id: v.instance_id,
+      valid,
+      f2p: valid ? sorted(m.f2p) : [],
+      p2p: valid ? sorted(m.pass_to_pass) : [],
+      s2p: valid ? sorted(m.s2p) : [],
+      n2p: valid ? sorted(m.n2p) : [],
+      fixed: sorted(m.fixed),
+      flaky: sorted(m.flaky),
+    });
+  }
+  return out;
+}
+
+/** The fields on which faun's row differs from the reference's (lists only where the reference is valid). */
+export function differing(mine: Row, theirs: Row): string[] {
+  // The reference fills the lists only for valid instances (its check returns early otherwise).
+  return FIELDS.filter(
+    (f) =>
+      (f === 'valid' || f === 'fixed' || theirs.valid) &&
+      JSON.stringify(mine[f]) !== JSON.stringify(theirs[f]),
+  );
+}
+
+/**
+ * The fields on which faun's re-derived row (`mine`) and its recorded row (`kept`, fields `recorded <f>`)
+ * differ from the reference's. A recorded row that dropped flaky tests (their status changed between
+ * repeats) is compared with the reference's one-run reading of repeat 1's logs less those tests; its
+ * validity is then not compared (a flaky test can decide the reference's), and where the reference is
+ * invalid nothing is.
+ */
+export function compareInstance(mine: Row, theirs: Row, kept?: Row): Mismatch[] {
+  const id = mine.instance_id;
+  const flaky = new Set((kept?.flaky as string[] | undefined) ?? []);
+  const ref = flaky.size ? withoutTests(theirs, flaky) : theirs;
+  const recordedDiffs = kept
+    ? differing(kept, ref).filter((f) => !flaky.size || (f !== 'valid' && ref.valid))
+    : [];
+  return [
+    ...differing(mine, theirs).map((f) => ({
+      instance_id: id,
+      field: f,
+      faun: mine[f],
+      reference: theirs[f],
+    })),
+    ...recordedDiffs.map((f) => ({
+      instance_id: id,
+      field: `recorded ${f}`,
+      faun: kept![f],
+      reference: ref[f],
+    })),
+  ];
+}
+
+/** `row` with the tests `drop` left out of its lists. */
+function withoutTests(row: Row, drop: Set<string>): Row {
+  const out: Row = { ...row };
+  for (const [k, v] of Object.entries(row)) if (Array.isArray(v)) out[k] = v.filter((t) => !drop.has(t));
+  return out;
+}
+
+/** Compares both sides over every instance directory under `logs` (and the recorded rows, when given). */
+export function msbParity(logs: string, msbSrc: string, recorded = new Map<string, Row>()): Parity {
   const p = Bun.spawnSync([PY, SCRIPT, '--msb-src', msbSrc, '--logs', logs], {
     stdout: 'pipe',
     stderr: 'pipe',
@@ -78,7 +156,7 @@ export function msbParity(logs: string, msbSrc: string): Parity {
       .map((l) => JSON.parse(l) as Row)
       .map((r) => [r.instance_id, r]),
   );
-  const out: Parity = { compared: 0, not_comparable: {}, mismatches: [], agree: {} };
+  const out: Parity = { compared: 0, not_comparable: {}, mismatches: [], agree: {}, recorded_flaky: {} };
   for (const name of readdirSync(logs).sort()) {
     const dir = join(logs, name);
     if (!existsSync(join(dir, 'instance.json'))) continue;
@@ -92,16 +170,12 @@ export function msbParity(logs: string, msbSrc: string): Parity {
       continue;
     }
     out.compared++;
-    let same = true;
-    for (const f of FIELDS) {
-      // The reference fills the lists only for valid instances (its check returns early otherwise).
-      if (f !== 'valid' && f !== 'fixed' && !theirs.valid) continue;
-      if (JSON.stringify(mine[f]) !== JSON.stringify(theirs[f])) {
-        same = false;
-        out.mismatches.push({ instance_id: id, field: f, faun: mine[f], reference: theirs[f] });
-      }
-    }
-    out.agree[id] = same;
+    const kept = recorded.get(id);
+    const flaky = (kept?.flaky as string[] | undefined) ?? [];
+    if (flaky.length) out.recorded_flaky[id] = flaky.length;
+    const diffs = compareInstance(mine, theirs, kept);
+    out.mismatches.push(...diffs);
+    out.agree[id] = diffs.length === 0;
   }
   return out;
 }
@@ -113,9 +187,13 @@ export default async function msbParityBench(args: string[]): Promise<Record<str
     throw new Error('--msb-src DIR is required: an extracted Multi-SWE-bench tree (DIR/multi_swe_bench)');
   if (!f.logs || !existsSync(f.logs))
     throw new Error('--logs DIR is required: a `faun validate --stage-logs` folder');
-  const r = msbParity(resolve(f.logs), resolve(src));
+  const r = msbParity(
+    resolve(f.logs),
+    resolve(src),
+    f.journal ? recordedSides(resolve(f.journal)) : undefined,
+  );
   console.log(
-    `${r.compared} instances compared, ${r.mismatches.length} mismatching fields, ${Object.keys(r.not_comparable).length} not comparable`,
+    `${r.compared} instances compared, ${r.mismatches.length} mismatching fields, ${Object.keys(r.not_comparable).length} not comparable, ${Object.keys(r.recorded_flaky).length} recorded rows with flaky tests dropped (compared without them)`,
   );
   for (const m of r.mismatches.slice(0, 20))
     console.log(

@@ -21,7 +21,7 @@ import { invert } from '@faun/harness/testing';
 import { FaunError, InputError, UsageError } from '@faun/kit';
 import { stableStringify } from '@faun/schema';
 import { type FlagDefaults, parseFlags } from '../args.ts';
-import { msbParity } from './msb-parity.ts';
+import { msbParity, recordedSides } from './msb-parity.ts';
 
 export const FLAGS = {
   mirrors: undefined,
@@ -340,7 +340,7 @@ async function runRepository(
   console.log(`      ${instances.length} valid; dropped: ${stableStringify(validateFunnel?.reasons ?? {})}`);
   const msbSrc = f['msb-src'];
   if (msbSrc && existsSync(join(work, 'stages'))) {
-    const parity = msbParity(join(work, 'stages'), resolve(msbSrc));
+    const parity = msbParity(join(work, 'stages'), resolve(msbSrc), recordedSides(`${valid}.journal.jsonl`));
     const validIds = new Set(instances.map((i) => String(i.instance_id)));
     for (const [id, same] of Object.entries(parity.agree)) {
       if (!validIds.has(id)) continue;
@@ -349,7 +349,7 @@ async function runRepository(
     }
     writeFileSync(join(work, 'msb-parity.json'), `${stableStringify(parity, 2)}\n`);
     console.log(
-      `      Multi-SWE-bench's report code: ${parity.compared} compared, ${parity.mismatches.length} mismatching fields, ${Object.keys(parity.not_comparable).length} not comparable → ${join(work, 'msb-parity.json')}`,
+      `      Multi-SWE-bench's report code: ${parity.compared} compared, ${parity.mismatches.length} mismatching fields, ${Object.keys(parity.not_comparable).length} not comparable, ${Object.keys(parity.recorded_flaky).length} recorded with flaky tests dropped → ${join(work, 'msb-parity.json')}`,
     );
   }
 
