@@ -7,6 +7,7 @@ import { envDockerfile } from './docker-images.ts';
 import { GO_OFFLINE_SCRIPT, installScript } from './native-env.ts';
 import { MSB_PARSERS } from './parsers/select.ts';
 import { NATIVE_SPECS } from './repo-specs-native.ts';
+import { versionForPr } from './spec-versions.ts';
 import { specFor, testCommand } from './specs.ts';
 import { testInstance } from './test-instance.ts';
 
@@ -33,6 +34,22 @@ test('mruby builds with two jobs, then runs its tests serially and verbosely, as
   // No -m: rake's multitask would run mrbtest and bintest at once and interleave their lines.
   expect(run).toBe('rake all test --trace 2>&1');
   expect(mruby.apt).toEqual(['ruby', 'rake', 'bison']);
+});
+
+test("echo from 4.5 serves Debian's dgrijalva/jwt-go as github.com/golang-jwt/jwt; earlier echo keeps its spec", () => {
+  const at = (pr: number) =>
+    specFor(
+      testInstance({ repo: 'labstack/echo', language: 'go', version: versionForPr('labstack/echo', pr) }),
+    )!;
+  expect(at(1910).versions).toBeNull();
+  expect(at(1910).envSetup).toHaveLength(1);
+  const newer = at(2007);
+  expect(newer.versions).toEqual(['4.5-golang-jwt']);
+  expect(newer.envSetup[0]).toContain(
+    'cp -r /usr/share/gocode/src/github.com/dgrijalva/jwt-go /usr/share/gocode/src/github.com/golang-jwt/jwt',
+  );
+  expect(newer.envSetup[1]).toContain('golang.org/x/mod golang.org/x/tools');
+  expect(newer.testCmd).toBe(at(1910).testCmd);
 });
 
 test("Go specs run Multi-SWE-bench's command offline, with the module set-up installed in the env layer", () => {

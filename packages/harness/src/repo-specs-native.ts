@@ -7,6 +7,9 @@
 import { GO_OFFLINE_SCRIPT, installScript } from './native-env.ts';
 import type { EnvSpec } from './specs.ts';
 
+/** Where Debian's `golang-*-dev` packages put their sources. */
+const GOCODE = '/usr/share/gocode/src';
+
 const GO_ENV = {
   GOFLAGS: '-mod=mod',
   GOPROXY: 'off',
@@ -41,7 +44,28 @@ export const NATIVE_SPECS: EnvSpec[] = [
     ['golang-github-gin-gonic-gin-dev', 'golang-github-go-playground-assert-v2-dev'],
     'msb-go-parent',
   ),
-  // echo v4.1–4.2 (Debian ships 4.2.1 and its dependencies).
+  // echo from 4.5 (2021-08): the JWT middleware imports github.com/golang-jwt/jwt 3.2, the maintained fork of
+  // dgrijalva/jwt-go with its API, which Debian ships only as v4 (another module path). The env layer serves
+  // Debian's dgrijalva/jwt-go under the fork's path; faun-go-offline then finds it by its go.mod. From go
+  // 1.17 on, echo's go.mod prunes the graph, and `go list -m all` then also loads golang.org/x/mod and
+  // x/tools (which Debian's x/* modules require, echo never imports) failing with no module named: they get
+  // empty modules.
+  {
+    ...goSpec(
+      'labstack/echo',
+      ['golang-github-labstack-echo-dev', 'golang-github-dgrijalva-jwt-go-dev'],
+      'msb-go',
+    ),
+    versions: ['4.5-golang-jwt'],
+    envSetup: [
+      `mkdir -p ${GOCODE}/github.com/golang-jwt && cp -r ${GOCODE}/github.com/dgrijalva/jwt-go ${GOCODE}/github.com/golang-jwt/jwt && ` +
+        `printf 'module github.com/golang-jwt/jwt\\n' > ${GOCODE}/github.com/golang-jwt/jwt/go.mod`,
+      `for m in golang.org/x/mod golang.org/x/tools; do [ -f ${GOCODE}/$m/go.mod ] || ` +
+        `{ mkdir -p ${GOCODE}/$m && printf 'module %s\\n' $m > ${GOCODE}/$m/go.mod; }; done`,
+      installScript('/usr/local/bin/faun-go-offline', GO_OFFLINE_SCRIPT),
+    ],
+  },
+  // echo v4.1–4.4 (Debian ships 4.2.1 and its dependencies).
   goSpec(
     'labstack/echo',
     ['golang-github-labstack-echo-dev', 'golang-github-dgrijalva-jwt-go-dev'],
