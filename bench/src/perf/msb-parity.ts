@@ -14,7 +14,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { deriveMsb, isParserName, parseLog } from '@faun/harness';
+import { deriveMsb, isParserName, openJournal, parseLog } from '@faun/harness';
 import { type FlagDefaults, parseFlags } from '../args.ts';
 
 export const FLAGS = { 'msb-src': undefined, logs: undefined, journal: undefined } satisfies FlagDefaults;
@@ -68,23 +68,18 @@ export function faunSide(dir: string): Row | null {
 /** One instance's row as `faun validate` recorded it under Multi-SWE-bench's rule (`valid.jsonl.journal.jsonl`). */
 export function recordedSides(journal: string): Map<string, Row> {
   const out = new Map<string, Row>();
-  if (!existsSync(journal)) return out;
-  const sorted = (xs: unknown) => [...((xs as string[] | undefined) ?? [])].sort();
-  for (const line of readFileSync(journal, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    const v = (
-      JSON.parse(line) as { validation?: { instance_id: string; msb?: Record<string, unknown> | null } }
-    ).validation;
-    const m = v?.msb;
-    if (!v || !m) continue;
-    const valid = m.valid === true;
+  const sorted = (xs: string[] | undefined) => [...(xs ?? [])].sort();
+  // The journal's reader: a torn last line is skipped, a later entry of an instance replaces an earlier one.
+  for (const v of openJournal(journal).validations()) {
+    const m = v.msb;
+    if (!m) continue;
     out.set(v.instance_id, {
       instance_id: v.instance_id,
-      valid,
-      f2p: valid ? sorted(m.f2p) : [],
-      p2p: valid ? sorted(m.pass_to_pass) : [],
-      s2p: valid ? sorted(m.s2p) : [],
-      n2p: valid ? sorted(m.n2p) : [],
+      valid: m.valid,
+      f2p: m.valid ? sorted(m.f2p) : [],
+      p2p: m.valid ? sorted(m.pass_to_pass) : [],
+      s2p: m.valid ? sorted(m.s2p) : [],
+      n2p: m.valid ? sorted(m.n2p) : [],
       fixed: sorted(m.fixed),
       flaky: sorted(m.flaky),
     });

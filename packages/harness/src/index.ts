@@ -38,5 +38,6 @@ export { type Backend, DEFAULT_LIMITS, type Limits, type Sandbox } from './sandb
 export { PR_VERSIONS, type PrVersion, versionForPr } from './spec-versions.ts';
 export { type EnvSpec, LANGUAGE_DEFAULTS, REPO_SPECS, specFor, testCommand } from './specs.ts';
 export { deriveTests, type StageLog, type Validation, validateInstances } from './validate.ts';
+export { openJournal } from './validate-journal.ts';
 export { deriveMsb, type MsbDerived } from './validate-msb.ts';
 export { type VerifyOptions, type VerifyOutcome, verifyRun } from './verify.ts';

@@ -47,6 +47,8 @@ export function openJournal(path: string): ValidationJournal & {
    * put (after a complete run: the instances it was given).
    */
   compact(keys?: Iterable<string>): Promise<void>;
+  /** Every kept validation, in the order the journal first recorded its key. */
+  validations(): Validation[];
 } {
   const entries = new Map<string, Validation>();
   const used = new Set<string>();
@@ -83,6 +85,9 @@ export function openJournal(path: string): ValidationJournal & {
       if (retryable(validation)) return;
       entries.set(key, validation);
       await appendJsonl(path, [{ key, validation }]);
+    },
+    validations() {
+      return [...entries.values()];
     },
     async compact(keys = used) {
       const keep = [...new Set(keys)].flatMap((key) => {
