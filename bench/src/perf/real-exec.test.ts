@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { addFigures, emptyFigures, readPointers } from './real-exec.ts';
+import { addFigures, buildInputs, emptyFigures, readPointers } from './real-exec.ts';
 
 test('the committed pointer list parses', () => {
   const file = resolve(import.meta.dir, '../../data/real-exec-pointers.jsonl');
@@ -35,4 +35,18 @@ test('per-repository figures add up per language; mismatches stay null only wher
   addFigures(b, { ...emptyFigures(), reference_mismatches: 2 });
   addFigures(b, { ...emptyFigures(), reference_mismatches: 1 });
   expect(b.reference_mismatches).toBe(3);
+});
+
+test("a build is reused only while each pointer's environment version is unchanged", () => {
+  const ps = readPointers(
+    '{"language":"go","repo":"gin-gonic/gin","pr":2755,"fix_commit":"' + 'a'.repeat(40) + '"}\n',
+    'p.jsonl',
+  );
+  const before = buildInputs(ps, 3, []);
+  const after = buildInputs(ps, 3, [{ repo: 'gin-gonic/gin', from: 1, to: 2826, version: 'v' }]);
+  // The commits file is the same; the stamp is not, so the rows are built again with their new version.
+  expect(after.text).toBe(before.text);
+  expect(before.inputs).toEndWith('versions 2755 -\n');
+  expect(after.inputs).toEndWith('versions 2755 v\n');
+  expect(buildInputs(ps, 5, []).inputs).not.toBe(before.inputs);
 });

@@ -17,6 +17,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PR_VERSIONS, type PrVersion, versionForPr } from '@faun/harness';
 import { invert } from '@faun/harness/testing';
 import { FaunError, InputError, UsageError } from '@faun/kit';
 import { stableStringify } from '@faun/schema';
@@ -243,6 +244,32 @@ export default async function realExec(args: string[]): Promise<Record<string, u
   return result;
 }
 
+/**
+ * The `faun build --commits` file of one repository's pointers, and the stamp a later run compares to reuse
+ * that build. The environment version each row gets (`table`, by PR range) is part of the stamp: a changed
+ * table rebuilds the rows, as their `version` picks the spec.
+ */
+export function buildInputs(
+  usable: Pointer[],
+  repeats: number,
+  table: PrVersion[] = PR_VERSIONS,
+): { text: string; inputs: string } {
+  const text =
+    usable
+      .map((p) =>
+        JSON.stringify({
+          repo: p.repo,
+          commit: p.fix_commit,
+          pr: p.pr,
+          language: p.language,
+          problem_statement: p.problem_statement,
+        }),
+      )
+      .join('\n') + '\n';
+  const versions = usable.map((p) => `${p.pr} ${versionForPr(p.repo, p.pr, table) ?? '-'}`).join(' ');
+  return { text, inputs: `${text}repeats ${repeats}\nversions ${versions}\n` };
+}
+
 type Flags = ReturnType<typeof parseFlags<typeof FLAGS>>;
 
 /** build → validate → gold / empty / test-revert verify for one repository's pointers, in `work`. */
@@ -262,21 +289,9 @@ async function runRepository(
 
   const repoDirs = ['--repo-dir', `${repo}=${mirror}`];
   const commits = join(work, 'commits.jsonl');
-  const text =
-    usable
-      .map((p) =>
-        JSON.stringify({
-          repo: p.repo,
-          commit: p.fix_commit,
-          pr: p.pr,
-          language: p.language,
-          problem_statement: p.problem_statement,
-        }),
-      )
-      .join('\n') + '\n';
   // Resume: the same commits as the last run reuse its build and validation (verify runs resume by run id).
+  const { text, inputs } = buildInputs(usable, f.repeats);
   const stamp = join(work, 'inputs.stamp');
-  const inputs = `${text}repeats ${f.repeats}\n`;
   const same = existsSync(stamp) && readFileSync(stamp, 'utf8') === inputs;
   writeFileSync(commits, text);
   writeFileSync(stamp, inputs);

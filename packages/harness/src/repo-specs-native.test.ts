@@ -52,6 +52,18 @@ test("echo from 4.5 serves Debian's dgrijalva/jwt-go as github.com/golang-jwt/jw
   expect(newer.testCmd).toBe(at(1910).testCmd);
 });
 
+test("gin before #2827 gets Debian's github.com/golang/protobuf; later gin keeps its spec", () => {
+  const at = (pr: number) =>
+    specFor(
+      testInstance({ repo: 'gin-gonic/gin', language: 'go', version: versionForPr('gin-gonic/gin', pr) }),
+    )!;
+  expect(at(2755).versions).toEqual(['1.7-golang-protobuf']);
+  expect(at(2755).apt).toContain('golang-github-golang-protobuf-1-5-dev');
+  expect(at(2832).versions).toBeNull();
+  expect(at(2832).apt).not.toContain('golang-github-golang-protobuf-1-5-dev');
+  expect(at(2755).testCmd).toBe(at(2832).testCmd);
+});
+
 test("Go specs run Multi-SWE-bench's command offline, with the module set-up installed in the env layer", () => {
   const gin = specFor(inst('gin-gonic/gin', 'go'))!;
   expect(testCommand(gin, inst('gin-gonic/gin', 'go'))).toBe('go test -v -count=1 ./... 2>&1');

@@ -38,6 +38,22 @@ function goSpec(name: string, apt: string[], parser: EnvSpec['parser']): EnvSpec
 }
 
 export const NATIVE_SPECS: EnvSpec[] = [
+  // gin before #2827 (2021-08-19, which moved binding/protobuf.go to google.golang.org/protobuf): the base
+  // may import github.com/golang/protobuf/proto, which gin 1.8.1's dependencies do not bring. Debian's 1.5
+  // (the API over google.golang.org/protobuf) takes its place; without it every stage fails to compile the
+  // binding package ("does not contain package github.com/golang/protobuf/proto").
+  {
+    ...goSpec(
+      'gin-gonic/gin',
+      [
+        'golang-github-gin-gonic-gin-dev',
+        'golang-github-go-playground-assert-v2-dev',
+        'golang-github-golang-protobuf-1-5-dev',
+      ],
+      'msb-go-parent',
+    ),
+    versions: ['1.7-golang-protobuf'],
+  },
   // gin 1.7–1.8 (Debian ships 1.8.1 and its dependencies).
   goSpec(
     'gin-gonic/gin',

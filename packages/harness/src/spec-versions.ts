@@ -20,6 +20,8 @@ export const PR_VERSIONS: PrVersion[] = [
   { repo: 'markedjs/marked', from: 3439, to: 3699, version: '14-rollup' },
   // Express 5 (master since 2024-09); pointers name only commits of that line.
   { repo: 'expressjs/express', from: 4213, to: 99_999, version: '5-mocha' },
+  // gin PRs opened before #2827 moved binding to google.golang.org/protobuf (2021-08-19).
+  { repo: 'gin-gonic/gin', from: 1, to: 2826, version: '1.7-golang-protobuf' },
   // echo from 4.5 (2021-08, after #1919): the JWT middleware imports github.com/golang-jwt/jwt.
   { repo: 'labstack/echo', from: 1940, to: 99_999, version: '4.5-golang-jwt' },
   // 2.14: JUnit 4 tests run through the vintage engine, a few Jupiter ones (2.15 moved to JUnit 5 only).
