@@ -4,7 +4,7 @@
  *   apply chain, test patch, eval script, log read, OOM check, grading, removal) minus a bare
  *   `docker run --rm` of the same test command in the same image. Target ≤ 1.5 s.
  * - throughput: `verifyRun` over N gold instances at 1, 2 and 4 workers (instances per minute).
- * - builds: per fixture language (Python, Go, Java, JavaScript, TypeScript, Rust, C++), the environment
+ * - builds: per fixture language (Python, Go, Java, JavaScript, TypeScript, Rust, C++, C), the environment
  *   and instance images built cold (that language's images removed first; the toolchain base images stay),
  *   the same build again from a fresh backend (the content-hash tags make it a look-up), and the run time of
  *   the gold instance. Target: the second build ≤ 10% of the first.

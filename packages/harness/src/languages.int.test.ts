@@ -67,8 +67,8 @@ test('gold resolves every language; empty patches are not run and resolve none',
   expect(empty.report.empty_patch_instances).toBe(fixtures.length);
 }, 1_800_000);
 
-test('a fix for half the failing tests is RESOLVED_PARTIAL (Python, Go, Rust)', async () => {
-  const which = fixtures.filter((f) => ['python', 'go', 'rust'].includes(f.instance.language));
+test('a fix for half the failing tests is RESOLVED_PARTIAL (Python, Go, Rust, C)', async () => {
+  const which = fixtures.filter((f) => ['python', 'go', 'rust', 'c'].includes(f.instance.language));
   const out = await verifyRun({
     instances: which.map((f) => f.instance),
     predictions: which.map((f) => ({
@@ -83,12 +83,9 @@ test('a fix for half the failing tests is RESOLVED_PARTIAL (Python, Go, Rust)', 
     timeoutS: 300,
     repoDirs: Object.fromEntries(which.map((f) => [f.repo, f.dir])),
   });
-  expect(out.results.map((r) => r.resolved_status)).toEqual([
-    'RESOLVED_PARTIAL',
-    'RESOLVED_PARTIAL',
-    'RESOLVED_PARTIAL',
-  ]);
-  expect(out.report.partial_ids.length).toBe(3);
+  expect(out.results.map((r) => r.resolved_status)).toEqual(which.map(() => 'RESOLVED_PARTIAL'));
+  expect(out.results).toHaveLength(4);
+  expect(out.report.partial_ids.length).toBe(4);
 }, 600_000);
 
 test('--cache-level env removes the instance image after its run; toolchain and env layers stay', async () => {

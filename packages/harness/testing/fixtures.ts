@@ -118,6 +118,28 @@ const CPP_TEST = (all: boolean) =>
     ? '\nTEST(Calc, Add) { EXPECT_EQ(add(2, 3), 5); }\n\nTEST(Calc, Mul) { EXPECT_EQ(mul(2, 3), 6); }\n'
     : '');
 
+const C_CMAKE = `cmake_minimum_required(VERSION 3.16)
+project(calc C)
+enable_testing()
+add_library(calc calc.c)
+add_subdirectory(tests)
+`;
+const C_CALC = (add: string, mul: string) =>
+  `#include "calc.h"\n\nint add(int a, int b) { return ${add}; }\n\nint mul(int a, int b) { return ${mul}; }\n\nint neg(int a) { return -a; }\n`;
+/** One test program, one ctest test per case (`calc_test <case>` exits 0 when it holds). */
+const C_TEST = (all: boolean) =>
+  '#include <string.h>\n\n#include "calc.h"\n\nint main(int argc, char **argv) {\n  if (argc < 2) return 2;\n' +
+  '  if (!strcmp(argv[1], "neg")) return neg(2) == -2 ? 0 : 1;\n' +
+  (all
+    ? '  if (!strcmp(argv[1], "add")) return add(2, 3) == 5 ? 0 : 1;\n' +
+      '  if (!strcmp(argv[1], "mul")) return mul(2, 3) == 6 ? 0 : 1;\n'
+    : '') +
+  '  return 2;\n}\n';
+const C_TESTS_CMAKE = (all: boolean) =>
+  `add_executable(calc_test calc_test.c)\ntarget_include_directories(calc_test PRIVATE \${CMAKE_SOURCE_DIR})\n` +
+  'target_link_libraries(calc_test calc)\nadd_test(NAME neg COMMAND calc_test neg)\n' +
+  (all ? 'add_test(NAME add COMMAND calc_test add)\nadd_test(NAME mul COMMAND calc_test mul)\n' : '');
+
 const C = { add: 'a - b', mul: 'a * b + 1', addOk: 'a + b', mulOk: 'a * b' };
 
 function recipe(lang: FixtureLanguage, flaky: boolean): Recipe {
@@ -220,10 +242,27 @@ function recipe(lang: FixtureLanguage, flaky: boolean): Recipe {
         p2p: ['Calc.Neg'],
       };
     }
+    case 'c': {
+      const c = three(C_CALC);
+      return {
+        base: {
+          'CMakeLists.txt': C_CMAKE,
+          'calc.h': 'int add(int a, int b);\nint mul(int a, int b);\nint neg(int a);\n',
+          'calc.c': c.bug,
+          'tests/CMakeLists.txt': C_TESTS_CMAKE(false),
+          'tests/calc_test.c': C_TEST(false),
+        },
+        tests: { 'tests/CMakeLists.txt': C_TESTS_CMAKE(true), 'tests/calc_test.c': C_TEST(true) },
+        gold: { 'calc.c': c.gold },
+        half: { 'calc.c': c.half },
+        f2p: ['add', 'mul'],
+        p2p: ['neg'],
+      };
+    }
   }
 }
 
-export type FixtureLanguage = 'python' | 'go' | 'java' | 'javascript' | 'typescript' | 'rust' | 'cpp';
+export type FixtureLanguage = 'python' | 'go' | 'java' | 'javascript' | 'typescript' | 'rust' | 'cpp' | 'c';
 export const FIXTURE_LANGUAGES: FixtureLanguage[] = [
   'python',
   'go',
@@ -232,6 +271,7 @@ export const FIXTURE_LANGUAGES: FixtureLanguage[] = [
   'typescript',
   'rust',
   'cpp',
+  'c',
 ];
 
 export interface Fixture {
@@ -303,7 +343,7 @@ export function makeFixture(lang: FixtureLanguage, root: string, opts: { flaky?:
   sh(dir, 'git', 'commit', '-qm', 'fix: the answer');
   sh(dir, 'git', 'tag', 'v9.9.9');
   sh(dir, 'git', 'checkout', '-q', base);
-  const language: Language = lang === 'cpp' ? 'cpp' : lang;
+  const language: Language = lang;
   const repo = `fixtures/${name}`;
   return {
     repo,
