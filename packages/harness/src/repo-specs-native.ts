@@ -37,29 +37,26 @@ function goSpec(name: string, apt: string[], parser: EnvSpec['parser']): EnvSpec
   };
 }
 
+// gin 1.7–1.8 (Debian ships 1.8.1 and its dependencies).
+const GIN = goSpec(
+  'gin-gonic/gin',
+  ['golang-github-gin-gonic-gin-dev', 'golang-github-go-playground-assert-v2-dev'],
+  'msb-go-parent',
+);
+// echo v4.1–4.4 (Debian ships 4.2.1 and its dependencies).
+const ECHO = goSpec(
+  'labstack/echo',
+  ['golang-github-labstack-echo-dev', 'golang-github-dgrijalva-jwt-go-dev'],
+  'msb-go',
+);
+
 export const NATIVE_SPECS: EnvSpec[] = [
   // gin before #2827 (2021-08-19, which moved binding/protobuf.go to google.golang.org/protobuf): the base
   // may import github.com/golang/protobuf/proto, which gin 1.8.1's dependencies do not bring. Debian's 1.5
   // (the API over google.golang.org/protobuf) takes its place; without it every stage fails to compile the
   // binding package ("does not contain package github.com/golang/protobuf/proto").
-  {
-    ...goSpec(
-      'gin-gonic/gin',
-      [
-        'golang-github-gin-gonic-gin-dev',
-        'golang-github-go-playground-assert-v2-dev',
-        'golang-github-golang-protobuf-1-5-dev',
-      ],
-      'msb-go-parent',
-    ),
-    versions: ['1.7-golang-protobuf'],
-  },
-  // gin 1.7–1.8 (Debian ships 1.8.1 and its dependencies).
-  goSpec(
-    'gin-gonic/gin',
-    ['golang-github-gin-gonic-gin-dev', 'golang-github-go-playground-assert-v2-dev'],
-    'msb-go-parent',
-  ),
+  { ...GIN, versions: ['1.7-golang-protobuf'], apt: [...GIN.apt, 'golang-github-golang-protobuf-1-5-dev'] },
+  GIN,
   // echo from 4.5 (2021-08): the JWT middleware imports github.com/golang-jwt/jwt 3.2, the maintained fork of
   // dgrijalva/jwt-go with its API, which Debian ships only as v4 (another module path). The env layer serves
   // Debian's dgrijalva/jwt-go under the fork's path; faun-go-offline then finds it by its go.mod. From go
@@ -67,26 +64,17 @@ export const NATIVE_SPECS: EnvSpec[] = [
   // x/tools (which Debian's x/* modules require, echo never imports) failing with no module named: they get
   // empty modules.
   {
-    ...goSpec(
-      'labstack/echo',
-      ['golang-github-labstack-echo-dev', 'golang-github-dgrijalva-jwt-go-dev'],
-      'msb-go',
-    ),
+    ...ECHO,
     versions: ['4.5-golang-jwt'],
     envSetup: [
       `mkdir -p ${GOCODE}/github.com/golang-jwt && cp -r ${GOCODE}/github.com/dgrijalva/jwt-go ${GOCODE}/github.com/golang-jwt/jwt && ` +
         `printf 'module github.com/golang-jwt/jwt\\n' > ${GOCODE}/github.com/golang-jwt/jwt/go.mod`,
       `for m in golang.org/x/mod golang.org/x/tools; do [ -f ${GOCODE}/$m/go.mod ] || ` +
         `{ mkdir -p ${GOCODE}/$m && printf 'module %s\\n' $m > ${GOCODE}/$m/go.mod; }; done`,
-      installScript('/usr/local/bin/faun-go-offline', GO_OFFLINE_SCRIPT),
+      ...ECHO.envSetup,
     ],
   },
-  // echo v4.1–4.4 (Debian ships 4.2.1 and its dependencies).
-  goSpec(
-    'labstack/echo',
-    ['golang-github-labstack-echo-dev', 'golang-github-dgrijalva-jwt-go-dev'],
-    'msb-go',
-  ),
+  ECHO,
 ];
 
 /** jq 1.7–1.8 with Debian's oniguruma (Multi-SWE-bench builds the bundled copy, a submodule). */

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ExecutionInstance, Language } from '@faun/schema';
+import type { ExecutionInstance } from '@faun/schema';
 
 type Files = Record<string, string>;
 
@@ -343,7 +343,6 @@ export function makeFixture(lang: FixtureLanguage, root: string, opts: { flaky?:
   sh(dir, 'git', 'commit', '-qm', 'fix: the answer');
   sh(dir, 'git', 'tag', 'v9.9.9');
   sh(dir, 'git', 'checkout', '-q', base);
-  const language: Language = lang;
   const repo = `fixtures/${name}`;
   return {
     repo,
@@ -353,7 +352,7 @@ export function makeFixture(lang: FixtureLanguage, root: string, opts: { flaky?:
       v: 1,
       instance_id: `fixtures__${name}-1`,
       repo,
-      language,
+      language: lang,
       base_commit: base,
       patch: gold,
       test_patch: testPatch,
