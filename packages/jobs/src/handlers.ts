@@ -86,6 +86,9 @@ const OUTCOMES: Record<ExecutionResult['outcome'], SampleOutcome> = {
   invalid_log: 'error',
   infra_error: 'error',
   bad_input: 'error',
+  // a forged verdict is the model's failure, never a pass; a flaky one is graded by the run's flaky policy
+  tampered: 'fail',
+  flaky: 'fail',
 };
 
 /**

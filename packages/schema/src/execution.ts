@@ -73,8 +73,56 @@ export const ExecutionOutcome = z.enum([
   'infra_error',
   /** The row cannot be graded as given (unknown log parser or eval type, missing stage results…). */
   'bad_input',
+  /**
+   * The code under test reached for the verdict: a forged or duplicated faun marker in the output, or (by
+   * default) a prediction that changes the benchmark's test infrastructure. Never resolved.
+   */
+  'tampered',
+  /**
+   * A listed test failed, then passed when re-run in a fresh sandbox: neither resolved nor unresolved by
+   * itself; `--flaky-policy` decides how the run report counts it.
+   */
+  'flaky',
 ]);
 export type ExecutionOutcome = z.infer<typeof ExecutionOutcome>;
+
+/**
+ * What a test run was held to, written into every result: the fixed environment (time zone, locale, hash
+ * seed, build timestamp), the network, the user, the limits, and the exact image (by digest).
+ */
+export const DeterminismContract = z.object({
+  TZ: z.string(),
+  LANG: z.string(),
+  LC_ALL: z.string(),
+  PYTHONHASHSEED: z.string(),
+  SOURCE_DATE_EPOCH: z.string(),
+  network: z.string(),
+  user: z.string(),
+  cpus: z.number(),
+  memory_mb: z.number(),
+  pids: z.number(),
+  disk_mb: z.number(),
+  /** The image the sandbox ran (tag or ref) and its content digest (`sha256:…`; null for the local backend). */
+  image: z.string().nullable(),
+  image_digest: z.string().nullable(),
+});
+export type DeterminismContract = z.infer<typeof DeterminismContract>;
+
+/** One step of an instance's run, in order: `apply`, `build`, `tests`, `rerun-1`, … */
+export const ExecutionStage = z.object({
+  name: z.string(),
+  status: z.enum(['ok', 'failed', 'skipped']),
+  duration_s: z.number(),
+  /** One line: which strategy applied the patch, the exit status, the tests re-run… */
+  detail: z.string().nullable(),
+  /** The artifact holding this stage's log in the instance directory (e.g. `apply_output.txt`). */
+  log: z.string().nullable(),
+});
+export type ExecutionStage = z.infer<typeof ExecutionStage>;
+
+/** How often a listed test passed over every run of it (the first and the re-runs). */
+export const TestRuns = z.record(z.string(), z.object({ passes: z.number().int(), runs: z.number().int() }));
+export type TestRuns = z.infer<typeof TestRuns>;
 
 export const ExecutionResult = z.object({
   v: version(1),
@@ -101,5 +149,15 @@ export const ExecutionResult = z.object({
    * e.g. `nonce-markers-missing`, `exit-code-mismatch`, `exit-zero-with-failures`.
    */
   flags: z.array(z.string()).optional(),
+  /** Outcome `tampered`: what the run did (`forged-marker`, `test-infrastructure:conftest.py`, …). */
+  tampered: z.array(z.string()).optional(),
+  /** The determinism contract the tests ran under. */
+  contract: DeterminismContract.optional(),
+  /** The stages as they ran. */
+  stages: z.array(ExecutionStage).optional(),
+  /** Listed tests that failed in the first run and were re-run: passes / runs over every run. */
+  test_runs: TestRuns.optional(),
+  /** Listed tests that failed, then passed on a re-run. */
+  flaky_tests: z.array(z.string()).optional(),
 });
 export type ExecutionResult = z.infer<typeof ExecutionResult>;
