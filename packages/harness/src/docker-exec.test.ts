@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { execWhole } from './docker.ts';
+import { execWhole } from './container-sandbox.ts';
 
 test('execWhole: multi-byte characters split across pipe chunks are decoded intact', async () => {
   // 300 000 bytes of 3-byte characters cross many 64 KiB pipe chunks at every possible byte offset.
