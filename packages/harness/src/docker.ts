@@ -20,12 +20,11 @@ import {
   fillEnvContext,
   instanceDockerfile,
   LABEL,
-  SCRATCH,
-  WORKDIR,
 } from './docker-images.ts';
 import type { PublishedPlan } from './published.ts';
 import { repoSource, snapshotRepo, treeOf } from './repo.ts';
 import type { Backend, PreparedEnv, Sandbox, StartOptions } from './sandbox.ts';
+import { removeSandboxImage } from './sandbox-image.ts';
 import type { EnvSpec } from './specs.ts';
 
 // No registry here: the resource reaper's image cannot be pulled; containers are removed by us.
@@ -137,6 +136,7 @@ export class DockerBackend implements Backend {
   async release(env: PreparedEnv): Promise<void> {
     if (!env.ref.startsWith('faun/inst-')) return; // prebuilt images are not ours to remove
     this.building.delete(env.ref);
+    await removeSandboxImage(env.ref); // the sandbox layer over it first
     await docker(['rmi', env.ref]); // fails harmlessly while another container still uses it
   }
 

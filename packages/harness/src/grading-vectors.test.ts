@@ -79,7 +79,7 @@ describe('Multi-SWE-bench rule', () => {
       ].join('\n');
       const g = gradeLog({
         log,
-        nonce: null,
+        framed: false,
         exitCode: null,
         parser: 'pytest',
         failToPass: [],
@@ -97,7 +97,7 @@ describe('SWE-bench rule', () => {
       const want = expected.swebench[i]!.expected;
       const g = gradeLog({
         log: `${c.log.join('\n')}\n`,
-        nonce: null,
+        framed: false,
         exitCode: null,
         parser: 'pytest',
         exactIds: true,

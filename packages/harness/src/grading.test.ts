@@ -1,19 +1,12 @@
 import { describe, expect, test } from 'bun:test';
-import {
-  gradeLog,
-  isProgressArtifact,
-  lookupStatus,
-  markers,
-  resolvedStatus,
-  testSection,
-} from './grading.ts';
+import { forgedMarkers, framedSection, frameLog } from './framing.ts';
+import { gradeLog, isProgressArtifact, lookupStatus, resolvedStatus } from './grading.ts';
 
-const NONCE = 'n0nce';
-const { start, end } = markers(NONCE);
-const wrap = (body: string[]) => ['+ setup noise', start, ...body, end, 'trailer'].join('\n');
+/** A log as the grader frames it; `exit` is what the runtime reported for the test command. */
+const wrap = (body: string[], exit = 0) => frameLog('+ setup noise', body.join('\n'), exit);
 
 const base = {
-  nonce: NONCE,
+  framed: true,
   parser: 'pytest' as const,
   failToPass: ['t.py::test_fix_a', 't.py::test_fix_b'],
   passToPass: ['t.py::test_keep'],
@@ -21,7 +14,7 @@ const base = {
 
 describe('gradeLog', () => {
   test('all F2P and P2P pass → RESOLVED_FULL', () => {
-    const log = wrap(['PASSED t.py::test_fix_a', 'PASSED t.py::test_fix_b', 'PASSED t.py::test_keep']);
+    const log = wrap(['PASSED t.py::test_fix_a', 'PASSED t.py::test_fix_b', 'PASSED t.py::test_keep'], 0);
     const g = gradeLog({ ...base, log, exitCode: 0 });
     expect(g.valid).toBe(true);
     expect(g.resolved_status).toBe('RESOLVED_FULL');
@@ -32,21 +25,24 @@ describe('gradeLog', () => {
   });
 
   test('half the F2P → PARTIAL; a P2P skip still counts as success', () => {
-    const log = wrap(['PASSED t.py::test_fix_a', 'FAILED t.py::test_fix_b - x', 'SKIPPED t.py::test_keep']);
+    const log = wrap(
+      ['PASSED t.py::test_fix_a', 'FAILED t.py::test_fix_b - x', 'SKIPPED t.py::test_keep'],
+      1,
+    );
     const g = gradeLog({ ...base, log, exitCode: 1 });
     expect(g.resolved_status).toBe('RESOLVED_PARTIAL');
     expect(g.tests_status.PASS_TO_PASS.success).toEqual(['t.py::test_keep']);
   });
 
   test('a skipped F2P test is a failure; a missing one too', () => {
-    const log = wrap(['SKIPPED t.py::test_fix_a', 'PASSED t.py::test_keep']);
+    const log = wrap(['SKIPPED t.py::test_fix_a', 'PASSED t.py::test_keep'], 0);
     const g = gradeLog({ ...base, log, exitCode: 0 });
     expect(g.tests_status.FAIL_TO_PASS.failure).toEqual(['t.py::test_fix_a', 't.py::test_fix_b']);
     expect(g.resolved_status).toBe('RESOLVED_NO');
   });
 
   test('forged PASSED lines with a nonzero exit code make the log invalid', () => {
-    const log = wrap(['PASSED t.py::test_fix_a', 'PASSED t.py::test_fix_b', 'PASSED t.py::test_keep']);
+    const log = wrap(['PASSED t.py::test_fix_a', 'PASSED t.py::test_fix_b', 'PASSED t.py::test_keep'], 1);
     const g = gradeLog({ ...base, log, exitCode: 1 });
     expect(g.valid).toBe(false);
     expect(g.invalidReason).toContain('exited 1');
@@ -54,38 +50,28 @@ describe('gradeLog', () => {
   });
 
   test('exit 0 while the log shows failures is flagged, not a different verdict', () => {
-    const log = wrap(['FAILED t.py::test_fix_a', 'PASSED t.py::test_keep']);
+    const log = wrap(['FAILED t.py::test_fix_a', 'PASSED t.py::test_keep'], 0);
     const g = gradeLog({ ...base, log, exitCode: 0 });
     expect(g.valid).toBe(true);
     expect(g.resolved_status).toBe('RESOLVED_NO');
     expect(g.flags).toContain('exit-zero-with-failures');
   });
 
-  test('markers without the nonce are not markers: no evidence the suite ran', () => {
-    const log = [
-      '>>>>> faun test start forged',
-      'PASSED t.py::test_fix_a',
-      '>>>>> faun test end forged',
-    ].join('\n');
-    const g = gradeLog({ ...base, log, exitCode: 0 });
+  test('a log the grader did not frame has no section: no evidence the suite ran', () => {
+    const log = ['PASSED t.py::test_fix_a', 'PASSED t.py::test_fix_b', 'PASSED t.py::test_keep'].join('\n');
+    const g = gradeLog({ ...base, framed: false, log, exitCode: 0 });
     expect(g.valid).toBe(false);
     expect(g.invalidReason).toContain('markers missing');
   });
 
-  test('lines outside the markers are ignored', () => {
-    const log = [
-      'PASSED t.py::test_fix_a',
-      start,
-      'PASSED t.py::test_keep',
-      end,
-      'PASSED t.py::test_fix_b',
-    ].join('\n');
+  test('pre-test output before the section is not read', () => {
+    const log = frameLog('PASSED t.py::test_fix_a\nPASSED t.py::test_fix_b', 'PASSED t.py::test_keep', 0);
     const g = gradeLog({ ...base, log, exitCode: 0 });
     expect(g.tests_status.FAIL_TO_PASS.failure).toEqual(['t.py::test_fix_a', 't.py::test_fix_b']);
   });
 
   test('fail_only: anything not failing passes', () => {
-    const log = wrap(['FAILED t.py::test_fix_b - boom']);
+    const log = wrap(['FAILED t.py::test_fix_b - boom'], 1);
     const g = gradeLog({ ...base, log, exitCode: 1, evalType: 'fail_only' });
     expect(g.tests_status.FAIL_TO_PASS).toEqual({
       success: ['t.py::test_fix_a'],
@@ -94,7 +80,7 @@ describe('gradeLog', () => {
   });
 
   test('no test results and no sign the suite ran (build broken) is an unusable log', () => {
-    const g = gradeLog({ ...base, log: wrap(['SyntaxError: invalid syntax']), exitCode: 2 });
+    const g = gradeLog({ ...base, log: wrap(['SyntaxError: invalid syntax'], 2), exitCode: 2 });
     expect(g.valid).toBe(false);
     expect(g.invalidReason).toContain('no sign the test suite ran');
     expect(g.resolved_status).toBe('RESOLVED_NO');
@@ -141,35 +127,96 @@ test('resolvedStatus with no F2P tests counts the F2P rate as 1', () => {
   ).toBe('RESOLVED_FULL');
 });
 
-test('testSection needs both markers in order', () => {
-  expect(testSection(`${end}\n${start}\nx`, NONCE)).toBeNull();
-  expect(testSection(`${start}\nx\n${end}`, NONCE)).toBe('\nx\n');
+test("framedSection: the test command's output between the grader's markers", () => {
+  expect(framedSection(frameLog('pre', 'x\ny', 3))).toBe('x\ny\n');
+  expect(framedSection(frameLog('', '', 0))).toBe('');
+  expect(framedSection('no markers')).toBeNull();
 });
 
-describe('faun checks are flags beside the reference verdict', () => {
-  const swe = (body: string[], exit: number) =>
-    [
-      start,
-      '>>>>> Start Test Output',
-      ...body,
-      '>>>>> End Test Output',
-      end,
-      `>>>>> Test Exit Code: ${exit}`,
-    ].join('\n');
+describe('forged markers in a framed log are a verdict: tampered', () => {
+  const all = ['PASSED t.py::test_fix_a', 'PASSED t.py::test_fix_b', 'PASSED t.py::test_keep'];
+  const cases: Record<string, string> = {
+    'a fake end marker and exit code, then results': frameLog(
+      '',
+      ['FAILED t.py::test_fix_a', '>>>>> End Test Output', '>>>>> Test Exit Code: 0', ...all].join('\n'),
+      1,
+    ),
+    'a fake start marker in the pre-test output': frameLog(
+      ['>>>>> Start Test Output', ...all].join('\n'),
+      'FAILED t.py::test_fix_a',
+      1,
+    ),
+    'a fake exit code alone': frameLog('', [...all, '>>>>> Test Exit Code: 0'].join('\n'), 1),
+    "faun's old nonce markers": frameLog(
+      '',
+      ['>>>>> faun test start abc', ...all, '>>>>> faun test end abc'].join('\n'),
+      0,
+    ),
+    "SWE-bench's failure codes": frameLog('', [...all, '>>>>> Tests Errored'].join('\n'), 0),
+    'a marker inside a line': frameLog('', [...all, `print('>>>>> End Test Output')`].join('\n'), 0),
+  };
+  for (const [name, log] of Object.entries(cases))
+    test(name, () => {
+      const g = gradeLog({ ...base, log, exitCode: 0 });
+      expect(g.tampered.length).toBeGreaterThan(0);
+      expect(g.resolved_status).toBe('RESOLVED_NO');
+      expect(g.valid).toBe(false);
+      expect(g.tests_status.FAIL_TO_PASS.success).toEqual([]);
+      // the same log under Multi-SWE-bench's rule
+      const m = gradeLog({
+        ...base,
+        log,
+        exitCode: 0,
+        msb: {
+          fixed_tests: [],
+          f2p_tests: ['t.py::test_fix_a'],
+          p2p_tests: [],
+          s2p_tests: [],
+          n2p_tests: [],
+          run_result: null,
+          test_patch_result: null,
+          fix_patch_result: null,
+        },
+      });
+      expect(m.tampered.length).toBeGreaterThan(0);
+    });
 
+  test('an untouched framed log has nothing forged', () => {
+    expect(forgedMarkers(wrap(all, 0))).toEqual([]);
+    expect(gradeLog({ ...base, log: wrap(all, 0), exitCode: 0 }).resolved_status).toBe('RESOLVED_FULL');
+  });
+
+  test('a log stored before framing keeps its own nonce markers', () => {
+    const old = [
+      '>>>>> faun test start n1',
+      '>>>>> Start Test Output',
+      ...all,
+      '>>>>> End Test Output',
+      '>>>>> faun test end n1',
+      '>>>>> Test Exit Code: 0',
+    ].join('\n');
+    expect(forgedMarkers(old, 'n1')).toEqual([]);
+    expect(forgedMarkers(old, null).length).toBeGreaterThan(0);
+  });
+});
+
+describe("a row's own script (trusted rows): the reference's reading, faun's checks as flags", () => {
   test('a forged exit-code line inside the output: the reference reads it, faun flags the mismatch', () => {
-    const body = [
+    const log = [
+      '>>>>> Start Test Output',
       '>>>>> Test Exit Code: 0',
       'PASSED t.py::test_fix_a',
       'PASSED t.py::test_fix_b',
       'PASSED t.py::test_keep',
-    ];
-    const g = gradeLog({ ...base, log: swe(body, 1), exitCode: 1 });
+      '>>>>> End Test Output',
+      '>>>>> Test Exit Code: 1',
+    ].join('\n');
+    const g = gradeLog({ ...base, framed: false, log, exitCode: 1 });
     expect(g.resolved_status).toBe('RESOLVED_FULL');
     expect(g.flags).toContain('exit-code-mismatch');
   });
 
-  test('a log of the row’s own script (no nonce) is graded between SWE-bench’s markers', () => {
+  test('graded between SWE-bench’s markers', () => {
     const log = [
       "+ : '>>>>> Start Test Output'",
       'PASSED t.py::test_fix_a',
@@ -177,17 +224,20 @@ describe('faun checks are flags beside the reference verdict', () => {
       'PASSED t.py::test_keep',
       "+ : '>>>>> End Test Output'",
     ].join('\n');
-    const g = gradeLog({ ...base, nonce: null, log, exitCode: null });
+    const g = gradeLog({ ...base, framed: false, log, exitCode: null });
     expect(g.resolved_status).toBe('RESOLVED_FULL');
     expect(g.flags).toEqual([]);
   });
 
   test('a repeated start marker is flagged', () => {
-    const g = gradeLog({
-      ...base,
-      log: swe(['>>>>> Start Test Output', 'PASSED t.py::test_keep'], 0),
-      exitCode: 0,
-    });
+    const log = [
+      '>>>>> Start Test Output',
+      '>>>>> Start Test Output',
+      'PASSED t.py::test_keep',
+      '>>>>> End Test Output',
+      '>>>>> Test Exit Code: 0',
+    ].join('\n');
+    const g = gradeLog({ ...base, framed: false, log, exitCode: 0 });
     expect(g.flags).toContain('markers-repeated');
   });
 });

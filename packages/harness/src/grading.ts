@@ -1,10 +1,12 @@
 /**
  * Grading (pure): a test log → per-test statuses → the verdict of the reference grader the row comes from —
  * SWE-bench's (`grading-swebench.ts`: markers, suite-ran and exit-code checks, FAIL_TO_PASS / PASS_TO_PASS,
- * RESOLVED_FULL / PARTIAL / NO) or Multi-SWE-bench's (`grading-msb.ts`). faun's stricter checks (its
- * unforgeable nonce markers, the exit code it saw itself, exit 0 with failing tests) are recorded as flags.
+ * RESOLVED_FULL / PARTIAL / NO) or Multi-SWE-bench's (`grading-msb.ts`). A log the grader framed itself
+ * (framing.ts) that holds marker text it did not write is `tampered`, whatever its tests say; faun's other
+ * stricter checks (the exit code it saw itself, exit 0 with failing tests) are recorded as flags.
  */
 import type { ExecutionResult, MsbGrading, TestStatus } from '@faun/schema';
+import { forgedMarkers, framedSection } from './framing.ts';
 import { msbEvaluate, stageConflict, stageResult } from './grading-msb.ts';
 import { type EvalType, judged, referenceLog, referenceStatus, SWE_MARKERS } from './grading-swebench.ts';
 import { normaliseUnittestId, type ParserName, parseLog, type TestMap } from './parsers/index.ts';
@@ -12,21 +14,6 @@ import { normaliseUnittestId, type ParserName, parseLog, type TestMap } from './
 export type { EvalType } from './grading-swebench.ts';
 export type ResolvedStatus = 'RESOLVED_FULL' | 'RESOLVED_PARTIAL' | 'RESOLVED_NO';
 export type TestsStatus = ExecutionResult['tests_status'];
-
-/** faun's own start/end markers; the nonce makes them unforgeable by a patch. */
-export function markers(nonce: string): { start: string; end: string } {
-  return { start: `>>>>> faun test start ${nonce}`, end: `>>>>> faun test end ${nonce}` };
-}
-
-/** The text between faun's markers, or null when either is missing. */
-export function testSection(log: string, nonce: string): string | null {
-  const { start, end } = markers(nonce);
-  const i = log.indexOf(start);
-  if (i < 0) return null;
-  const j = log.indexOf(end, i + start.length);
-  if (j < 0) return null;
-  return log.slice(i + start.length, j);
-}
 
 const RANK: Record<TestStatus, number> = { PASSED: 0, XFAIL: 1, SKIPPED: 2, FAILED: 3, ERROR: 4 };
 
@@ -65,10 +52,12 @@ export function isProgressArtifact(id: string): boolean {
 }
 
 export interface GradeInput {
-  /** The whole test output. */
+  /** The whole stored log. */
   log: string;
-  /** The nonce of faun's own markers (its eval.sh); null for a log of the row's own eval script. */
-  nonce: string | null;
+  /** The grader framed the log itself (faun's own steps); false for the output of a row's own script. */
+  framed: boolean;
+  /** A log stored before framing: the nonce of the faun markers it carries (its own, once each). */
+  legacyNonce?: string | null;
   /** Exit code of the test command as the runner saw it (null when unknown or it never finished). */
   exitCode: number | null;
   parser: ParserName;
@@ -98,6 +87,8 @@ export interface Grade {
   resolved_status: ResolvedStatus;
   /** faun's stricter checks that fired; they never change the verdict. */
   flags: string[];
+  /** What the code under test forged in a framed log (non-empty: the verdict is `tampered`). */
+  tampered: string[];
 }
 
 const bucket = () => ({ success: [] as string[], failure: [] as string[] });
@@ -107,9 +98,7 @@ const count = (s: string, sub: string) => s.split(sub).length - 1;
 /** faun's own checks on a log, as flags. */
 function faunFlags(input: GradeInput, tests: TestMap, usedExit: number | null): string[] {
   const flags: string[] = [];
-  if (input.nonce !== null && testSection(input.log, input.nonce) === null)
-    flags.push('nonce-markers-missing');
-  if (count(input.log, SWE_MARKERS.start) > 1 || count(input.log, SWE_MARKERS.end) > 1)
+  if (!input.framed && (count(input.log, SWE_MARKERS.start) > 1 || count(input.log, SWE_MARKERS.end) > 1))
     flags.push('markers-repeated');
   if (input.exitCode !== null && usedExit !== null && input.exitCode !== usedExit)
     flags.push('exit-code-mismatch');
@@ -132,11 +121,11 @@ function statusFinder(tests: TestMap, exact: boolean, variants: Set<string>) {
 
 /** Grades one test log against the row's test lists by the rule of the row's reference grader. */
 export function gradeLog(input: GradeInput): Grade {
+  const forged = input.framed ? forgedMarkers(input.log, input.legacyNonce ?? null) : [];
+  if (forged.length) return tamperedGrade(input, forged);
   if (input.msb) return gradeMsb(input, input.msb);
   const evalType = input.evalType ?? 'pass_and_fail';
-  const useSwe = input.log.includes(SWE_MARKERS.start) || input.nonce === null;
-  const m = useSwe ? SWE_MARKERS : markers(input.nonce!);
-  const ref = referenceLog(input.log, (t) => parseLog(input.parser, t), m, input.exitCode);
+  const ref = referenceLog(input.log, (t) => parseLog(input.parser, t), SWE_MARKERS, input.exitCode);
   const flags = faunFlags(input, ref.tests, ref.exitCode);
   if (ref.wholeLog && ref.found) flags.push('whole-log-parsed');
   const status: TestsStatus = {
@@ -155,6 +144,7 @@ export function gradeLog(input: GradeInput): Grade {
       tests_status: failed,
       resolved_status: 'RESOLVED_NO',
       flags,
+      tampered: [],
     };
   }
   const variants = new Set<string>();
@@ -177,17 +167,36 @@ export function gradeLog(input: GradeInput): Grade {
     tests_status: status,
     resolved_status: resolvedStatus(status),
     flags,
+    tampered: [],
+  };
+}
+
+/** A framed log with forged markers: nothing in it is read; every listed test fails. */
+function tamperedGrade(input: GradeInput, forged: string[]): Grade {
+  const listed = input.msb
+    ? [...input.msb.f2p_tests, ...input.msb.s2p_tests, ...input.msb.n2p_tests]
+    : input.failToPass;
+  return {
+    valid: false,
+    invalidReason: `tampered: ${forged.join('; ')}`,
+    note: null,
+    tests: {},
+    tests_status: failedStatus(listed, input.msb ? input.msb.p2p_tests : input.passToPass),
+    resolved_status: 'RESOLVED_NO',
+    flags: [],
+    tampered: forged,
   };
 }
 
 /** The part of a log Multi-SWE-bench's parser reads: faun's marked section when present, else all of it. */
-function msbSection(log: string): string {
+function msbSection(log: string, framed: boolean): string {
+  if (framed) return framedSection(log) ?? log;
   if (!log.includes(SWE_MARKERS.start) || !log.includes(SWE_MARKERS.end)) return log;
   return log.split(SWE_MARKERS.start)[1]!.split(SWE_MARKERS.end)[0]!;
 }
 
 function gradeMsb(input: GradeInput, msb: MsbGrading): Grade {
-  const tests = parseLog(input.parser, msbSection(input.log));
+  const tests = parseLog(input.parser, msbSection(input.log, input.framed));
   const flags = faunFlags(input, tests, input.exitCode);
   const fix = stageResult(tests);
   const status: TestsStatus = {
@@ -197,7 +206,7 @@ function gradeMsb(input: GradeInput, msb: MsbGrading): Grade {
     PASS_TO_FAIL: bucket(),
   };
   const listed = [...msb.f2p_tests, ...msb.s2p_tests, ...msb.n2p_tests];
-  const base = { tests, flags, note: null as string | null };
+  const base = { tests, flags, note: null as string | null, tampered: [] as string[] };
   if (!Object.keys(tests).length)
     return {
       ...base,

@@ -9,7 +9,6 @@ export {
   type Grade,
   gradeLog,
   lookupStatus,
-  markers,
   type ResolvedStatus,
   resolvedStatus,
 } from './grading.ts';

@@ -54,7 +54,7 @@ export class LocalBackend implements Backend {
     await snapshotRepo(source, inst.base_commit, dir);
     for (const step of installSteps(spec, inst)) {
       log(`install: ${step}`);
-      const r = await localExec(step, dir, 600_000, spec.env);
+      const r = await localExec(step, dir, { timeoutMs: 600_000, baseEnv: spec.env });
       if (r.exitCode !== 0)
         throw new FaunError(`install step failed (${r.exitCode}): ${step}\n${r.output.slice(-2000)}`);
     }

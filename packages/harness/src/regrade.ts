@@ -8,7 +8,7 @@ import { instanceReport, type RunReport, runReport } from './report.ts';
 import { gradeOutcome } from './run-instance.ts';
 import { type Meta, readJson } from './verify.ts';
 
-const GRADED = new Set(['resolved', 'unresolved', 'empty_patch', 'invalid_log']);
+const GRADED = new Set(['resolved', 'unresolved', 'empty_patch', 'invalid_log', 'tampered']);
 
 /**
  * Re-grades one stored instance log with `meta`'s grading inputs (no container); rewrites its result and
@@ -17,12 +17,14 @@ const GRADED = new Set(['resolved', 'unresolved', 'empty_patch', 'invalid_log'])
 export async function regradeInstance(
   d: string,
   stored: ExecutionResult,
-  meta: Meta & { nonce: string | null },
+  meta: Meta & { nonce: string | null; framed?: boolean },
 ): Promise<{ result: ExecutionResult; changed: boolean }> {
   if (!GRADED.has(stored.outcome) || meta.patch_empty) return { result: stored, changed: false };
   const g = gradeLog({
     log: await readFile(join(d, 'test_output.txt'), 'utf8').catch(() => ''),
-    nonce: meta.nonce,
+    // logs stored before the grader framed them carry faun's nonce markers
+    framed: meta.framed ?? meta.nonce !== null,
+    legacyNonce: meta.nonce,
     exitCode: stored.exit_code,
     parser: meta.parser,
     exactIds: meta.exact_ids ?? false,
@@ -35,6 +37,7 @@ export async function regradeInstance(
     ...stored,
     outcome: gradeOutcome(g, meta.patch_empty),
     resolved_status: g.valid ? g.resolved_status : 'RESOLVED_NO',
+    ...(g.tampered.length ? { tampered: g.tampered } : {}),
     tests_status: g.tests_status,
     error: g.invalidReason ?? g.note,
     flags: g.flags,

@@ -16,7 +16,7 @@ const PY_ENV = { PYTHONDONTWRITEBYTECODE: '1', PYTHONWARNINGS: 'ignore' };
 /**
  * requests' tests call httpbin.org (over http and https) and other hosts; with the network off they get
  * Debian's httpbin served by gunicorn (threaded workers send `Connection: keep-alive`, as httpbin.org does)
- * on loopback ports 80 and 443, those host names pointed at 127.0.0.1 in /etc/hosts, and a certificate
+ * on loopback ports 80 and 443, those host names pointed at 127.0.0.1 by the sandbox (`localHosts`), and a certificate
  * signed by a CA made when the environment is built and trusted through the system store
  * (`REQUESTS_CA_BUNDLE`, which every requests version honours). Servers write to /dev/null so they cannot
  * hold the log pipe open.
@@ -39,7 +39,6 @@ const MAKE_HTTPBIN_CERT = [
 ].join(' && ');
 const GUNICORN = 'python3 -m gunicorn -k gthread --threads 8 --keep-alive 5 --log-level critical';
 const LOCAL_HTTPBIN =
-  `echo '127.0.0.1 ${HTTPBIN_HOSTS.join(' ')}' >> /etc/hosts; ` +
   `(${GUNICORN} -b 127.0.0.1:80 httpbin:app >/dev/null 2>&1 &); ` +
   `(${GUNICORN} -b 127.0.0.1:443 --certfile ${HTTPBIN_PKI}/server.crt --keyfile ${HTTPBIN_PKI}/server.key httpbin:app >/dev/null 2>&1 &); ` +
   `for _ in $(seq 100); do python3 -c "import socket; [socket.create_connection(('127.0.0.1', p)) for p in (80, 443)]" 2>/dev/null && break; sleep 0.1; done;`;
@@ -132,8 +131,9 @@ export const REPO_SPECS: EnvSpec[] = [
     parser: 'pytest-options',
     // Connect-timeout tests dial 10.255.255.1 and expect it to hang, not to fail as unreachable.
     network: 'tarpit',
+    localHosts: HTTPBIN_HOSTS,
     env: { ...PY_ENV, REQUESTS_CA_BUNDLE: '/etc/ssl/certs/ca-certificates.crt' },
-    specVersion: '2',
+    specVersion: '3',
   },
   {
     name: 'pallets/flask',

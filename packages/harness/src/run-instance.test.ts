@@ -20,9 +20,10 @@ class VanishingBackend extends LocalBackend {
     return {
       workdir: s.workdir,
       scratch: s.scratch,
+      imageId: null,
       exec: (cmd, o) => s.exec(cmd, o),
       writeFile: (p, c) => s.writeFile(p, c),
-      readFile: (p) => s.readFile(p),
+      killTestProcesses: () => s.killTestProcesses(),
       infraProblem: async () => 'container vanished: No such container',
       dispose: () => s.dispose(),
     };

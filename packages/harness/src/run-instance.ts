@@ -1,19 +1,23 @@
 /**
- * Runs one instance: prepare the environment, start a sandbox, apply the model patch through the
- * fallback chain, run eval.sh under a timeout, grade, and always dispose of the sandbox. Returns the
- * result plus the artifacts (patch.diff, eval.sh, test_output.txt) for the instance directory.
+ * Runs one instance: prepare the environment, run the stages in a fresh sandbox (run-stages.ts), grade the
+ * framed log, and — when a listed test failed — run again in fresh sandboxes to tell flaky tests from
+ * failing ones (flaky.ts). Every sandbox is disposed of. Returns the result plus the artifacts of the first
+ * run (patch.diff, eval.sh, apply_output.txt, test_output.txt) for the instance directory.
  */
-import { randomBytes } from 'node:crypto';
 import { sha256 } from '@faun/kit';
-import type { ExecutionInstance, ExecutionResult } from '@faun/schema';
-import { failedStatus, type Grade, gradeLog, type TestsStatus } from './grading.ts';
+import type { ExecutionInstance, ExecutionResult, ExecutionStage } from '@faun/schema';
+import type { OutputLimits } from './capture.ts';
+import { contractEnv, determinismContract } from './contract.ts';
+import { DEFAULT_RERUNS, type FlakyPolicy, mergedOutcome, mergeRuns, wantsRerun } from './flaky.ts';
+import { failedStatus, type Grade, gradeLog, resolvedStatus, type TestsStatus } from './grading.ts';
 import type { PatchPrediction } from './instances.ts';
 import type { TestMap } from './parsers/index.ts';
 import { isEmptyPatch, unsafePaths } from './patch.ts';
-import { MSB_FIX_PATCH, MSB_FIX_RUN, type PublishedPlan, swebenchEvalScript } from './published.ts';
+import { type PublishedPlan, swebenchEvalScript } from './published.ts';
 import { rowGrading } from './row-grading.ts';
+import { type Attempt, runStages, type StagePlan } from './run-stages.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits, type PreparedEnv, type Sandbox } from './sandbox.ts';
-import { appliedWith, applyScript, evalScript, REVERSED, runCommand, TEST_PATCH_EXIT } from './scripts.ts';
+import { evalScript } from './scripts.ts';
 import { type EnvSpec, specId, specLimits, testCommand } from './specs.ts';
 
 export interface RunOptions {
@@ -25,8 +29,6 @@ export interface RunOptions {
   timeoutS: number;
   limits?: Limits;
   log?: (line: string) => void;
-  /** Random by default; fixed in tests. */
-  nonce?: string;
   /** The environment hash computed by the caller (recorded even when no environment is built). */
   envHash?: string;
   /** Aborting removes the sandbox at once (Ctrl+C); the result is then an infra error marked cancelled. */
@@ -39,11 +41,17 @@ export interface RunOptions {
   published?: PublishedPlan | null;
   /** With `published`: pull the image when it is not present locally. */
   pull?: boolean;
+  /** Re-runs, in fresh sandboxes, of an instance whose listed test failed (default 2; 0 = none). */
+  reruns?: number;
+  /** Whether a test that failed and then passed on a re-run counts as failed (default) or passed. */
+  flakyPolicy?: FlakyPolicy;
+  /** How much test output to keep. */
+  maxOutput?: OutputLimits;
 }
 
 export interface InstanceRun {
   result: ExecutionResult;
-  /** Every parsed test status (for validation and auditing). */
+  /** Every parsed test status of the first run (for validation and auditing). */
   tests: TestMap;
   artifacts: {
     'patch.diff': string;
@@ -57,7 +65,32 @@ export interface InstanceRun {
   env: PreparedEnv | null;
 }
 
-const DIFF_NONE = '';
+/** Where attempts run: the instance (label), its limits and network. */
+interface Box {
+  instance: string;
+  limits: Limits;
+  network: 'none' | 'tarpit';
+}
+
+/** The same listed tests, every one failed. */
+function allFailed(s: TestsStatus): TestsStatus {
+  const both = (b: { success: string[]; failure: string[] }) => [...b.success, ...b.failure];
+  return {
+    ...failedStatus(both(s.FAIL_TO_PASS), both(s.PASS_TO_PASS)),
+    FAIL_TO_FAIL: { success: [], failure: both(s.FAIL_TO_FAIL) },
+    PASS_TO_FAIL: { success: [], failure: both(s.PASS_TO_FAIL) },
+  };
+}
+
+/** What one attempt gave: the stages' record, its grade, or why it could not be graded. */
+interface Graded {
+  attempt: Attempt | null;
+  grade: Grade | null;
+  /** An infrastructure problem (the sandbox died, the engine failed). */
+  infra: string | null;
+}
+
+const round = (ms: number) => Math.round(ms / 10) / 100;
 
 /** Runs one instance with one prediction; never throws for model or infrastructure failures. */
 export async function runInstance(
@@ -67,16 +100,30 @@ export async function runInstance(
 ): Promise<InstanceRun> {
   const t0 = performance.now();
   const log = opts.log ?? (() => {});
-  const nonce = opts.nonce ?? randomBytes(12).toString('hex');
   const patch = pred.patch ?? '';
   const empty = isEmptyPatch(patch);
+  const pub = opts.published ?? null;
+  const limits = specLimits(opts.limits ?? DEFAULT_LIMITS, opts.spec);
+  const network = pub ? 'none' : (opts.spec.network ?? 'none');
+  const env: Record<string, string> = { ...opts.spec.env, ...opts.extraEnv, ...contractEnv(inst) };
   const artifacts: InstanceRun['artifacts'] = {
     'patch.diff': patch,
-    'eval.sh': DIFF_NONE,
-    'test_output.txt': DIFF_NONE,
-    'apply_output.txt': DIFF_NONE,
+    'eval.sh': '',
+    'test_output.txt': '',
+    'apply_output.txt': '',
   };
-  let env: PreparedEnv | null = null;
+  let prepared: PreparedEnv | null = null;
+  let stages: ExecutionStage[] = [];
+  let imageId: string | null = null;
+  const contract = () =>
+    determinismContract({
+      inst,
+      network,
+      limits,
+      image: prepared?.ref ?? null,
+      imageDigest: prepared?.digest ?? imageId,
+      isolated: opts.backend.name !== 'local',
+    });
   const finish = (
     outcome: ExecutionResult['outcome'],
     extra: Partial<ExecutionResult> & { tests_status?: TestsStatus },
@@ -91,129 +138,79 @@ export async function runInstance(
       resolved_status: outcome === 'infra_error' ? null : 'RESOLVED_NO',
       applied_with: null,
       patch_sha256: sha256(patch),
-      image_id: env?.hash ?? opts.envHash ?? null,
+      image_id: prepared?.hash ?? opts.envHash ?? null,
       spec_version: specId(opts.spec),
       exit_code: null,
       tests_status: failedStatus(inst.fail_to_pass, inst.pass_to_pass),
-      duration_s: Math.round((performance.now() - t0) / 10) / 100,
+      duration_s: round(performance.now() - t0),
       error: null,
       flags: [],
+      contract: contract(),
+      ...(stages.length ? { stages } : {}),
       ...extra,
     },
     tests,
     artifacts,
     infra,
-    env,
+    env: prepared,
   });
 
   const grading = rowGrading(inst, opts.spec);
   if ('problem' in grading) return finish('bad_input', { resolved_status: null, error: grading.problem });
   // As SWE-bench: an empty patch is not run, and never resolves anything.
   if (empty && !opts.runEmpty) return finish('empty_patch', { error: 'empty patch: not run' });
-
   const unsafe = unsafePaths(patch);
   if (unsafe.length)
     return finish('apply_failed', {
       error: `patch touches paths outside the repository: ${unsafe.join(', ')}`,
     });
-
-  const pub = opts.published ?? null;
   if (pub && !opts.backend.preparePublished)
     return finish('bad_input', { error: `the ${opts.backend.name} backend cannot run published images` });
+
+  const tBuild = performance.now();
   try {
-    env = pub
+    prepared = pub
       ? await opts.backend.preparePublished!(pub, Boolean(opts.pull), log)
       : await opts.backend.prepare(inst, opts.spec, opts.source, log);
   } catch (e) {
     const what = pub ? `published image ${pub.image} unavailable` : 'environment build failed';
+    stages = [
+      {
+        name: 'build',
+        status: 'failed',
+        duration_s: round(performance.now() - tBuild),
+        detail: (e as Error).message.split('\n')[0]!,
+        log: null,
+      },
+    ];
     return finish('infra_error', { error: `${what}: ${(e as Error).message}` }, {}, true);
   }
+  const build: ExecutionStage = {
+    name: 'build',
+    status: 'ok',
+    duration_s: round(performance.now() - tBuild),
+    detail: prepared.ref,
+    log: null,
+  };
 
-  let sbx: Sandbox | null = null;
-  try {
-    sbx = await opts.backend.start(env, {
-      labels: { 'org.faun.harness.instance': inst.instance_id },
-      limits: specLimits(opts.limits ?? DEFAULT_LIMITS, opts.spec),
-      network: pub ? 'none' : (opts.spec.network ?? 'none'),
-    });
-    const s = sbx;
-    if (opts.signal) {
-      const kill = () => void s.dispose().catch(() => {});
-      if (opts.signal.aborted) kill();
-      else opts.signal.addEventListener('abort', kill, { once: true });
-    }
-    const patchPath = `${s.scratch}/patch.diff`;
-    const testPatchPath = inst.test_patch.trim() && !pub ? `${s.scratch}/test.patch` : null;
-    const script = pub
-      ? pub.kind === 'swebench'
-        ? swebenchEvalScript(inst.eval_script ?? '')
-        : `#!/bin/bash\n${MSB_FIX_RUN}\n`
-      : evalScript({
-          workdir: s.workdir,
-          nonce,
-          testPatchPath,
-          testPatch: inst.test_patch,
-          testCmd: testCommand(opts.spec, inst),
-          env: { ...opts.spec.env, ...opts.extraEnv },
-          preTest: opts.spec.preTest,
-        });
-    artifacts['eval.sh'] = script;
-    await s.writeFile(`${s.scratch}/eval.sh`, script);
-    if (testPatchPath) await s.writeFile(testPatchPath, inst.test_patch);
-
-    let applied: string | null = null;
-    if (pub?.kind === 'multi-swe-bench') {
-      // fix-run.sh applies the test patch and this one itself (git apply), as Multi-SWE-bench runs it.
-      await s.writeFile(MSB_FIX_PATCH, patch.endsWith('\n') ? patch : `${patch}\n`);
-      applied = 'fix-run.sh';
-    } else if (!empty) {
-      await s.writeFile(patchPath, patch.endsWith('\n') ? patch : `${patch}\n`);
-      await s.writeFile(`${s.scratch}/apply.sh`, applyScript(s.workdir, patchPath));
-      const a = await s.exec(`bash ${s.scratch}/apply.sh`, { timeoutMs: 120_000 });
-      artifacts['apply_output.txt'] = a.output;
-      applied = appliedWith(a.output);
-      if (!applied) {
-        // A container that died or was removed fails every strategy: that is the infrastructure's doing.
-        const infra = await s.infraProblem();
-        if (infra) return finish('infra_error', { error: `${infra} (while applying the patch)` }, {}, true);
-        const why = a.output.includes(REVERSED)
-          ? 'the patch applies only in reverse'
-          : 'no strategy applied the patch';
-        return finish('apply_failed', { error: why });
-      }
-    }
-
-    const timeoutMs = opts.timeoutS * 1000;
-    const outPath = `${s.scratch}/test_output.txt`;
-    const started = performance.now();
-    const r = await s.exec(runCommand(`${s.scratch}/eval.sh`, outPath, opts.timeoutS), {
-      timeoutMs: timeoutMs + 30_000,
-    });
-    const elapsed = performance.now() - started;
-    const timedOut =
-      r.timedOut || ((r.exitCode === 124 || r.exitCode === 137) && elapsed >= timeoutMs * 0.95);
-    const output = r.timedOut ? r.output : await s.readFile(outPath).catch(() => r.output);
-    artifacts['test_output.txt'] = output;
-    const infra = await s.infraProblem();
-    if (infra)
-      return finish('infra_error', { applied_with: applied, exit_code: r.exitCode, error: infra }, {}, true);
-    if (timedOut)
-      return finish('timeout', {
-        applied_with: applied,
-        error: `tests did not finish within ${opts.timeoutS} s`,
-      });
-    if (r.exitCode === TEST_PATCH_EXIT && output.includes('>>>>> Test Patch Apply Failed'))
-      return finish('invalid_log', {
-        applied_with: applied,
-        exit_code: r.exitCode,
-        error: 'the test patch did not apply',
-      });
-
-    const g = gradeLog({
-      log: output,
-      // A published image's own script prints the reference's markers and exit code, not faun's.
-      nonce: pub ? null : nonce,
-      exitCode: pub?.kind === 'swebench' ? null : r.exitCode,
+  const plan = stagePlan(inst, opts, pub, empty ? null : patch, env);
+  artifacts['eval.sh'] =
+    plan.kind === 'faun'
+      ? evalScript({
+          workdir: prepared.workdir ?? '/testbed',
+          testPatch: plan.testPatch,
+          testCmd: plan.testCmd,
+          env,
+          preTest: plan.preTest,
+        })
+      : plan.kind === 'swebench-script'
+        ? plan.script
+        : '#!/bin/bash\nbash /home/fix-run.sh\n';
+  const gradeOf = (a: Attempt) =>
+    gradeLog({
+      log: a.log,
+      framed: a.framed,
+      exitCode: pub?.kind === 'swebench' ? null : a.exitCode,
       parser: grading.parser,
       exactIds: grading.exactIds,
       failToPass: inst.fail_to_pass,
@@ -221,28 +218,182 @@ export async function runInstance(
       evalType: grading.evalType,
       msb: inst.msb ?? null,
     });
+
+  const box = { instance: inst.instance_id, limits, network };
+  const first = await attempt(prepared, plan, opts, box, gradeOf, (id) => {
+    imageId = id;
+  });
+  stages = [build, ...(first.attempt?.stages ?? [])];
+  const a = first.attempt;
+  if (a) {
+    artifacts['apply_output.txt'] = a.applyOutput;
+    artifacts['test_output.txt'] = a.log;
+  }
+  if (first.infra)
     return finish(
-      gradeOutcome(g, empty),
-      {
-        applied_with: applied,
-        exit_code: r.exitCode,
-        resolved_status: g.valid ? g.resolved_status : 'RESOLVED_NO',
-        tests_status: g.tests_status,
-        error: g.invalidReason ?? g.note,
-        flags: g.flags,
-      },
-      g.tests,
+      'infra_error',
+      { applied_with: a?.applied ?? null, exit_code: a?.exitCode ?? null, error: first.infra },
+      {},
+      true,
     );
+  if (!a) return finish('infra_error', { error: 'the sandbox did not start' }, {}, true);
+  if (a.applyFailed) return finish('apply_failed', { error: a.applyFailed });
+  const base = { applied_with: a.applied, exit_code: a.exitCode };
+  if (a.testPatchFailed) return finish('invalid_log', { ...base, error: 'the test patch did not apply' });
+  if (a.timedOut)
+    return finish('timeout', { ...base, error: `tests did not finish within ${opts.timeoutS} s` });
+  const g = first.grade!;
+  const flags = [...g.flags, ...(a.omittedBytes ? [`output-truncated:${a.omittedBytes}`] : [])];
+  if (g.tampered.length)
+    return finish('tampered', { ...base, tampered: g.tampered, error: g.invalidReason, flags }, g.tests);
+  const outcome = gradeOutcome(g, empty);
+  const graded = {
+    ...base,
+    resolved_status: g.valid ? g.resolved_status : ('RESOLVED_NO' as const),
+    tests_status: g.tests_status,
+    error: g.invalidReason ?? g.note,
+    flags,
+  };
+  if (outcome !== 'unresolved' || empty) return finish(outcome, graded, g.tests);
+  return rerunFlaky(g, opts, prepared, plan, box, gradeOf, (r) =>
+    finish(r.outcome, { ...graded, ...r.extra }, g.tests),
+  );
+}
+
+/** The steps to run for this instance and prediction. */
+function stagePlan(
+  inst: ExecutionInstance,
+  opts: RunOptions,
+  pub: PublishedPlan | null,
+  patch: string | null,
+  env: Record<string, string>,
+): StagePlan {
+  if (pub?.kind === 'multi-swe-bench') return { kind: 'msb-fix-run', patch: patch ?? '', env };
+  if (pub?.kind === 'swebench')
+    return { kind: 'swebench-script', patch, script: swebenchEvalScript(inst.eval_script ?? ''), env };
+  return {
+    kind: 'faun',
+    patch,
+    testPatch: inst.test_patch,
+    preTest: opts.spec.preTest ?? [],
+    testCmd: testCommand(opts.spec, inst),
+    env,
+  };
+}
+
+/** One attempt in a fresh sandbox, graded; the sandbox is always disposed of. */
+async function attempt(
+  env: PreparedEnv,
+  plan: StagePlan,
+  opts: RunOptions,
+  box: Box,
+  gradeOf: (a: Attempt) => Grade,
+  onImage: (id: string | null) => void = () => {},
+): Promise<Graded> {
+  let sbx: Sandbox | null = null;
+  try {
+    sbx = await opts.backend.start(env, {
+      labels: { 'org.faun.harness.instance': box.instance },
+      limits: box.limits,
+      network: box.network,
+      localHosts: opts.spec.localHosts,
+    });
+    onImage(sbx.imageId);
+    const s = sbx;
+    if (opts.signal) {
+      const kill = () => void s.dispose().catch(() => {});
+      if (opts.signal.aborted) kill();
+      else opts.signal.addEventListener('abort', kill, { once: true });
+    }
+    const a = await runStages(s, plan, opts.timeoutS, opts.maxOutput);
+    // A container that died or was removed fails every step: that is the infrastructure's doing.
+    const infra = await s.infraProblem();
+    if (infra)
+      return {
+        attempt: a,
+        grade: null,
+        infra: a.applyFailed ? `${infra} (while applying the patch)` : infra,
+      };
+    const ran = !a.applyFailed && !a.testPatchFailed && !a.timedOut;
+    return { attempt: a, grade: ran ? gradeOf(a) : null, infra: null };
   } catch (e) {
     const why = opts.signal?.aborted ? 'cancelled' : `sandbox error: ${(e as Error).message}`;
-    return finish('infra_error', { error: why }, {}, true);
+    return { attempt: null, grade: null, infra: why };
   } finally {
-    if (sbx) await sbx.dispose().catch((e) => log(`dispose failed: ${(e as Error).message}`));
+    if (sbx) await sbx.dispose().catch((e) => opts.log?.(`dispose failed: ${(e as Error).message}`));
   }
+}
+
+/**
+ * A listed test failed: run again in fresh sandboxes (at most `reruns` times, until every failing test has
+ * passed once) and merge the runs by the flaky policy. A re-run that ends in an infrastructure error is not
+ * counted; one that times out or cannot be graded counts as a failure of every listed test.
+ */
+async function rerunFlaky(
+  g: Grade,
+  opts: RunOptions,
+  prepared: PreparedEnv,
+  plan: StagePlan,
+  box: Box,
+  gradeOf: (a: Attempt) => Grade,
+  done: (r: { outcome: ExecutionResult['outcome']; extra: Partial<ExecutionResult> }) => InstanceRun,
+): Promise<InstanceRun> {
+  const max = opts.reruns ?? DEFAULT_RERUNS;
+  const policy = opts.flakyPolicy ?? 'failed';
+  const runs: TestsStatus[] = [g.tests_status];
+  const extraStages: ExecutionStage[] = [];
+  while (wantsRerun(runs, max) && !opts.signal?.aborted) {
+    const t0 = performance.now();
+    const r = await attempt(prepared, plan, opts, box, gradeOf);
+    const n = runs.length;
+    if (r.infra || !r.attempt) {
+      extraStages.push({
+        name: `rerun-${n}`,
+        status: 'skipped',
+        duration_s: round(performance.now() - t0),
+        detail: `not counted: ${r.infra}`,
+        log: null,
+      });
+      break;
+    }
+    // a re-run that timed out, could not be graded or forged its log passed nothing
+    const status = r.grade && !r.grade.tampered.length ? r.grade.tests_status : allFailed(g.tests_status);
+    runs.push(status);
+    const failing = [...status.FAIL_TO_PASS.failure, ...status.PASS_TO_PASS.failure];
+    extraStages.push({
+      name: `rerun-${n}`,
+      status: failing.length ? 'failed' : 'ok',
+      duration_s: round(performance.now() - t0),
+      detail: failing.length
+        ? `still failing: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ` (+${failing.length - 5})` : ''}`
+        : 'every listed test passed',
+      log: null,
+    });
+  }
+  const base = done({ outcome: 'unresolved', extra: {} });
+  const stages = [...(base.result.stages ?? []), ...extraStages];
+  if (runs.length === 1) return done({ outcome: 'unresolved', extra: { stages } });
+  const m = mergeRuns(runs, policy);
+  const full = (s: TestsStatus) => resolvedStatus(s) === 'RESOLVED_FULL';
+  const outcome = mergedOutcome(m, full, policy);
+  return done({
+    outcome,
+    extra: {
+      stages,
+      tests_status: m.tests_status,
+      resolved_status: resolvedStatus(m.tests_status),
+      test_runs: m.test_runs,
+      flaky_tests: m.flaky,
+      ...(outcome === 'flaky'
+        ? { error: `flaky: ${m.flaky.join(', ')} failed, then passed on a re-run` }
+        : {}),
+    },
+  });
 }
 
 /** The outcome of a graded log; an empty patch is never resolved. */
 export function gradeOutcome(g: Grade, empty: boolean): ExecutionResult['outcome'] {
+  if (g.tampered.length) return 'tampered';
   if (empty) return 'empty_patch';
   if (!g.valid) return 'invalid_log';
   return g.resolved_status === 'RESOLVED_FULL' ? 'resolved' : 'unresolved';

@@ -3,30 +3,59 @@
  * a local process in a temporary directory for fast unit tests (this file).
  */
 import { mkdtempSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
+import { captureProcess, type OutputLimits } from './capture.ts';
 import type { PublishedPlan } from './published.ts';
 import type { EnvSpec } from './specs.ts';
 
 export interface ExecResult {
-  /** Exit code; null when the command was killed by the host-side deadline. */
+  /** The command's exit status as the runtime reports it; null when the host-side deadline killed it. */
   exitCode: number | null;
+  /** The kept output (stdout and stderr merged; head and tail when it was longer than the cap). */
   output: string;
   /** The host-side deadline fired. */
   timedOut: boolean;
+  /** Bytes of output dropped between the kept head and tail. */
+  omittedBytes: number;
+}
+
+export interface ExecOptions {
+  /** A hard host-side deadline that kills everything the command started (the whole sandbox). */
+  timeoutMs?: number;
+  /** Data written to the command's standard input. */
+  stdin?: string;
+  /** Arguments of the command (`"$@"` in it): data, never part of the shell line. */
+  args?: string[];
+  /** Environment variables (values are passed as data, never through a shell line). */
+  env?: Record<string, string>;
+  /**
+   * Runs the command under the sandbox's own time limit, seconds: its whole process group is killed after
+   * it (exit 124, or 137 when it had to be killed), by a supervisor the command cannot trace.
+   */
+  limitS?: number;
+  /** How much output to keep (default DEFAULT_OUTPUT_LIMITS). */
+  maxOutput?: OutputLimits;
 }
 
 export interface Sandbox {
   /** Where the repository is checked out. */
   readonly workdir: string;
-  /** A writable directory for scripts and logs. */
+  /** The content id (`sha256:…`) of the environment image the sandbox runs; null without images. */
+  readonly imageId: string | null;
+  /** A directory the commands may write scratch files to. */
   readonly scratch: string;
-  /** Runs a bash command in `workdir`; `timeoutMs` is a hard deadline that kills everything started. */
-  exec(cmd: string, opts?: { timeoutMs?: number }): Promise<ExecResult>;
+  /**
+   * Runs a bash command in `workdir` as the sandbox's unprivileged test user. Each call is its own
+   * process: nothing it prints can reach another call's output.
+   */
+  exec(cmd: string, opts?: ExecOptions): Promise<ExecResult>;
+  /** Writes a file as the test user (through the command's standard input). */
   writeFile(path: string, content: string): Promise<void>;
-  readFile(path: string): Promise<string>;
+  /** Ends every process the test user still has running (between stages). */
+  killTestProcesses(): Promise<void>;
   /** Why the sandbox died, when it was the infrastructure (OOM kill, engine error); null otherwise. */
   infraProblem(): Promise<string | null>;
   dispose(): Promise<void>;
@@ -39,6 +68,8 @@ export interface PreparedEnv {
   hash: string;
   /** Where commands run (default /testbed). */
   workdir?: string;
+  /** The image's content digest (`sha256:…`), when the backend knows it. */
+  digest?: string | null;
 }
 
 export interface Limits {
@@ -79,6 +110,8 @@ export interface StartOptions {
   labels: Record<string, string>;
   limits: Limits;
   network?: SandboxNetwork;
+  /** Host names that resolve to 127.0.0.1 in the sandbox (test servers the spec starts on loopback). */
+  localHosts?: string[];
 }
 
 /** How environments are built and sandboxes started. */
@@ -101,17 +134,28 @@ export interface Backend {
   release?(env: PreparedEnv): Promise<void>;
 }
 
-/** Runs a bash command as its own process group; the deadline kills the whole group. */
-export async function localExec(cmd: string, cwd: string, timeoutMs?: number, env?: Record<string, string>) {
-  const p = Bun.spawn(['setsid', 'bash', '-c', `${cmd} 2>&1`], {
-    cwd,
-    env: { ...process.env, ...env },
-    stdout: 'pipe',
-    stderr: 'pipe',
-    stdin: 'ignore',
-  });
+/**
+ * Runs a bash command as its own process group, output capped; `timeoutMs` kills the whole group; `limitS`
+ * runs it under coreutils' `timeout` (the local backend has no supervisor the command cannot reach).
+ */
+export async function localExec(
+  cmd: string,
+  cwd: string,
+  opts: ExecOptions & { baseEnv?: Record<string, string> } = {},
+): Promise<ExecResult> {
+  const limited = opts.limitS ? ['timeout', '-k', '5', String(Math.max(1, Math.round(opts.limitS)))] : [];
+  const p = Bun.spawn(
+    ['setsid', ...limited, 'bash', '-c', `exec 2>&1\n${cmd}`, 'bash', ...(opts.args ?? [])],
+    {
+      cwd,
+      env: { ...process.env, ...opts.baseEnv, ...opts.env },
+      stdout: 'pipe',
+      stderr: 'pipe',
+      stdin: opts.stdin === undefined ? 'ignore' : new TextEncoder().encode(opts.stdin),
+    },
+  );
   let timedOut = false;
-  const timer = timeoutMs
+  const timer = opts.timeoutMs
     ? setTimeout(() => {
         timedOut = true;
         try {
@@ -119,18 +163,20 @@ export async function localExec(cmd: string, cwd: string, timeoutMs?: number, en
         } catch {
           p.kill('SIGKILL');
         }
-      }, timeoutMs)
+      }, opts.timeoutMs)
     : null;
-  const [output, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+  const [out, code] = await Promise.all([captureProcess(p, opts.maxOutput), p.exited]);
   if (timer) clearTimeout(timer);
-  return { exitCode: timedOut ? null : code, output, timedOut } satisfies ExecResult;
+  return { exitCode: timedOut ? null : code, output: out.text(), timedOut, omittedBytes: out.omittedBytes() };
 }
 
 /**
- * A sandbox that is a temporary directory on this machine: no isolation, no limits — for unit tests
- * of the run logic only. The environment "image" is a snapshot directory copied per run.
+ * A sandbox that is a temporary directory on this machine: no isolation, no limits, no separate user — for
+ * unit tests of the run logic only. The environment "image" is a snapshot directory copied per run.
  */
 export class LocalSandbox implements Sandbox {
+  readonly imageId = null;
+
   private constructor(
     private readonly root: string,
     readonly workdir: string,
@@ -147,8 +193,8 @@ export class LocalSandbox implements Sandbox {
     return new LocalSandbox(root, workdir, scratch, env);
   }
 
-  exec(cmd: string, opts: { timeoutMs?: number } = {}): Promise<ExecResult> {
-    return localExec(cmd, this.workdir, opts.timeoutMs, this.env);
+  exec(cmd: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    return localExec(cmd, this.workdir, { ...opts, baseEnv: this.env });
   }
 
   async writeFile(path: string, content: string): Promise<void> {
@@ -156,9 +202,7 @@ export class LocalSandbox implements Sandbox {
     await writeFile(path, content);
   }
 
-  readFile(path: string): Promise<string> {
-    return readFile(path, 'utf8');
-  }
+  async killTestProcesses(): Promise<void> {}
 
   async infraProblem(): Promise<string | null> {
     return null;

@@ -1,8 +1,8 @@
 /**
- * Script generation (pure): `apply.sh` (the model patch's fallback chain) and `eval.sh` (restore test
- * files, apply the test patch, run the test command between unique markers, exit with its code).
+ * Script generation (pure): `apply.sh` (the model patch's fallback chain), the test-patch steps, and
+ * `eval.sh`, the record of a run's steps.
  */
-import { markers } from './grading.ts';
+import { sha256 } from '@faun/kit';
 import { SWE_MARKERS } from './grading-swebench.ts';
 import { testPatchTargets } from './patch.ts';
 
@@ -17,8 +17,6 @@ export const APPLY_FAILED = '>>>>> Patch Apply Failed';
 export const REVERSED =
   '>>>>> Patch Apply Failed: the patch applies only in reverse (reversed or already applied)';
 export const TEST_PATCH_FAILED = '>>>>> Test Patch Apply Failed';
-/** eval.sh's exit code when the test patch does not apply. */
-export const TEST_PATCH_EXIT = 97;
 
 /** The apply strategies, in order. */
 export const APPLY_CHAIN: Array<{ name: string; cmd: (p: string) => string }> = [
@@ -62,66 +60,47 @@ export function appliedWith(output: string): string | null {
 
 export interface EvalScriptInput {
   workdir: string;
-  nonce: string;
-  /** Path of the test patch inside the sandbox; null when the instance has none. */
-  testPatchPath: string | null;
   testPatch: string;
   /** The test command (bash). */
   testCmd: string;
-  /** Environment exports before the test command. */
+  /** Environment of the test command. */
   env?: Record<string, string>;
   /** Steps after the model patch, before the test patch (the spec's `preTest`); output goes to the log. */
   preTest?: string[];
 }
 
+/** The commands that restore the test patch's files to the base before it is applied (file names as arguments). */
+export const RESTORE_TEST_FILES = 'git checkout -q HEAD -- "$@" 2>/dev/null || git checkout -q HEAD -- .';
+export const REMOVE_CREATED_FILES = 'rm -rf -- "$@"';
+/** Applies the test patch read from standard input. */
+export const APPLY_TEST_PATCH = 'git apply --whitespace=nowarn -';
+
 /**
- * eval.sh: test files restored to base, test patch applied, tests run between SWE-bench's markers (nested in
- * faun's unforgeable nonce markers), then the test command's exit code recorded as SWE-bench records it.
+ * eval.sh, the record of what ran, in the order it ran — pre-test steps, test files restored to the base, the
+ * test patch applied, the test command between SWE-bench's markers with its exit code — as one script a
+ * reader (or SWE-bench's own tools) can follow. faun does not execute this file: each step runs as its own
+ * process in the sandbox, and the markers and exit code of the stored log are written by the grader.
  */
 export function evalScript(input: EvalScriptInput): string {
-  const { start, end } = markers(input.nonce);
   const { existing, created } = testPatchTargets(input.testPatch);
   const lines = ['#!/bin/bash', 'set -uo pipefail', `cd ${sh(input.workdir)} || exit 2`];
   for (const [k, v] of Object.entries(input.env ?? {}).sort()) lines.push(`export ${k}=${sh(v)}`);
-  for (const step of input.preTest ?? [])
-    lines.push(`( ${step} ) || echo ${sh('>>>>> pre-test step failed')}`);
-  if (existing.length)
-    lines.push(
-      `git checkout -q HEAD -- ${existing.map(sh).join(' ')} 2>/dev/null || git checkout -q HEAD -- . `,
-    );
-  if (created.length) lines.push(`rm -rf -- ${created.map(sh).join(' ')}`);
-  if (input.testPatchPath)
-    lines.push(
-      `git apply --whitespace=nowarn ${sh(input.testPatchPath)} || { echo ${sh(TEST_PATCH_FAILED)}; exit ${TEST_PATCH_EXIT}; }`,
-    );
+  for (const step of input.preTest ?? []) lines.push(`( ${step} )`);
+  if (existing.length) lines.push(`set -- ${existing.map(sh).join(' ')}`, RESTORE_TEST_FILES);
+  if (created.length) lines.push(`set -- ${created.map(sh).join(' ')}`, REMOVE_CREATED_FILES);
+  if (input.testPatch.trim()) {
+    const eof = `EOF_${sha256(input.testPatch).slice(0, 12)}`;
+    lines.push(`${APPLY_TEST_PATCH} <<'${eof}'`, input.testPatch.replace(/\n$/, ''), eof);
+  }
   lines.push(
-    `echo ${sh(start)}`,
     `echo ${sh(SWE_MARKERS.start)}`,
     '(',
     input.testCmd,
     ')',
     'rc=$?',
     `echo ${sh(SWE_MARKERS.end)}`,
-    `echo ${sh(end)}`,
     `echo "${SWE_MARKERS.exitCode}: $rc"`,
-    'exit $rc',
     '',
   );
   return lines.join('\n');
-}
-
-/**
- * The command that runs eval.sh with a timeout that kills its whole process group, output capped
- * at `maxBytes` and written to `outPath`; exits with eval.sh's code (124/137 on timeout).
- */
-export function runCommand(
-  evalPath: string,
-  outPath: string,
-  timeoutS: number,
-  maxBytes = 50_000_000,
-): string {
-  return (
-    `timeout -k 5 ${Math.max(1, Math.round(timeoutS))} bash ${sh(evalPath)} 2>&1 | head -c ${maxBytes} > ${sh(outPath)}; ` +
-    `exit \${PIPESTATUS[0]}`
-  );
 }

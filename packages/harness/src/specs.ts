@@ -67,6 +67,11 @@ export interface EnvSpec {
   minCpus?: number;
   /** The sandbox's network during tests (default `none`). */
   network?: SandboxNetwork;
+  /**
+   * Host names that resolve to 127.0.0.1 in the sandbox, for test servers the spec starts on loopback (the
+   * sandbox's root file system is read-only: /etc/hosts is written when it starts, not by the tests).
+   */
+  localHosts?: string[];
   /** Environment variables for install and tests. */
   env?: Record<string, string>;
   /** Bump when a change to the spec must invalidate stored results. */

@@ -4,9 +4,8 @@
  * with no FAIL_TO_PASS. With the multi-swe-bench rule, Multi-SWE-bench's three stages and validity check
  * instead (validate-msb.ts). The derivations themselves (`deriveTests`, `deriveMsb`) are pure.
  */
-import { randomBytes } from 'node:crypto';
 import type { ExecutionInstance, TestStatus } from '@faun/schema';
-import { testSection } from './grading.ts';
+import { framedSection } from './framing.ts';
 import { type ParserName, parseLog, type TestMap } from './parsers/index.ts';
 import { repoSource } from './repo.ts';
 import { rowGrading } from './row-grading.ts';
@@ -122,7 +121,6 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
   const parser = 'problem' in grading ? null : grading.parser;
   for (const side of stages) {
     for (let i = 0; i < repeats; i++) {
-      const nonce = randomBytes(12).toString('hex');
       const pred = {
         instance_id: inst.instance_id,
         model: 'validate',
@@ -145,10 +143,11 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
         log: opts.log,
         extraEnv: { FAUN_REPEAT: String(i) },
         runEmpty: true,
-        nonce,
+        // validation has its own repeats: no flake re-runs inside one
+        reruns: 0,
       });
       const out = run.artifacts['test_output.txt'];
-      const text = testSection(out, nonce) ?? out;
+      const text = framedSection(out) ?? out;
       if (opts.onStageLog)
         await opts.onStageLog({ instance: inst, stage: name[side], repeat: i, parser, text });
       const o = run.result.outcome;

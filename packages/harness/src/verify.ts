@@ -2,12 +2,16 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunRecord, sha256 } from '@faun/kit';
 import {
+  type DeterminismContract,
   type ExecutionInstance,
   ExecutionResult,
   type MsbGrading,
   stableStringify,
   writeFileAtomic,
 } from '@faun/schema';
+import type { OutputLimits } from './capture.ts';
+import { determinismContract } from './contract.ts';
+import type { FlakyPolicy } from './flaky.ts';
 import type { EvalType } from './grading.ts';
 import type { PatchPrediction } from './instances.ts';
 import type { ParserName } from './parsers/index.ts';
@@ -20,8 +24,8 @@ import { type WrittenReport, writeFormatReports } from './report-write.ts';
 import { rowGrading } from './row-grading.ts';
 import { claimRunDir, identityOf, type RunIdentity } from './run-identity.ts';
 import { type InstanceRun, runInstance } from './run-instance.ts';
-import type { Backend, Limits } from './sandbox.ts';
-import { type EnvSpec, specFor, specId } from './specs.ts';
+import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
+import { type EnvSpec, specFor, specId, specLimits } from './specs.ts';
 
 export interface VerifyOptions {
   instances: ExecutionInstance[];
@@ -59,6 +63,12 @@ export interface VerifyOptions {
   /** `pull`: rows with a published image run in it (pulled when missing); `build` (default): faun builds. */
   images?: 'pull' | 'build';
   namespaces?: ImageNamespaces;
+  /** Re-runs of an instance whose listed test failed, each in a fresh sandbox (default 2; 0 = none). */
+  reruns?: number;
+  /** A test that failed, then passed on a re-run, counts as `failed` (default, SWE-bench's rule) or `passed`. */
+  flakyPolicy?: FlakyPolicy;
+  /** How much test output each run keeps (head and tail). */
+  maxOutput?: OutputLimits;
 }
 
 export interface VerifyOutcome {
@@ -98,7 +108,11 @@ export async function readJson<T>(path: string): Promise<T | null> {
 }
 
 /** Writes one instance's artifacts; result.json last, so its presence means the instance is complete. */
-async function persist(dir: string, run: InstanceRun, meta: Meta & { nonce: string | null }): Promise<void> {
+async function persist(
+  dir: string,
+  run: InstanceRun,
+  meta: Meta & { nonce: string | null; framed: boolean },
+): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const [name, text] of Object.entries(run.artifacts)) await writeFileAtomic(join(dir, name), text);
   await writeFileAtomic(join(dir, 'meta.json'), `${stableStringify(meta, 2)}\n`);
@@ -110,6 +124,7 @@ async function persist(dir: string, run: InstanceRun, meta: Meta & { nonce: stri
 }
 
 function sampleOutcome(r: ExecutionResult) {
+  // tampered and flaky are never passes; flaky counts as passed only through --flaky-policy (then resolved)
   if (r.outcome === 'resolved') return 'pass' as const;
   if (r.outcome === 'timeout') return 'timeout' as const;
   if (r.outcome === 'infra_error') return 'error' as const;
@@ -274,12 +289,13 @@ async function runOne(
     stored.outcome !== 'infra_error' &&
     stored.patch_sha256 === base.patch_sha256 &&
     stored.image_id === envHash &&
-    stored.spec_version === specId(spec)
+    stored.spec_version === specId(spec) &&
+    sameContract(stored, inst, spec, opts, plan !== null)
   ) {
     // The same run; the row's grading inputs (lists, parser) may have changed since: its stored log is
     // graded again, no container.
-    const meta = await readJson<Meta & { nonce: string | null }>(join(dir, 'meta.json'));
-    const now = { ...meta, ...gradingMeta, nonce: meta?.nonce ?? null };
+    const meta = await readJson<Meta & { nonce: string | null; framed?: boolean }>(join(dir, 'meta.json'));
+    const now = { ...meta, ...gradingMeta, nonce: meta?.nonce ?? null, framed: meta?.framed ?? false };
     if (!meta || stableStringify(now) === stableStringify(meta))
       return { result: ExecutionResult.parse(stored), reused: true };
     const { result } = await regradeInstance(dir, ExecutionResult.parse(stored), now);
@@ -287,7 +303,6 @@ async function runOne(
     return { result, reused: true };
   }
 
-  const nonce = sha256(`${Math.random()}${Date.now()}${inst.instance_id}`).slice(0, 24);
   const runOpts = {
     backend: opts.backend,
     spec,
@@ -296,11 +311,13 @@ async function runOne(
     timeoutS: opts.timeoutS ?? 1800,
     limits: opts.limits,
     log,
-    nonce,
     envHash,
     signal: opts.signal,
     published: plan,
     pull: true,
+    reruns: opts.reruns,
+    flakyPolicy: opts.flakyPolicy,
+    maxOutput: opts.maxOutput,
   };
   let run = await runInstance(inst, pred, runOpts);
   if (run.infra && !opts.signal?.aborted) {
@@ -310,8 +327,32 @@ async function runOne(
   if (opts.cacheLevel === 'env' && run.env) await opts.backend.release?.(run.env);
   // Interrupted mid-run: nothing is stored or reported, so a resumed run does this instance again.
   if (opts.signal?.aborted) return null;
-  await persist(dir, run, { nonce: plan ? null : nonce, ...gradingMeta });
+  await persist(dir, run, { nonce: null, framed: plan === null, ...gradingMeta });
   return { result: run.result, reused: false };
+}
+
+/**
+ * A stored result is reused only when it was made under the contract this run would apply (the same user,
+ * limits, network and fixed environment): a result from before the sandbox changed is run again.
+ */
+function sameContract(
+  stored: ExecutionResult,
+  inst: ExecutionInstance,
+  spec: EnvSpec,
+  opts: VerifyOptions,
+  published: boolean,
+): boolean {
+  if (!stored.contract) return false;
+  const want = determinismContract({
+    inst,
+    network: published ? 'none' : (spec.network ?? 'none'),
+    limits: specLimits(opts.limits ?? DEFAULT_LIMITS, spec),
+    image: null,
+    imageDigest: null,
+    isolated: opts.backend.name !== 'local',
+  });
+  const key = (c: DeterminismContract) => stableStringify({ ...c, image: null, image_digest: null });
+  return key(stored.contract) === key(want);
 }
 
 function emptyStatus(inst: ExecutionInstance): ExecutionResult['tests_status'] {

@@ -55,6 +55,12 @@ export const ExecutionInstance = z.object({
   log_parser: z.string().nullable().optional(),
   /** SWE-bench v5 rows: `pass_and_fail` or `fail_only` (kept as given; checked when graded). */
   eval_type: z.string().nullable().optional(),
+  /** The Python hash seed the tests need (default 0 under the determinism contract; `random` for none). */
+  python_hash_seed: z
+    .string()
+    .regex(/^(random|\d{1,10})$/, 'expected a number or "random"')
+    .nullable()
+    .optional(),
 });
 export type ExecutionInstance = z.infer<typeof ExecutionInstance>;
 
