@@ -82,6 +82,7 @@ test('malformed, reversed, escaping, looping, forging, fork-bombing and memory-h
       rs.map((r) => ({
         ...r,
         duration_s: 0,
+        stages: r.stages?.map((st) => ({ ...st, duration_s: 0 })),
         patch_sha256: r.patch_sha256,
         error: r.error?.replace(/\d+/g, 'N') ?? null,
       })),

@@ -76,7 +76,7 @@ const RUN_OPTIONS: OptionSpec[] = [
     arg: 'MB',
     default: DEFAULT_LIMITS.diskMb,
     description:
-      'disk quota per container: work tree (memory-backed, counts against --memory; /tmp and scratch get a quarter each); 0 = off (default from FAUN_SANDBOX_DISK_MB, else 1024)',
+      'disk quota per sandbox: work tree and home (memory-backed, counts against --memory; /tmp and /var/tmp get a quarter each; the rest is read-only); default from FAUN_SANDBOX_DISK_MB, else 1024',
   },
   {
     name: 'build-network',
@@ -109,11 +109,11 @@ async function buildNetwork(ctx: CommandContext): Promise<'host' | 'none'> {
   return hit ? 'host' : 'none';
 }
 
-/** --disk MB: a whole number of MB, 0 = off. */
+/** --disk MB: a positive whole number of MB (every sandbox has a quota). */
 function diskFlag(v: unknown): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0)
-    throw new UsageError(`--disk: expected a whole number of MB (0 = no quota), got '${String(v)}'`);
+  if (!Number.isInteger(n) || n < 16)
+    throw new UsageError(`--disk: expected a whole number of MB, at least 16, got '${String(v)}'`);
   return n;
 }
 

@@ -12,7 +12,15 @@
 import { FaunError } from '@faun/kit';
 import { captureProcess } from './capture.ts';
 import { docker, WORKDIR } from './docker-images.ts';
-import type { ExecOptions, ExecResult, Limits, PreparedEnv, Sandbox, StartOptions } from './sandbox.ts';
+import {
+  diskQuotaMb,
+  type ExecOptions,
+  type ExecResult,
+  type Limits,
+  type PreparedEnv,
+  type Sandbox,
+  type StartOptions,
+} from './sandbox.ts';
 import { ensureSandboxImage, SUPERVISOR, TEST_USER, TEST_USER_SPEC } from './sandbox-image.ts';
 import { attachTarpit } from './tarpit.ts';
 
@@ -73,7 +81,7 @@ export function sandboxRunArgs(
     '--workdir',
     workdir,
   ];
-  for (const t of sandboxTmpfs(limits.diskMb ?? 0, workdir)) args.push('--tmpfs', t);
+  for (const t of sandboxTmpfs(diskQuotaMb(limits), workdir)) args.push('--tmpfs', t);
   for (const h of [...new Set(localHosts)].sort()) args.push('--add-host', `${h}:127.0.0.1`);
   for (const [k, v] of Object.entries(labels).sort()) args.push('--label', `${k}=${v}`);
   // PID 1 is the engine's init (tini), root's with no capabilities: the test user can neither signal nor
@@ -161,7 +169,7 @@ export async function startContainer(
     throw new FaunError(`could not start a sandbox of ${env.ref}: ${r.out.trim().slice(-1000)}`);
   const box = new ContainerSandbox(id, workdir, baseId);
   try {
-    await fillFromImage(tag, id, [workdir, TEST_USER.home], opts.limits.diskMb ?? 0, labels);
+    await fillFromImage(tag, id, [workdir, TEST_USER.home], diskQuotaMb(opts.limits), labels);
     if (opts.network === 'tarpit') await attachTarpit(id);
   } catch (e) {
     await box.dispose().catch(() => {});

@@ -12,7 +12,7 @@
  *   the result, so a verdict names everything it depended on.
  */
 import type { DeterminismContract, ExecutionInstance } from '@faun/schema';
-import type { Limits, SandboxNetwork } from './sandbox.ts';
+import { diskQuotaMb, type Limits, type SandboxNetwork } from './sandbox.ts';
 import { TEST_USER } from './sandbox-image.ts';
 
 export const SOURCE_DATE_EPOCH = '315532800';
@@ -50,7 +50,7 @@ export function determinismContract(opts: {
     cpus: opts.limits.cpus,
     memory_mb: opts.limits.memoryMb,
     pids: opts.limits.pids,
-    disk_mb: opts.limits.diskMb ?? 0,
+    disk_mb: diskQuotaMb(opts.limits),
     image: opts.image,
     image_digest: opts.imageDigest,
   };

@@ -77,11 +77,11 @@ export interface Limits {
   memoryMb: number;
   pids: number;
   /**
-   * Disk quota of the writable places of a sandbox, MB: the work tree (the image's tree is copied in at
-   * start and counts against it), the scratch folder and /tmp (each a quarter of it, 16 to 1,024 MB) are
-   * size-limited memory-backed file systems, so a test that writes without end gets "No space left on
-   * device" instead of filling the host. Their bytes count against `memoryMb` too. 0 = no quota (the
-   * image's own writable layer, on the host's disk).
+   * Disk quota of the writable places of a sandbox, MB: the work tree and the test user's home (the image's
+   * copies are put in at start and count against it), /tmp and /var/tmp (each a quarter of it, 16 to 1,024
+   * MB) are size-limited memory-backed file systems, so a test that writes without end gets "No space left
+   * on device" instead of filling the host; the rest of the file system is read-only. Their bytes count
+   * against `memoryMb` too. Unset or 0: DEFAULT_DISK_MB (there is no unlimited sandbox).
    */
   diskMb?: number;
 }
@@ -89,12 +89,17 @@ export interface Limits {
 /** The default disk quota, MB: half the default memory limit, so a full work tree leaves the tests 1 GB. */
 export const DEFAULT_DISK_MB = 1024;
 
-/** The disk quota from FAUN_SANDBOX_DISK_MB (MB; unset = DEFAULT_DISK_MB, 0 = off). */
+/** The disk quota from FAUN_SANDBOX_DISK_MB (MB; unset, 0 or not a number = DEFAULT_DISK_MB). */
 export function defaultDiskMb(env = process.env): number {
   const raw = env.FAUN_SANDBOX_DISK_MB;
   if (raw === undefined || raw.trim() === '') return DEFAULT_DISK_MB;
   const v = Number(raw);
-  return Number.isFinite(v) && v >= 0 ? Math.floor(v) : DEFAULT_DISK_MB;
+  return Number.isFinite(v) && v > 0 ? Math.floor(v) : DEFAULT_DISK_MB;
+}
+
+/** The quota a sandbox with these limits gets, MB. */
+export function diskQuotaMb(limits: Limits): number {
+  return limits.diskMb && limits.diskMb > 0 ? limits.diskMb : defaultDiskMb();
 }
 
 export const DEFAULT_LIMITS: Limits = { cpus: 1, memoryMb: 2048, pids: 512, diskMb: defaultDiskMb() };
