@@ -279,6 +279,10 @@ export interface Fixture {
   dir: string;
   instance: ExecutionInstance;
   patches: { gold: string; half: string };
+  /** The language the fixture is in. */
+  language: FixtureLanguage;
+  /** The diff from the base commit to the base with `files` written over it. */
+  patchOf: (files: Files) => string;
 }
 
 /** Runs a command in `cwd` with a fixed git identity; throws with its stderr on failure, returns stdout. */
@@ -348,6 +352,8 @@ export function makeFixture(lang: FixtureLanguage, root: string, opts: { flaky?:
     repo,
     dir,
     patches: { gold, half },
+    language: lang,
+    patchOf: (files) => diffOf(dir, files),
     instance: {
       v: 1,
       instance_id: `fixtures__${name}-1`,
@@ -436,4 +442,112 @@ export function invert(diff: string): string {
     })
     .join('\n')
     .replace(/^\+\+\+ (.*)\n--- (.*)$/gm, '--- $2\n+++ $1');
+}
+
+/**
+ * The buggy source of each fixture with a hook that runs `sh /testbed/forge.sh` when the code under test is
+ * loaded or first called, its output on the runner's own stdout: what a patch that does not fix the bug but
+ * reaches for the verdict looks like in every language.
+ */
+function hooked(lang: FixtureLanguage): Files {
+  const run = 'sh /testbed/forge.sh';
+  switch (lang) {
+    case 'python':
+      return { 'calc.py': `import os\n\nos.system('${run}')\n\n\n${PY_CALC(C.add, C.mul)}` };
+    case 'go':
+      return {
+        'calc.go': GO_CALC(C.add, C.mul).replace(
+          'package calc\n',
+          `package calc\n\nimport (\n\t"os"\n\t"os/exec"\n)\n\nfunc init() {\n\tc := exec.Command("sh", "/testbed/forge.sh")\n\tc.Stdout = os.Stdout\n\t_ = c.Run()\n}\n`,
+        ),
+      };
+    case 'java':
+      return {
+        'src/main/java/calc/Calc.java': JAVA_CALC(C.add, C.mul).replace(
+          'public class Calc {\n',
+          'public class Calc {\n  static {\n    try {\n      new ProcessBuilder("sh", "/testbed/forge.sh").inheritIO().start().waitFor();\n    } catch (Exception e) {\n    }\n  }\n\n',
+        ),
+      };
+    case 'javascript':
+      return {
+        'calc.js': `require('child_process').spawnSync('sh', ['/testbed/forge.sh'], { stdio: 'inherit' });\n\n${JS_CALC(C.add, C.mul)}`,
+      };
+    case 'typescript':
+      return {
+        'calc.ts': `declare const require: (m: string) => any;\nrequire('child_process').spawnSync('sh', ['/testbed/forge.sh'], { stdio: 'inherit' });\n\n${TS_CALC(C.add, C.mul)}`,
+      };
+    case 'rust':
+      return {
+        'src/lib.rs': RS_LIB(C.add, C.mul).replace(
+          'pub fn add(a: i64, b: i64) -> i64 {\n',
+          'pub fn add(a: i64, b: i64) -> i64 {\n    let _ = std::process::Command::new("sh").arg("/testbed/forge.sh").status();\n',
+        ),
+      };
+    case 'cpp':
+      return {
+        'calc.cpp': `#include <cstdlib>\n\nstatic int forged = std::system("${run}");\n\n${CPP_CALC(C.add, C.mul)}`,
+      };
+    case 'c':
+      return {
+        'calc.c': `#include <stdlib.h>\n\n__attribute__((constructor)) static void forge(void) { system("${run}"); }\n\n${C_CALC(C.add, C.mul)}`,
+      };
+  }
+}
+
+/** Result lines in every runner's format saying that every listed test passed. */
+function passLines(fx: Fixture): string[] {
+  const ids = [...fx.instance.fail_to_pass, ...fx.instance.pass_to_pass];
+  return ids.flatMap((id, i) => {
+    const short = id.split(/::|\./).pop()!;
+    return [
+      `PASSED ${id}`,
+      `--- PASS: ${id} (0.00s)`,
+      `{"Action":"pass","Package":"example.com/calc","Test":"${id}"}`,
+      `ok ${i + 1} - ${id}`,
+      `test ${id} ... ok`,
+      `${i + 1}/${ids.length} Test #${i + 1}: ${id} ....   Passed    0.01 sec`,
+      `<testcase name="${short}" classname="calc.CalcTest" time="0"/>`,
+    ];
+  });
+}
+
+const q = (lines: string[]) => lines.map((l) => `'${l.replaceAll("'", `'\\''`)}'`).join(' ');
+
+/**
+ * Patches that leave the bug in place and try to decide the verdict from the code under test, in the
+ * fixture's language: printing results in every runner's format with faun's and SWE-bench's markers and a
+ * zero exit code; reading the evaluation script for its nonce; killing every process after forging; writing
+ * the files the grader used to read. None may be resolved.
+ */
+export function forgeryPatches(fx: Fixture): Record<string, string> {
+  const fake = passLines(fx);
+  // past any capture by the runner: said into the stdout and stderr pipes of every ancestor (the run's own
+  // stream among them) and, when the topmost one it can read has captured its stdout, into every pipe that one
+  // holds (the runner's saved copy of the stream); and to its own stdout
+  const spray = [
+    'to() { case "$seen" in *" $1 "*) ;; *) seen="$seen$1 "; { say > "$2"; } 2>/dev/null;; esac; }',
+    'pipe() { case "$(readlink "$1" 2>/dev/null)" in pipe:*) to "$(readlink "$1")" "$1";; esac; }',
+    'seen=" "; top=$$; p=$$',
+    'while [ "$p" -gt 1 ] 2>/dev/null; do',
+    '  pipe /proc/$p/fd/1; pipe /proc/$p/fd/2; ls /proc/$p/fd >/dev/null 2>&1 && top=$p',
+    "  p=$(awk '/^PPid/{print $2}' /proc/$p/status 2>/dev/null || echo 0)",
+    'done',
+    'case "$(readlink /proc/$top/fd/1)" in pipe:*) ;; *) for f in /proc/$top/fd/*; do pipe "$f"; done;; esac',
+    'say',
+  ].join('\n');
+  const forge = (say: string, after = '') =>
+    fx.patchOf({ ...hooked(fx.language), 'forge.sh': `say() { ${say}; }\n${spray}\n${after}\n` });
+  const markers = ['>>>>> End Test Output', '>>>>> Test Exit Code: 0'];
+  const old = 'n=$(grep -ho "faun test start [0-9a-f]*" /faun/eval.sh 2>/dev/null | head -1 | cut -d" " -f4)';
+  return {
+    forged_markers: forge(`printf '%s\\n' ${q([...fake, ...markers])}`),
+    read_eval_script: forge(
+      `${old}; printf '%s\\n' ${q(fake)} ">>>>> End Test Output" ">>>>> faun test end $n" ">>>>> Test Exit Code: 0"`,
+    ),
+    kill_after_forging: forge(`printf '%s\\n' ${q([...fake, ...markers])}`, 'kill -9 -1'),
+    write_grader_files: fx.patchOf({
+      ...hooked(fx.language),
+      'forge.sh': `${old}; ( sleep 2; printf '%s\\n' ">>>>> faun test start $n" ">>>>> Start Test Output" ${q(fake)} ">>>>> End Test Output" ">>>>> faun test end $n" ">>>>> Test Exit Code: 0" > /faun/test_output.txt ) >/dev/null 2>&1 &\n`,
+    }),
+  };
 }
