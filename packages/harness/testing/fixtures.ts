@@ -547,7 +547,8 @@ export function forgeryPatches(fx: Fixture): Record<string, string> {
     kill_after_forging: forge(`printf '%s\\n' ${q([...fake, ...markers])}`, 'kill -9 -1'),
     write_grader_files: fx.patchOf({
       ...hooked(fx.language),
-      'forge.sh': `${old}; ( sleep 2; printf '%s\\n' ">>>>> faun test start $n" ">>>>> Start Test Output" ${q(fake)} ">>>>> End Test Output" ">>>>> faun test end $n" ">>>>> Test Exit Code: 0" > /faun/test_output.txt ) >/dev/null 2>&1 &\n`,
+      // rewritten every 10 ms for a minute: whenever the grader reads it, it holds a resolved run
+      'forge.sh': `${old}; ( for _ in $(seq 6000); do printf '%s\\n' ">>>>> faun test start $n" ">>>>> Start Test Output" ${q(fake)} ">>>>> End Test Output" ">>>>> faun test end $n" ">>>>> Test Exit Code: 0" > /faun/test_output.txt.new && mv /faun/test_output.txt.new /faun/test_output.txt; sleep 0.01; done ) >/dev/null 2>&1 &\n`,
     }),
   };
 }
