@@ -38,6 +38,10 @@ export interface ApiConfig {
   idleTimeoutS: number;
   /** Interval of the comment lines that keep an idle event stream open, ms (default 10000). */
   sseHeartbeatMs: number;
+  /** Event streams one API key (or anonymous client address) may hold open at once (default 20). */
+  ssePerKey: number;
+  /** Event streams the server holds open at once (default 1000). */
+  sseTotal: number;
 }
 
 export const DEFAULT_CONFIG: ApiConfig = {
@@ -53,6 +57,8 @@ export const DEFAULT_CONFIG: ApiConfig = {
   scoreThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
   idleTimeoutS: 30,
   sseHeartbeatMs: 10_000,
+  ssePerKey: 20,
+  sseTotal: 1000,
 };
 
 export interface Services {

@@ -13,7 +13,8 @@ import { RateLimiter } from './rate.ts';
 
 export type Access = 'key' | 'read';
 
-function clientAddress(c: Context): string {
+/** The client's address as the server saw it (`anonymous` when the engine does not say). */
+export function clientAddress(c: Context): string {
   const info = (c.env as { server?: { requestIP?: (r: Request) => { address: string } | null } } | undefined)
     ?.server;
   return info?.requestIP?.(c.req.raw)?.address ?? 'anonymous';

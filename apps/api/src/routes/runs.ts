@@ -2,13 +2,15 @@
 
 import { ItemOutcome } from '@faun/jobs';
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { clientAddress } from '../auth/middleware.ts';
 import type { AppEnv, Services } from '../context.ts';
 import { results, runs } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import type { Interval } from '../service/report.ts';
+import { RunWatch } from '../service/run-watch.ts';
 import { boundedJson } from './body.ts';
 import { primaryMetric } from './datasets.ts';
 import {
@@ -86,6 +88,12 @@ export function runRoutes(
   auth: { key: MiddlewareHandler<AppEnv>; read: MiddlewareHandler<AppEnv> },
 ): void {
   const max = s.config.maxRunPredictions;
+  // every open event stream waits on one shared poller (one query per tick for all watched runs)
+  const watch = new RunWatch<RunRow>(
+    async (ids) =>
+      new Map((await s.db.db.select().from(runs).where(inArray(runs.id, ids))).map((r) => [r.id, r])),
+    { perOwner: s.config.ssePerKey, total: s.config.sseTotal, intervalMs: 250 },
+  );
   const limit = boundedJson({
     maxBytes: s.config.runBodyLimit,
     // a prediction record is one object with a few small nested ones at most
@@ -264,27 +272,44 @@ export function runRoutes(
     async (c) => {
       const id = c.req.valid('param').id;
       await getRun(s, id);
+      const key = c.get('key');
+      const release = watch.acquire(key ? `key:${key.id}` : `addr:${clientAddress(c)}`);
+      if (typeof release !== 'function')
+        throw new ApiError(
+          429,
+          'rate_limited',
+          release.refused === 'owner'
+            ? `too many event streams open for this ${key ? 'key' : 'client'} (at most ${release.limit}); close one or poll GET /v1/runs/{id}`
+            : `the server holds its maximum of ${release.limit} event streams; retry later or poll GET /v1/runs/{id}`,
+          null,
+          { 'Retry-After': '5' },
+        );
       return streamSSE(c, async (stream) => {
+        stream.onAbort(release);
         let last = '';
         let wrote = Date.now();
-        for (let i = 0; !stream.aborted; i++) {
-          const [row] = await s.db.db.select().from(runs).where(eq(runs.id, id));
-          if (!row) break;
-          const view = runView(row);
-          const data = JSON.stringify(view);
-          if (data !== last) {
-            await stream.writeSSE({ event: 'progress', data, id: String(i) });
-            wrote = Date.now();
-          } else if (Date.now() - wrote >= s.config.sseHeartbeatMs) {
-            await stream.write(': heartbeat\n\n'); // a comment: keeps the connection and proxies awake
-            wrote = Date.now();
+        try {
+          for (let i = 0; !stream.aborted; i++) {
+            const row =
+              i === 0 ? (await s.db.db.select().from(runs).where(eq(runs.id, id)))[0] : await watch.next(id);
+            if (!row) break;
+            const view = runView(row);
+            const data = JSON.stringify(view);
+            if (data !== last) {
+              await stream.writeSSE({ event: 'progress', data, id: String(i) });
+              wrote = Date.now();
+            } else if (Date.now() - wrote >= s.config.sseHeartbeatMs) {
+              await stream.write(': heartbeat\n\n'); // a comment: keeps the connection and proxies awake
+              wrote = Date.now();
+            }
+            last = data;
+            if (row.status === 'done' || row.status === 'error') {
+              await stream.writeSSE({ event: row.status, data });
+              break;
+            }
           }
-          last = data;
-          if (row.status === 'done' || row.status === 'error') {
-            await stream.writeSSE({ event: row.status, data });
-            break;
-          }
-          await stream.sleep(250);
+        } finally {
+          release();
         }
       }) as never;
     },
