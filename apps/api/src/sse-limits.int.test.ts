@@ -60,14 +60,14 @@ test('streams are capped per key and in total; a closed stream gives its slot ba
 
 test('500 streams held: /healthz p99 under 50 ms', async () => {
   const { s, id, release } = await blockedRun({ ssePerKey: 20, sseTotal: 1000 });
-  const held: Array<{ close: () => void }> = [];
+  const held: Array<{ status: number; close: () => void }> = [];
   try {
     const keys = await Promise.all(Array.from({ length: 25 }, (_, i) => s.newKey({ name: `k${i}` })));
     for (let i = 0; i < 500; i += 50)
       held.push(
         ...(await Promise.all(Array.from({ length: 50 }, (_, j) => open(s, id, keys[(i + j) % 25])))),
       );
-    expect(held.filter((h) => (h as { status: number }).status !== 200)).toEqual([]);
+    expect(held.filter((h) => h.status !== 200)).toEqual([]);
     await Bun.sleep(1000); // a few poll ticks with every stream waiting
     const times: number[] = [];
     for (let i = 0; i < 100; i++) {
