@@ -66,7 +66,7 @@ describe.if(hasPytest)('faun verify (local backend)', () => {
     const gold = verify(...base, '--predictions', 'gold');
     expect(gold.code).toBe(0);
     expect(gold.out).toContain(
-      '3/3 resolved (100.0%, 95% CI 43.9–100.0%); unresolved 0 (partial 0); empty patch 0; apply failed 0; ' +
+      '3/3 resolved (100.0%, 95% CI 43.9–100.0%); unresolved 0 (partial 0); flaky 0; tampered 0; empty patch 0; apply failed 0; ' +
         'timeout 0; invalid log 0; errors 0 (infra 0); not run 0; reused 0; report: ',
     );
 

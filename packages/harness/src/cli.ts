@@ -17,7 +17,9 @@ import {
   UsageError,
 } from '@faun/kit';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
+import { DEFAULT_OUTPUT_LIMITS } from './capture.ts';
 import { DockerBackend } from './docker.ts';
+import { DEFAULT_RERUNS, FLAKY_POLICIES, type FlakyPolicy } from './flaky.ts';
 import { loadInstanceRows, loadInstances, loadPredictions } from './instances.ts';
 import { LocalBackend } from './local-backend.ts';
 import { answers, anyAnswers, PACKAGE_REGISTRIES, registryUrl } from './network.ts';
@@ -132,10 +134,19 @@ async function common(ctx: CommandContext, runId: string) {
       : new DockerBackend(runId, { buildNetwork: await buildNetwork(ctx), repoDirs });
   const workers = Number(o.workers ?? 1);
   if (!(workers >= 1)) throw new UsageError('--workers must be ≥ 1');
+  const reruns = Number(o.reruns ?? DEFAULT_RERUNS);
+  if (!Number.isInteger(reruns) || reruns < 0)
+    throw new UsageError(`--reruns: expected a whole number ≥ 0, got '${String(o.reruns)}'`);
+  const maxOutput = Number(o.maxOutput ?? 32);
+  if (!(maxOutput >= 1)) throw new UsageError(`--max-output: expected MB ≥ 1, got '${String(o.maxOutput)}'`);
+  const half = Math.floor((maxOutput * (1 << 20)) / 2);
   return {
     limits,
     backend,
     workers,
+    reruns,
+    flakyPolicy: (o.flakyPolicy === 'passed' ? 'passed' : 'failed') as FlakyPolicy,
+    maxOutput: { headBytes: half, tailBytes: half },
     timeoutS: Number(o.timeout ?? 1800),
     repoDirs,
     instanceIds: (o.instanceIds as string[] | undefined) ?? [],
@@ -214,6 +225,30 @@ export const commands = [
         arg: 'NS',
         default: DEFAULT_NAMESPACES.msb,
         description: 'Multi-SWE-bench image namespace: <NS>/<org>_m_<repo>:pr-<N>',
+      },
+      {
+        name: 'reruns',
+        type: 'number',
+        arg: 'N',
+        default: DEFAULT_RERUNS,
+        description:
+          'when a FAIL_TO_PASS / PASS_TO_PASS test fails, run the instance again in a fresh sandbox up to N times (0 = never): a test that failed and then passed is flaky',
+      },
+      {
+        name: 'flaky-policy',
+        type: 'string',
+        choices: [...FLAKY_POLICIES],
+        default: 'failed',
+        description:
+          'a flaky test counts as failed (the reference rule: the instance is reported flaky, not resolved) or passed',
+      },
+      {
+        name: 'max-output',
+        type: 'number',
+        arg: 'MB',
+        default: DEFAULT_OUTPUT_LIMITS.headBytes >> 19,
+        description:
+          'test output kept per run: the first and last MB/2 each; the rest is counted and dropped',
       },
       {
         name: 'report-dir',

@@ -55,7 +55,14 @@ function failureText(r: ExecutionResult | undefined, log: string | undefined): s
 
 const sorted = (xs: Iterable<string>) => [...xs].sort();
 /** Outcomes for which SWE-bench writes a per-instance report.json (the log was graded). */
-export const SWE_GRADED: ReadonlySet<string> = new Set(['resolved', 'unresolved', 'invalid_log']);
+/** (A tampered or flaky run was graded too: the reference would count it as a graded, unresolved instance.) */
+export const SWE_GRADED: ReadonlySet<string> = new Set([
+  'resolved',
+  'unresolved',
+  'invalid_log',
+  'tampered',
+  'flaky',
+]);
 
 /** SWE-bench's run report file name: `<model with / as __>.<run_id>.json`. */
 export function swebenchReportName(model: string, runId: string): string {
@@ -131,6 +138,8 @@ const MSB_GRADED: ReadonlySet<string> = new Set([
   'invalid_log',
   'empty_patch',
   'apply_failed',
+  'tampered',
+  'flaky',
 ]);
 
 export function msbFinalReport(input: FormatInput) {

@@ -24,6 +24,8 @@ export function instanceReport(r: ExecutionResult, patchEmpty: boolean) {
       ...(infra ? { infra_failure_reason: r.error } : {}),
       tests_status: r.tests_status,
       ...((r.flags ?? []).length ? { flags: r.flags } : {}),
+      ...((r.tampered ?? []).length ? { tampered: r.tampered } : {}),
+      ...((r.flaky_tests ?? []).length ? { flaky_tests: r.flaky_tests, test_runs: r.test_runs } : {}),
     },
   };
 }
@@ -78,6 +80,10 @@ export function runReport(input: ReportInput) {
     invalid_log_ids: ids((r) => r.outcome === 'invalid_log'),
     bad_input_ids: ids((r) => r.outcome === 'bad_input'),
     partial_ids: ids((r) => r.resolved_status === 'RESOLVED_PARTIAL'),
+    tampered_ids: ids((r) => r.outcome === 'tampered'),
+    flaky_ids: ids((r) => r.outcome === 'flaky'),
+    /** Resolved with a test that failed, then passed on a re-run (`--flaky-policy passed` only). */
+    resolved_with_flaky_ids: ids((r) => r.outcome === 'resolved' && (r.flaky_tests ?? []).length > 0),
     flagged_ids: ids((r) => (r.flags ?? []).length > 0),
     outcomes: Object.fromEntries(Object.entries(outcomes).sort()),
     per_language: Object.fromEntries(Object.entries(perLanguage).sort()),

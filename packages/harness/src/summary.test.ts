@@ -26,18 +26,22 @@ test('summary line: every outcome counted, buckets add up to the denominator', (
     result('f', 'timeout'),
     result('g', 'invalid_log'),
     result('h', 'infra_error', { resolved_status: null, error: 'oom' }),
+    result('i', 'tampered', { tampered: ['marker end printed 1 more time(s) by the code under test'] }),
+    result('j', 'flaky', { flaky_tests: ['t1'], test_runs: { t1: { passes: 1, runs: 2 } } }),
   ];
-  const line = summaryLine(report(rs, [...'abcdefghij']), { reused: 3, reportPath: '/x/report.json' });
+  const r = report(rs, [...'abcdefghijkl']);
+  const line = summaryLine(r, { reused: 3, reportPath: '/x/report.json' });
   expect(line).toBe(
-    '2/10 resolved (20.0%, 95% CI 5.7–51.0%); unresolved 1 (partial 1); empty patch 1; apply failed 1; ' +
-      'timeout 1; invalid log 1; errors 1 (infra 1); not run 2; reused 3; report: /x/report.json',
+    '2/12 resolved (16.7%, 95% CI 4.7–44.8%); unresolved 1 (partial 1); flaky 1; tampered 1; empty patch 1; ' +
+      'apply failed 1; timeout 1; invalid log 1; errors 1 (infra 1); not run 2; reused 3; report: /x/report.json',
   );
+  expect(r).toMatchObject({ tampered_ids: ['i'], flaky_ids: ['j'] });
 });
 
 test('summary line of an empty run, without reuse or report path', () => {
   expect(summaryLine(report([], []))).toBe(
-    '0/0 resolved (0.0%, 95% CI 0.0–0.0%); unresolved 0 (partial 0); empty patch 0; apply failed 0; ' +
-      'timeout 0; invalid log 0; errors 0 (infra 0); not run 0',
+    '0/0 resolved (0.0%, 95% CI 0.0–0.0%); unresolved 0 (partial 0); flaky 0; tampered 0; empty patch 0; ' +
+      'apply failed 0; timeout 0; invalid log 0; errors 0 (infra 0); not run 0',
   );
 });
 

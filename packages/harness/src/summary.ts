@@ -9,15 +9,24 @@ import type { RunReport } from './report.ts';
 const pct = (x: number) => (100 * x).toFixed(1);
 
 /**
- * `2/3 resolved (66.7%, 95% CI 20.8–93.9%); unresolved 1 (partial 1); empty patch 0; apply failed 0;
- * timeout 0; invalid log 0; errors 0 (infra 0); not run 0; reused 0`. The buckets are disjoint:
+ * `2/3 resolved (66.7%, 95% CI 20.8–93.9%); unresolved 1 (partial 1); flaky 0; tampered 0; empty patch 0;
+ * apply failed 0; timeout 0; invalid log 0; errors 0 (infra 0); not run 0; reused 0`. The buckets are disjoint:
  * `errors` is every result that is none of the named outcomes (today: infrastructure errors), `not run`
  * the instances in scope without a result (no prediction, or the run was interrupted).
  */
 export function summaryLine(r: RunReport, extra: { reused?: number; reportPath?: string } = {}): string {
   const o = r.outcomes as Record<string, number>;
   const n = (k: string) => o[k] ?? 0;
-  const named = ['resolved', 'unresolved', 'empty_patch', 'apply_failed', 'timeout', 'invalid_log'];
+  const named = [
+    'resolved',
+    'unresolved',
+    'flaky',
+    'tampered',
+    'empty_patch',
+    'apply_failed',
+    'timeout',
+    'invalid_log',
+  ];
   const results = Object.values(o).reduce((a, b) => a + b, 0);
   const errors = results - named.reduce((a, k) => a + n(k), 0);
   const partial = r.partial_ids.length;
@@ -25,6 +34,8 @@ export function summaryLine(r: RunReport, extra: { reused?: number; reportPath?:
   return [
     `${r.resolved_instances}/${r.total_instances} resolved (${pct(r.resolved_rate)}%, 95% CI ${pct(lo)}–${pct(hi)}%)`,
     `unresolved ${n('unresolved')} (partial ${partial})`,
+    `flaky ${n('flaky')}`,
+    `tampered ${n('tampered')}`,
     `empty patch ${n('empty_patch')}`,
     `apply failed ${n('apply_failed')}`,
     `timeout ${n('timeout')}`,

@@ -11,7 +11,7 @@ import {
 } from '@faun/schema';
 import type { OutputLimits } from './capture.ts';
 import { determinismContract } from './contract.ts';
-import type { FlakyPolicy } from './flaky.ts';
+import { DEFAULT_RERUNS, type FlakyPolicy } from './flaky.ts';
 import type { EvalType } from './grading.ts';
 import type { PatchPrediction } from './instances.ts';
 import type { ParserName } from './parsers/index.ts';
@@ -111,7 +111,7 @@ export async function readJson<T>(path: string): Promise<T | null> {
 async function persist(
   dir: string,
   run: InstanceRun,
-  meta: Meta & { nonce: string | null; framed: boolean },
+  meta: Meta & { nonce: string | null; framed: boolean; reruns: number; flaky_policy: FlakyPolicy },
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const [name, text] of Object.entries(run.artifacts)) await writeFileAtomic(join(dir, name), text);
@@ -272,6 +272,7 @@ async function runOne(
     return { result: r, reused: false };
   }
   const stored = await readJson<ExecutionResult>(join(dir, 'result.json'));
+  const meta0 = await readJson<Meta & { reruns?: number; flaky_policy?: string }>(join(dir, 'meta.json'));
   const grading = rowGrading(inst, spec);
   const ok = 'problem' in grading ? null : grading;
   const gradingMeta = {
@@ -290,7 +291,9 @@ async function runOne(
     stored.patch_sha256 === base.patch_sha256 &&
     stored.image_id === envHash &&
     stored.spec_version === specId(spec) &&
-    sameContract(stored, inst, spec, opts, plan !== null)
+    sameContract(stored, inst, spec, opts, plan !== null) &&
+    meta0?.reruns === (opts.reruns ?? DEFAULT_RERUNS) &&
+    meta0?.flaky_policy === (opts.flakyPolicy ?? 'failed')
   ) {
     // The same run; the row's grading inputs (lists, parser) may have changed since: its stored log is
     // graded again, no container.
@@ -327,7 +330,13 @@ async function runOne(
   if (opts.cacheLevel === 'env' && run.env) await opts.backend.release?.(run.env);
   // Interrupted mid-run: nothing is stored or reported, so a resumed run does this instance again.
   if (opts.signal?.aborted) return null;
-  await persist(dir, run, { nonce: null, framed: plan === null, ...gradingMeta });
+  await persist(dir, run, {
+    nonce: null,
+    framed: plan === null,
+    reruns: opts.reruns ?? DEFAULT_RERUNS,
+    flaky_policy: opts.flakyPolicy ?? 'failed',
+    ...gradingMeta,
+  });
   return { result: run.result, reused: false };
 }
 
