@@ -90,6 +90,11 @@ export const REGISTRY: CommandEntry[] = [
     summary: 'regrade a verification run from its stored logs',
     load: from(harness, 'report'),
   },
+  {
+    name: 'instances',
+    summary: 'instance health: gold runs that failed, per-test failure rates',
+    load: from(harness, 'instances'),
+  },
   { name: 'serve', summary: 'serve the scoring API and result pages', load: from(api, 'serve') },
   {
     name: 'worker',

@@ -20,6 +20,7 @@ import { stableStringify, writeFileAtomic } from '@faun/schema';
 import { DEFAULT_OUTPUT_LIMITS } from './capture.ts';
 import { DockerBackend } from './docker.ts';
 import { DEFAULT_RERUNS, FLAKY_POLICIES, type FlakyPolicy } from './flaky.ts';
+import { healthLines, healthReport, readGoldRuns } from './health.ts';
 import { loadInstanceRows, loadInstances, loadPredictions } from './instances.ts';
 import { LocalBackend } from './local-backend.ts';
 import { answers, anyAnswers, PACKAGE_REGISTRIES, registryUrl } from './network.ts';
@@ -34,7 +35,11 @@ import { errorDigest, summaryLine } from './summary.ts';
 import { validateInstances } from './validate.ts';
 import { openJournal } from './validate-journal.ts';
 import { msbDatasetRow, swebenchRow, validationFunnel } from './validate-rows.ts';
+import { DEFAULT_GOLD_CHECKS, DEFAULT_GOLD_PARALLEL } from './validate-stability.ts';
 import { verifyRun } from './verify.ts';
+
+/** The gold health file under --log-dir (health.ts). */
+const HEALTH_FILE = 'gold-health.jsonl';
 
 const CACHE = process.env.FAUN_STATE_DIR ?? '/var/cache/faun';
 
@@ -340,6 +345,7 @@ export const commands = [
           reportDir: ctx.opts.reportDir ? String(ctx.opts.reportDir) : undefined,
           images,
           namespaces,
+          healthFile: join(ctx.logDir, HEALTH_FILE),
           onResult: (r, reused) => {
             if (r.outcome === 'resolved') resolved++;
             progress.tick(
@@ -379,6 +385,21 @@ export const commands = [
       'faun validate --instances out/exec.msb.jsonl --rule multi-swe-bench --repeats 3 --out valid.jsonl --msb-out valid.msb.jsonl --swebench-out valid.swebench.jsonl --repo-dir org/repo=../repo',
     ],
     options: [
+      {
+        name: 'gold-checks',
+        type: 'number',
+        arg: 'K',
+        default: DEFAULT_GOLD_CHECKS,
+        description:
+          'a valid instance is kept only if its gold patch resolves K rounds in a row (0 = no check); otherwise it is unstable',
+      },
+      {
+        name: 'gold-parallel',
+        type: 'number',
+        arg: 'N',
+        default: DEFAULT_GOLD_PARALLEL,
+        description: 'gold runs side by side in each round of the stability check (load)',
+      },
       ...RUN_OPTIONS.filter((o) => o.name !== 'instance-ids'),
       {
         name: 'out',
@@ -447,6 +468,9 @@ export const commands = [
       try {
         const results = await validateInstances(instances, {
           ...c,
+          goldChecks: Number(ctx.opts.goldChecks ?? DEFAULT_GOLD_CHECKS),
+          goldParallel: Number(ctx.opts.goldParallel ?? DEFAULT_GOLD_PARALLEL),
+          healthFile: join(ctx.logDir, HEALTH_FILE),
           repeats: Number(ctx.opts.repeats ?? 1),
           rule,
           signal: interrupt.signal,
@@ -476,6 +500,16 @@ export const commands = [
           pass_to_pass: r.derived?.pass_to_pass.length ?? 0,
           flaky: r.derived?.flaky ?? [],
           ...(r.msb ? { n2p: r.msb.n2p.length, s2p: r.msb.s2p.length, f2p: r.msb.f2p.length } : {}),
+          ...(r.stability
+            ? {
+                gold_checks: {
+                  rounds: r.stability.checks,
+                  parallel: r.stability.parallel,
+                  resolved: r.stability.runs.filter((x) => x.outcome === 'resolved').length,
+                  runs: r.stability.runs.length,
+                },
+              }
+            : {}),
         }));
         await writeFileAtomic(`${out}.report.json`, `${stableStringify(summary, 2)}\n`);
         await writeFileAtomic(`${out}.funnel.json`, `${stableStringify(validationFunnel(results), 2)}\n`);
@@ -523,5 +557,50 @@ export const commands = [
       ctx.emitJson(report);
       return 0;
     },
+  }),
+  defineCommand({
+    name: 'instances',
+    summary: 'questions about instances: health (gold runs that failed)',
+    run() {
+      throw new UsageError('faun instances: name a subcommand: health');
+    },
+    subcommands: [
+      defineCommand({
+        name: 'health',
+        summary: 'instances whose gold patch ever failed, with per-test failure rates',
+        description:
+          'Reads the gold health file (every gold run of faun verify --predictions gold and of the stability check of ' +
+          'faun validate, under --log-dir) and lists, per instance whose gold ever failed: its gold runs, how many failed ' +
+          'and how, when last, and each test that failed with its failure rate.',
+        examples: [
+          'faun instances health',
+          'faun instances health --all --json',
+          'faun instances health --health runs/gold-health.jsonl',
+        ],
+        options: [
+          {
+            name: 'health',
+            type: 'string',
+            arg: 'FILE',
+            description: `the health file (default <log-dir>/${HEALTH_FILE})`,
+          },
+          {
+            name: 'all',
+            type: 'boolean',
+            default: false,
+            description: 'list every instance with gold runs, failing or not',
+          },
+        ],
+        async run(ctx) {
+          const file = ctx.opts.health ? String(ctx.opts.health) : join(ctx.logDir, HEALTH_FILE);
+          const runs = await readGoldRuns(file);
+          const report = healthReport(runs, Boolean(ctx.opts.all));
+          const total = new Set(runs.map((r) => r.instance_id)).size;
+          for (const line of healthLines(healthReport(runs), total)) ctx.result(line);
+          ctx.emitJson(report);
+          return 0;
+        },
+      }),
+    ],
   }),
 ];

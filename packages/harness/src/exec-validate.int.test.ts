@@ -134,6 +134,9 @@ test('build --tasks exec → validate --rule multi-swe-bench --repeats 3', async
     'multi-swe-bench',
     '--repeats',
     '3',
+    // the stability check has its own tests: one round here
+    '--gold-checks',
+    '1',
     '--workers',
     '2',
     '--timeout',

@@ -31,6 +31,8 @@ const validateArgs = () => [
   '--out',
   join(root, 'valid.jsonl'),
   ...'--repeats 3 --workers 2 --timeout 120'.split(' '),
+  '--log-dir',
+  join(root, 'logs'),
   '--stage-logs',
   join(root, 'stages'),
   ...fxs.flatMap((f) => ['--repo-dir', `${f.repo}=${f.dir}`]),
@@ -51,6 +53,13 @@ test('faun validate --repeats 3', async () => {
   }
   const report = JSON.parse(readFileSync(`${out}.report.json`, 'utf8'));
   expect(report[0].flaky).toEqual(['tests/test_calc.py::test_flaky']);
+  // kept because gold resolved 3 rounds of 2 runs side by side (the default stability check)
+  for (const r of report.filter((x: { valid: boolean }) => x.valid))
+    expect(r.gold_checks).toEqual({ rounds: 3, parallel: 2, resolved: 6, runs: 6 });
+  const health = readFileSync(join(root, 'logs', 'gold-health.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
+  expect(health.length).toBe(6 * report.filter((x: { valid: boolean }) => x.valid).length);
   expect(report[2]).toMatchObject({ instance_id: 'go-no-fix', valid: false, reason: 'no FAIL_TO_PASS test' });
   // Every stage run's test section is kept, named per stage and repeat, with what read it.
   const py = fxs[0]!.instance;

@@ -14,6 +14,13 @@ import type { Backend, Limits } from './sandbox.ts';
 import { type EnvSpec, specFor } from './specs.ts';
 import { type ValidationJournal, validationKey } from './validate-journal.ts';
 import { deriveMsb, type MsbDerived, msbGradingOf } from './validate-msb.ts';
+import {
+  checkStability,
+  DEFAULT_GOLD_CHECKS,
+  DEFAULT_GOLD_PARALLEL,
+  type Stability,
+  unstableReason,
+} from './validate-stability.ts';
 
 type Seen = TestStatus | 'ABSENT';
 const ok = (s: Seen) => s === 'PASSED' || s === 'XFAIL';
@@ -73,6 +80,12 @@ export interface ValidateOptions {
    */
   onStageLog?: (log: StageLog) => Promise<void> | void;
   signal?: AbortSignal;
+  /** Rounds of gold runs a valid instance must pass, all of them, to be kept (default 3; 0 = no check). */
+  goldChecks?: number;
+  /** Gold runs side by side in each round (default 2). */
+  goldParallel?: number;
+  /** Where the stability check's gold runs are recorded (health.ts). */
+  healthFile?: string | null;
 }
 
 /** One stage run's test output. Stages: run / test / fix (multi-swe-bench rule), before / after. */
@@ -94,6 +107,8 @@ export interface Validation {
   /** With the multi-swe-bench rule: the three stages' derivation. */
   msb?: MsbDerived | null;
   instance: ExecutionInstance | null;
+  /** The gold stability check of a valid instance (absent: not checked). */
+  stability?: Stability;
 }
 
 async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Promise<Validation> {
@@ -191,6 +206,52 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
   };
 }
 
+const checksOf = (o: ValidateOptions) => Math.max(0, o.goldChecks ?? DEFAULT_GOLD_CHECKS);
+const parallelOf = (o: ValidateOptions) => Math.max(1, o.goldParallel ?? DEFAULT_GOLD_PARALLEL);
+
+/** A stored validation needs no (further) stability check under these options. */
+function stableEnough(v: Validation, o: ValidateOptions): boolean {
+  if (!v.valid || checksOf(o) === 0) return true;
+  return v.stability?.checks === checksOf(o) && v.stability.parallel === parallelOf(o);
+}
+
+/** The validation as reported: an unstable instance is not valid, and says why. */
+function final(v: Validation): Validation {
+  if (!v.valid || !v.stability || v.stability.stable) return v;
+  return { ...v, valid: false, reason: unstableReason(v.stability) };
+}
+
+/** A valid instance with its gold stability checked (as given when invalid or the check is off). */
+async function withStabilityCheck(
+  v: Validation,
+  inst: ExecutionInstance,
+  o: ValidateOptions,
+): Promise<Validation> {
+  if (!v.valid || !v.instance || checksOf(o) === 0 || o.signal?.aborted) return v;
+  const spec = specFor(v.instance, o.specs);
+  if (!spec) return v;
+  const source = await repoSource(inst.repo, o.repoDirs ?? {}, o.cacheDir ?? '/var/cache/faun/repos');
+  const stability = await checkStability(
+    v.instance,
+    {
+      backend: o.backend,
+      spec,
+      source,
+      runId: 'validate',
+      timeoutS: o.timeoutS ?? 1800,
+      limits: o.limits,
+      log: o.log,
+      signal: o.signal,
+    },
+    checksOf(o),
+    parallelOf(o),
+    o.healthFile ?? null,
+  );
+  // interrupted: the check is not finished, so it says nothing (the next run does it again)
+  if (o.signal?.aborted) return v;
+  return { ...v, stability };
+}
+
 /** Validates instances with parallel workers; results in input order. */
 export async function validateInstances(
   instances: ExecutionInstance[],
@@ -205,14 +266,18 @@ export async function validateInstances(
       const inst = instances[i]!;
       const key = validationKey(inst, specFor(inst, opts.specs), opts.rule ?? 'swebench', repeats);
       const stored = opts.journal?.get(key);
-      if (stored) {
-        out[i] = stored;
-        opts.onDone?.(inst.instance_id, stored.valid, true);
+      const checked = stored && stableEnough(stored, opts);
+      if (stored && checked) {
+        out[i] = final(stored);
+        opts.onDone?.(inst.instance_id, out[i]!.valid, true);
         continue;
       }
       try {
-        out[i] = await validateOne(inst, opts);
-        await opts.journal?.put(key, out[i]!);
+        const v = stored ?? (await validateOne(inst, opts));
+        if (!stored) await opts.journal?.put(key, v);
+        const withStability = await withStabilityCheck(v, inst, opts);
+        if (withStability !== v) await opts.journal?.put(key, withStability);
+        out[i] = final(withStability);
       } catch (e) {
         out[i] = {
           instance_id: inst.instance_id,

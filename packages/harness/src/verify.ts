@@ -13,6 +13,7 @@ import type { OutputLimits } from './capture.ts';
 import { determinismContract } from './contract.ts';
 import { DEFAULT_RERUNS, type FlakyPolicy } from './flaky.ts';
 import type { EvalType } from './grading.ts';
+import { appendGoldRuns, goldRun } from './health.ts';
 import type { PatchPrediction } from './instances.ts';
 import type { ParserName } from './parsers/index.ts';
 import { isEmptyPatch } from './patch.ts';
@@ -69,6 +70,8 @@ export interface VerifyOptions {
   flakyPolicy?: FlakyPolicy;
   /** How much test output each run keeps (head and tail). */
   maxOutput?: OutputLimits;
+  /** Where gold runs are recorded (health.ts), when the predictions are the gold patches. */
+  healthFile?: string | null;
 }
 
 export interface VerifyOutcome {
@@ -171,7 +174,9 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
       if (!r) break;
       results.set(inst.instance_id, r.result);
       if (r.reused) reused++;
-      else
+      else if (opts.healthFile && pred.model === 'gold')
+        await appendGoldRuns(opts.healthFile, [goldRun(r.result, opts.runId, 'verify')]);
+      if (!r.reused)
         await record.sample({
           id: inst.instance_id,
           outcome: sampleOutcome(r.result),
