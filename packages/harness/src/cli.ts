@@ -185,9 +185,11 @@ export const commands = [
     name: 'verify',
     summary: 'run predictions against instances in containers and grade them',
     description:
-      'Each instance runs in its own container (CPU/memory/pids limits, no network): the model patch is applied ' +
-      '(git apply → --3way → patch --fuzz), the test patch applied, the tests run between unique markers and ' +
-      'graded (FAIL_TO_PASS / PASS_TO_PASS). Results are stored per instance under <log-dir>/<run-id>; rerunning ' +
+      'Each instance runs in its own sandbox (an unprivileged user, no capabilities, read-only root, size-limited ' +
+      'writable places, CPU/memory/pids limits, no network): the model patch is applied (git apply → --3way → ' +
+      'patch --fuzz), the test patch applied, the tests run as their own process and graded (FAIL_TO_PASS / ' +
+      'PASS_TO_PASS) from their own output and exit status; a run that forges a marker is tampered, a failing ' +
+      'test is re-run (--reruns) to tell flaky from failing. Results are stored per instance under <log-dir>/<run-id>; rerunning ' +
       'with the same run id resumes (an instance is skipped only when patch, environment and spec are unchanged).',
     examples: [
       'faun verify --instances lite.jsonl --predictions gold --run-id gold-1 --workers 2',

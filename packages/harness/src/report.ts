@@ -5,7 +5,7 @@
  */
 
 import { wilsonInterval } from '@faun/metrics/stats';
-import type { ExecutionResult, Language } from '@faun/schema';
+import { type DeterminismContract, type ExecutionResult, type Language, stableStringify } from '@faun/schema';
 import { SWE_GRADED, swebenchRunReport } from './report-formats.ts';
 
 /** SWE-bench's per-instance report.json. */
@@ -25,6 +25,7 @@ export function instanceReport(r: ExecutionResult, patchEmpty: boolean) {
       tests_status: r.tests_status,
       ...((r.flags ?? []).length ? { flags: r.flags } : {}),
       ...((r.tampered ?? []).length ? { tampered: r.tampered } : {}),
+      ...(r.contract ? { contract: r.contract } : {}),
       ...((r.flaky_tests ?? []).length ? { flaky_tests: r.flaky_tests, test_runs: r.test_runs } : {}),
     },
   };
@@ -86,9 +87,30 @@ export function runReport(input: ReportInput) {
     resolved_with_flaky_ids: ids((r) => r.outcome === 'resolved' && (r.flaky_tests ?? []).length > 0),
     flagged_ids: ids((r) => (r.flags ?? []).length > 0),
     outcomes: Object.fromEntries(Object.entries(outcomes).sort()),
+    contracts: contractsOf(input.results),
     per_language: Object.fromEntries(Object.entries(perLanguage).sort()),
     resolved_rate: total ? swe.resolved_instances / total : 0,
     resolved_rate_ci95: wilsonInterval(swe.resolved_instances, total),
   };
 }
 export type RunReport = ReturnType<typeof runReport>;
+
+/**
+ * The determinism contracts the run's instances ran under (image and digest aside: they are per instance),
+ * each with how many instances ran under it — one entry for a run made in one go.
+ */
+export function contractsOf(results: ExecutionResult[]) {
+  const by = new Map<
+    string,
+    { contract: Omit<DeterminismContract, 'image' | 'image_digest'>; instances: number }
+  >();
+  for (const r of results) {
+    if (!r.contract) continue;
+    const { image: _i, image_digest: _d, ...c } = r.contract;
+    const k = stableStringify(c);
+    const e = by.get(k);
+    if (e) e.instances++;
+    else by.set(k, { contract: c, instances: 1 });
+  }
+  return [...by.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, v]) => v);
+}

@@ -95,3 +95,31 @@ test('error digest: some infra errors → missing results named; most frequent r
     lines: [],
   });
 });
+
+test('the run report lists the determinism contracts its instances ran under, images aside', () => {
+  const c = {
+    TZ: 'UTC',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    PYTHONHASHSEED: '0',
+    SOURCE_DATE_EPOCH: '315532800',
+    network: 'none',
+    user: 'faun-test (10001)',
+    cpus: 1,
+    memory_mb: 2048,
+    pids: 512,
+    disk_mb: 1024,
+  };
+  const r = report(
+    [
+      result('a', 'resolved', { contract: { ...c, image: 'i1', image_digest: 'sha256:1' } }),
+      result('b', 'unresolved', { contract: { ...c, image: 'i2', image_digest: 'sha256:2' } }),
+      result('c', 'resolved', { contract: { ...c, PYTHONHASHSEED: '7', image: 'i3', image_digest: null } }),
+    ],
+    ['a', 'b', 'c'],
+  );
+  expect(r.contracts).toEqual([
+    { contract: c, instances: 2 },
+    { contract: { ...c, PYTHONHASHSEED: '7' }, instances: 1 },
+  ]);
+});
