@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { instanceDirName } from './verify.ts';
+import { instanceDirName } from './run-files.ts';
 
 const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
 let root = '';

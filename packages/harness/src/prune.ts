@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandContext } from '@faun/kit';
 import { docker } from './docker-images.ts';
-import { readJson } from './verify.ts';
+import { readJson } from './run-files.ts';
 
 /** One tagged image as `docker images` / `docker image inspect` describe it. */
 export interface ImageInfo {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExecutionResult } from '@faun/schema';
 import { regradeInstance } from './regrade.ts';
-import type { Meta } from './verify.ts';
+import type { Meta } from './run-files.ts';
 
 const LOG = [
   '>>>>> faun test start n0nce',

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { type ExecutionInstance, ExecutionResult, stableStringify, writeFileAtomic } from '@faun/schema';
 import { gradeLog } from './grading.ts';
 import { instanceReport, type RunReport, runReport } from './report.ts';
+import { type Meta, readJson } from './run-files.ts';
 import { gradeOutcome } from './run-instance.ts';
-import { type Meta, readJson } from './verify.ts';
 
 const GRADED = new Set(['resolved', 'unresolved', 'empty_patch', 'invalid_log', 'tampered']);
 

@@ -8,8 +8,9 @@ import { adversarialPatches, type Fixture, makeFixture } from '../testing/fixtur
 import { LocalBackend } from './local-backend.ts';
 import { regradeRun } from './regrade.ts';
 import { snapshotRepo } from './repo.ts';
+import { instanceDirName } from './run-files.ts';
 import { identityOf } from './run-identity.ts';
-import { instanceDirName, verifyRun } from './verify.ts';
+import { verifyRun } from './verify.ts';
 
 const hasPytest = Bun.spawnSync(['python3', '-m', 'pytest', '--version']).exitCode === 0;
 let root = '';

@@ -23,6 +23,7 @@ import { repoSource, treeOf } from './repo.ts';
 import { instanceReport, type RunReport, runReport } from './report.ts';
 import { type WrittenReport, writeFormatReports } from './report-write.ts';
 import { rowGrading } from './row-grading.ts';
+import { instanceDirName, type Meta, readJson } from './run-files.ts';
 import { claimRunDir, identityOf, type RunIdentity } from './run-identity.ts';
 import { type InstanceRun, runInstance } from './run-instance.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
@@ -81,33 +82,6 @@ export interface VerifyOutcome {
   cancelled: boolean;
   /** Reports written under `reportDir`. */
   formatReports: WrittenReport[];
-}
-
-/** A file-system-safe directory name for an instance id. */
-export function instanceDirName(id: string): string {
-  return id.replace(/[^A-Za-z0-9_.-]+/g, '__');
-}
-
-/** What is stored beside each instance's log so it can be re-graded without the dataset. */
-export interface Meta {
-  parser: ParserName;
-  /** Ids matched exactly as the reference does (its own parser). */
-  exact_ids?: boolean;
-  eval_type: EvalType;
-  /** Multi-SWE-bench rows: categories and stored stages. */
-  msb?: MsbGrading | null;
-  fail_to_pass: string[];
-  pass_to_pass: string[];
-  language: string;
-  patch_empty: boolean;
-}
-
-export async function readJson<T>(path: string): Promise<T | null> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as T;
-  } catch {
-    return null;
-  }
 }
 
 /** Writes one instance's artifacts; result.json last, so its presence means the instance is complete. */
