@@ -40,6 +40,8 @@ export const ItemScore = z.object({
   /** What was extracted from the output and scored (path, edited text…), for auditing. */
   answer: z.string().nullable().default(null),
   missing: z.boolean().default(false),
+  /** Nothing the task scores could be read from the output: every metric is its floor. */
+  unparsed: z.boolean().default(false),
   note: z.string().nullable().default(null),
 });
 export type ItemScore = z.infer<typeof ItemScore>;

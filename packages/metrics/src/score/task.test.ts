@@ -61,7 +61,11 @@ describe('scoreTask', () => {
       { em: 0, em_lenient: 0, top1: 0, top3: 1, top5: 1, mrr: 0.5 },
       { em: 0, em_lenient: 0, top1: 0, top3: 0, top5: 0, mrr: 0 },
     ]);
-    expect(r.items.map((i) => i.answer)).toEqual(['pkg/b.py', 'pkg/c.py', null]);
+    // the answer is what strict EM compares: a sentence has none (the note names its first tree path)
+    expect(r.items.map((i) => i.answer)).toEqual(['pkg/b.py', null, null]);
+    expect(r.items[1]!.note).toContain('first tree path mentioned: pkg/c.py');
+    expect(r.items.map((i) => i.unparsed)).toEqual([false, false, true]);
+    expect(r.unparsed).toEqual({ count: 1, ids: ['f3'] });
     expect(r.aggregate.mrr).toEqual({ metric: 'mrr', mean: 0.5, low: 0.5, high: 0.5, n: 3 });
     expect(r.aggregate.top3!.mean).toBeCloseTo(2 / 3, 12);
   });
@@ -105,6 +109,74 @@ describe('scoreTask', () => {
     expect(s3!.missing).toBe(true);
     expect(s3!.note).toContain('no SEARCH/REPLACE block');
     expect(r.aggregate.apply_rate!.mean).toBeCloseTo(1 / 3, 12);
+  });
+
+  test('FL: EM is 1 exactly when the answer equals the gold path', async () => {
+    const item = {
+      ...base,
+      id: 'f1',
+      language: 'python',
+      task: 'fl',
+      base_commit: null,
+      tree: ['pkg/b.py', 'pkg/c.py'],
+      gold_path: './pkg/b.py',
+    };
+    for (const output of ['pkg/b.py', '`./pkg/b.py`', 'b/pkg/b.py', 'pkg/b.py:12', 'pkg\\b.py', 'pkg/c.py']) {
+      const r = await scoreTask('fl', [item], [pred('f1', 'fl', output)], { bootstrap: 0 });
+      const it = r.items[0]!;
+      expect(it.scores.em, output).toBe(it.answer === 'pkg/b.py' ? 1 : 0);
+    }
+  });
+
+  test('CE: an output without a SEARCH/REPLACE block is unparsed and ranks below a wrong edit', async () => {
+    const before = 'def f():\n    return 1\n';
+    const item = (id: string) => ({
+      ...base,
+      id,
+      language: 'python',
+      task: 'ce',
+      base_commit: null,
+      pr_number: 2,
+      pr_title: 'p',
+      pr_body: '',
+      path: 'f.py',
+      file_before: before,
+      file_after: 'def f():\n    return 2\n',
+      gold_patch: formatSearchReplace([
+        { path: null, search: '    return 1', replace: '    return 2', line: 0 },
+      ]),
+    });
+    const wrong = 'f.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return 1 + 0\n>>>>>>> REPLACE\n';
+    const r = await scoreTask(
+      'ce',
+      [item('c1'), item('c2'), item('c3')],
+      [pred('c1', 'ce', 'Change the return value to 2.'), pred('c2', 'ce', wrong), pred('c3', 'ce', '')],
+      { bootstrap: 0 },
+    );
+    const [prose, edit, empty] = r.items;
+    expect(prose!.unparsed).toBe(true);
+    expect(prose!.scores).toEqual({ apply_rate: 0, file_em: 0, codebleu_patch: 0, codebleu_file: 0 });
+    expect(prose!.answer).toBeNull();
+    expect(prose!.note).toContain('unparsed');
+    expect(edit!.unparsed).toBe(false);
+    expect(edit!.scores.codebleu_patch!).toBeGreaterThan(prose!.scores.codebleu_patch!);
+    expect(empty!.unparsed).toBe(true);
+    expect(r.unparsed).toEqual({ count: 2, ids: ['c1', 'c3'] });
+  });
+
+  test('QA: a blank answer is unparsed', async () => {
+    const item = {
+      ...base,
+      id: 'q1',
+      language: 'python',
+      task: 'qa',
+      question_association: null,
+      answer: 'yes',
+      answer_association: 'MEMBER',
+    };
+    const r = await scoreTask('qa', [item], [pred('q1', 'qa', '  \n')], { bootstrap: 0 });
+    expect(r.items[0]!.unparsed).toBe(true);
+    expect(r.items[0]!.scores).toEqual({ bleu: 0, rougeL: 0, rouge1: 0, editsim: 0 });
   });
 
   test('bad records name their position, id and field', async () => {
