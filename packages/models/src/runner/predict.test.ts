@@ -7,8 +7,10 @@ import type { FlItem, QaItem } from '@faun/schema';
 import { createMockProvider } from '../../testing/doubles.ts';
 import { ProviderError } from '../errors.ts';
 import { intendedOutput } from '../parse/inspect.ts';
+import { ablateItem, buildPrompt, promptSha256 } from '../prompts/build.ts';
 import { createBaselineProvider } from '../providers/baseline.ts';
 import type { GenerateRequest } from '../types.ts';
+import { withCache } from '../wrap/cache.ts';
 import { type PredictOptions, runPredictions } from './predict.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'faun-runner-'));
@@ -84,6 +86,32 @@ describe('runPredictions', () => {
       true,
     );
     expect(seen.every((r) => r.messages[1]!.content.includes('body '))).toBe(true);
+    // the prompt as sent can be rebuilt from the item, the ablation and the budget, and checked
+    const rebuilt = buildPrompt(ablateItem(items[0]!, ['issue_title']), preds[0].prompt_budget);
+    expect(preds[0].prompt_budget).toBe(10_000);
+    expect(preds[0].prompt_sha256).toBe(promptSha256(rebuilt.messages));
+    expect(promptSha256(seen.find((r) => r.item?.id === 'o/r#0')!.messages)).toBe(preds[0].prompt_sha256);
+    // a local provider (no cache scope) is not timed: its files stay byte-identical from run to run
+    expect(preds[0]).toMatchObject({ latency_ms: null, cache_hit: null });
+  });
+
+  test('a remote provider records latency and cache hits per prediction', async () => {
+    const out = join(dir, 'timed.jsonl');
+    const cacheDir = join(dir, 'cache');
+    const remote = { ...createMockProvider('mock:m', () => 'a.py'), cacheScope: 'http://x' };
+    const slow = {
+      ...remote,
+      generate: async (r: GenerateRequest, o: { signal: AbortSignal }) => {
+        await Bun.sleep(20);
+        return remote.generate(r, o);
+      },
+    };
+    await runPredictions(opts(out, () => '', { provider: withCache(slow, { dir: cacheDir }) }));
+    const first = lines(out);
+    expect(first.every((p) => p.latency_ms >= 15 && p.cache_hit === false)).toBe(true);
+    const again = join(dir, 'timed-again.jsonl');
+    await runPredictions(opts(again, () => '', { provider: withCache(slow, { dir: cacheDir }) }));
+    expect(lines(again).every((p) => p.cache_hit === true && p.latency_ms < 15)).toBe(true);
   });
 
   test('resumes: skips finished items, retries errors, repairs a torn last line', async () => {

@@ -14,7 +14,7 @@ import { lengthBuckets } from '../buckets.ts';
 import { costOf, type PriceTable } from '../cost.ts';
 import { describeError, isFatalError, isTransientError } from '../errors.ts';
 import { checkOutput, intendedOutput } from '../parse/inspect.ts';
-import { type AblatePart, ablateItem, buildPrompt } from '../prompts/build.ts';
+import { type AblatePart, ablateItem, buildPrompt, promptSha256 } from '../prompts/build.ts';
 import { PROMPT_VERSIONS } from '../prompts/templates.ts';
 import type { GenerationParams, ModelProvider } from '../types.ts';
 import { formatIssue, loadPredictions } from './dataset.ts';
@@ -135,6 +135,8 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
   let stopping = false;
   let notRun = 0;
 
+  const timed = o.provider.cacheScope !== null;
+
   async function one(raw: TaskItem): Promise<void> {
     const item = ablateItem(raw, o.ablate);
     const prompt = buildPrompt(item, o.promptBudget);
@@ -151,16 +153,24 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
       truncated: prompt.truncated,
       usage: null,
       cost_usd: null,
+      latency_ms: null,
+      cache_hit: null,
+      prompt_sha256: promptSha256(prompt.messages),
+      prompt_budget: o.promptBudget,
       error: null,
     };
     let cached = false;
     try {
-      const r = await o.provider.generate(
-        { ...o.params, messages: prompt.messages, item },
-        { signal: callCtl.signal },
-      );
+      const r = await o.provider
+        .generate({ ...o.params, messages: prompt.messages, item }, { signal: callCtl.signal })
+        .finally(() => {
+          // local, deterministic providers (no cache scope) answer in microseconds: not recorded, so
+          // their prediction files stay byte-identical from run to run
+          if (timed) pred.latency_ms = Math.round(performance.now() - started);
+        });
       pred.output = r.text;
       cached = r.cached === true;
+      if (timed) pred.cache_hit = cached;
       if (r.usage) {
         pred.usage = {
           prompt_tokens: r.usage.promptTokens,
