@@ -248,6 +248,7 @@ export const score = defineCommand({
       type: 'string',
       arg: 'FILE',
       required: true,
+      input: true,
       description: 'predictions (JSONL)',
     },
     { name: 'out', short: 'o', type: 'string', arg: 'FILE', description: 'per-item scores (JSONL)' },
