@@ -55,6 +55,8 @@ export const ExecutionInstance = z.object({
   log_parser: z.string().nullable().optional(),
   /** SWE-bench v5 rows: `pass_and_fail` or `fail_only` (kept as given; checked when graded). */
   eval_type: z.string().nullable().optional(),
+  /** When the issue or fix was created (ISO time, SWE-bench `created_at`): the pages' contamination view. */
+  created_at: z.string().nullable().optional(),
 });
 export type ExecutionInstance = z.infer<typeof ExecutionInstance>;
 

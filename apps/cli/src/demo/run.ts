@@ -149,8 +149,9 @@ export async function runDemo(o: DemoOptions, ctx: CommandContext): Promise<numb
   log(`  tables       ${rel(tables)}/tables.md  (also .tex, .csv, .json, length-*.svg/png)`);
   log(`  run records  ${rel(logs)}/`);
   log(`\nSee the results in a browser (leaderboard, runs, datasets):`);
+  const imports = [preds, ...(execDir ? [execDir] : [])].map((p) => ` --import ${rel(p)}`).join('');
   log(
-    `  bun run faun serve --store ${rel(db)} --datasets ${rel(datasets)} --import ${rel(preds)} --database ${rel(join(out, 'api-db'))}`,
+    `  bun run faun serve --store ${rel(db)} --datasets ${rel(datasets)}${imports} --database ${rel(join(out, 'api-db'))}`,
   );
   log('  then open http://127.0.0.1:8787');
   return 0;
