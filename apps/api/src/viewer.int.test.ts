@@ -183,7 +183,8 @@ describe.if(hasPytest)('viewer on the demo', () => {
     );
     expect(await page.locator('#FAIL_TO_PASS tbody tr .badge').allTextContents()).not.toContain('failed');
     expect(await page.locator('#PASS_TO_PASS tbody tr').count()).toBeGreaterThan(0);
-    expect((await page.locator('#log pre').textContent())!.length).toBeGreaterThan(20);
+    expect((await page.locator('#log-test_output-txt pre').textContent())!.length).toBeGreaterThan(20);
+    expect(await page.locator('#stages tbody tr').count()).toBeGreaterThanOrEqual(2);
     await page.screenshot({ path: join(OUT, 'viewer-exec-item.png'), fullPage: true });
   }, 30_000);
 
@@ -196,9 +197,10 @@ describe.if(hasPytest)('viewer on the demo', () => {
     );
     expect(p).toBeGreaterThanOrEqual(0);
     expect(p).toBeLessThanOrEqual(1);
-    expect(await page.locator('#per-item tbody tr').count()).toBeGreaterThan(0);
-    expect(await page.locator('#per-item .delta').count()).toBeGreaterThan(0);
-    expect(await page.locator('#disagreements tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('section.side').count()).toBeGreaterThan(0);
+    expect(await page.locator('section.side .delta').count()).toBeGreaterThan(0);
+    const dis = await open(`${s.url}/compare?runs=${a}&runs=${b}&show=disagree`);
+    expect(await dis.locator('section.side').count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(OUT, 'viewer-compare.png'), fullPage: true });
     // the leaderboard ranks CE by CodeBLEU of the edit text
     const lb = await open(`${s.url}/leaderboard?dataset=ce&task=ce`);
