@@ -12,15 +12,11 @@ import {
 import { scoreFl, scoreQa } from './score/items.ts';
 
 test('every metric a task scores is in the registry, with a label and a floor in its range', () => {
+  const base = { v: 1 as const, id: 'a/b#1', repo: 'a/b', language: 'python' as const, issue_number: 1 };
+  const issue = { ...base, issue_title: 't', issue_body: 'b' };
   const qa = scoreQa(
     {
-      v: 1,
-      id: 'a/b#1',
-      repo: 'a/b',
-      language: 'python',
-      issue_number: 1,
-      issue_title: 't',
-      issue_body: 'b',
+      ...issue,
       task: 'qa',
       question_association: null,
       context: [],
@@ -29,22 +25,7 @@ test('every metric a task scores is in the registry, with a label and a floor in
     },
     'x',
   );
-  const fl = scoreFl(
-    {
-      v: 1,
-      id: 'a/b#1',
-      repo: 'a/b',
-      language: 'python',
-      issue_number: 1,
-      issue_title: 't',
-      issue_body: 'b',
-      task: 'fl',
-      base_commit: null,
-      tree: ['a.py'],
-      gold_path: 'a.py',
-    },
-    'a.py',
-  );
+  const fl = scoreFl({ ...issue, task: 'fl', base_commit: null, tree: ['a.py'], gold_path: 'a.py' }, 'a.py');
   const ce = ['codebleu_patch', 'codebleu_file', 'apply_rate', 'file_em', 'resolved'];
   for (const name of [...Object.keys(qa.scores), ...Object.keys(fl.scores), ...ce]) {
     const info = METRICS[name];

@@ -6,6 +6,22 @@ import { scoreTask } from './task.ts';
 const base = { v: 1, repo: 'o/r', issue_number: 1, issue_title: 't', issue_body: 'b' };
 const pred = (id: string, task: string, output: string) => ({ v: 1, id, task, model: 'm:x', output });
 
+/** A CE item whose gold edit turns `return 1` into `return 2`. */
+const ceItem = (id: string) => ({
+  ...base,
+  id,
+  language: 'python',
+  task: 'ce',
+  base_commit: null,
+  pr_number: 2,
+  pr_title: 'p',
+  pr_body: '',
+  path: 'f.py',
+  file_before: 'def f():\n    return 1\n',
+  file_after: 'def f():\n    return 2\n',
+  gold_patch: formatSearchReplace([{ path: null, search: '    return 1', replace: '    return 2', line: 0 }]),
+});
+
 describe('scoreTask', () => {
   test('QA: hand-computed BLEU / ROUGE / EditSim; a missing prediction scores as empty', async () => {
     const items = ['q1', 'q2'].map((id) => ({
@@ -71,25 +87,8 @@ describe('scoreTask', () => {
   });
 
   test('CE: gold edits score 1; an edit that does not apply is reported', async () => {
-    const before = 'def f():\n    return 1\n';
-    const after = 'def f():\n    return 2\n';
-    const gold = formatSearchReplace([
-      { path: null, search: '    return 1', replace: '    return 2', line: 0 },
-    ]);
-    const item = (id: string) => ({
-      ...base,
-      id,
-      language: 'python',
-      task: 'ce',
-      base_commit: null,
-      pr_number: 2,
-      pr_title: 'p',
-      pr_body: '',
-      path: 'f.py',
-      file_before: before,
-      file_after: after,
-      gold_patch: gold,
-    });
+    const gold = ceItem('x').gold_patch;
+    const item = ceItem;
     const good = `f.py\n\`\`\`python\n${gold}\`\`\`\n`;
     const bad = 'f.py\n<<<<<<< SEARCH\n    return 7\n=======\n    return 2\n>>>>>>> REPLACE\n';
     const r = await scoreTask(
@@ -129,23 +128,7 @@ describe('scoreTask', () => {
   });
 
   test('CE: an output without a SEARCH/REPLACE block is unparsed and ranks below a wrong edit', async () => {
-    const before = 'def f():\n    return 1\n';
-    const item = (id: string) => ({
-      ...base,
-      id,
-      language: 'python',
-      task: 'ce',
-      base_commit: null,
-      pr_number: 2,
-      pr_title: 'p',
-      pr_body: '',
-      path: 'f.py',
-      file_before: before,
-      file_after: 'def f():\n    return 2\n',
-      gold_patch: formatSearchReplace([
-        { path: null, search: '    return 1', replace: '    return 2', line: 0 },
-      ]),
-    });
+    const item = ceItem;
     const wrong = 'f.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return 1 + 0\n>>>>>>> REPLACE\n';
     const r = await scoreTask(
       'ce',
