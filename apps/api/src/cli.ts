@@ -190,7 +190,7 @@ export const commands = [
     examples: [
       'faun serve --port 8787 --datasets datasets',
       'faun serve --store faun.duckdb --database .faun/api-db',
-      'faun serve --store demo/faun.duckdb --datasets demo/datasets --import demo/predictions',
+      'faun serve --store demo-out/faun.duckdb --datasets demo-out/datasets --import demo-out/predictions --import demo-out/execution',
       'DATABASE_URL=postgres://faun@db/faun REDIS_URL=redis://localhost:6379 faun serve --host 0.0.0.0',
     ],
     options: [
@@ -211,7 +211,7 @@ export const commands = [
         arg: 'DIR|FILE',
         repeatable: true,
         description:
-          'prediction files (or folders of *.jsonl) to load as finished runs at start; the same file is the same run',
+          'prediction files (or folders of *.jsonl) and faun verify run folders (or folders of them) to load as finished runs at start; the same input is the same run',
       },
       {
         name: 'redis-url',

@@ -6,6 +6,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '@faun/kit';
 import { startServer } from './server.ts';
 import { flItems, flPredictions, qaItems } from './testkit.ts';
 
@@ -79,3 +80,84 @@ test('imported prediction files are finished runs on the leaderboard; idempotent
     await h.stop();
   }
 }, 60_000);
+
+const hasPytest = Bun.spawnSync(['python3', '-m', 'pytest', '--version']).exitCode === 0;
+
+test.if(hasPytest)(
+  'a faun verify run folder imports as a finished execution run, with its patch and stage logs',
+  async () => {
+    const { makeFixture } = await import('@faun/harness/testing');
+    const fx = makeFixture('python', join(root, 'exec-repos'));
+    const instances = join(root, 'exec-instances', 'demo-exec.jsonl');
+    mkdirSync(join(root, 'exec-instances'));
+    writeFileSync(instances, jsonl([fx.instance]));
+    const runsDir = join(root, 'verify-runs');
+    for (const pred of ['gold', 'empty']) {
+      const p = Bun.spawnSync(
+        [
+          'bun',
+          join(REPO_ROOT, 'apps/cli/src/main.ts'),
+          'verify',
+          '--instances',
+          instances,
+          '--predictions',
+          pred,
+          '--run-id',
+          `demo-${pred}`,
+          '--backend',
+          'local',
+          '--repo-dir',
+          `${fx.repo}=${fx.dir}`,
+        ],
+        {
+          env: { ...process.env, CI: '1', FAUN_LOG_DIR: runsDir },
+          stdout: 'pipe',
+          stderr: 'pipe',
+        },
+      );
+      expect(p.exitCode === 0 || p.stderr.toString()).toBe(true);
+    }
+    // no dataset folder holds the instances: the run record's instances file is registered
+    const empty = join(root, 'no-datasets');
+    mkdirSync(empty);
+    const lines: string[] = [];
+    const h = await startServer({
+      port: 0,
+      db: 'memory://',
+      datasetsDir: empty,
+      imports: [runsDir],
+      redisUrl: null,
+      log: () => {},
+      progress: (l) => lines.push(l),
+      verify: { repoDirs: { [fx.repo]: fx.dir } },
+    });
+    try {
+      const runs = (await (await fetch(`${h.url}/v1/runs?dataset=demo-exec`)).json()) as {
+        items: { id: string; model: string; kind: string; status: string; score: { value: number } }[];
+      };
+      expect(runs.items.map((r) => [r.model, r.kind, r.status, r.score.value]).sort()).toEqual([
+        ['empty', 'exec', 'done', 0],
+        ['gold', 'exec', 'done', 1],
+      ]);
+      const gold = runs.items.find((r) => r.model === 'gold')!;
+      const id = fx.instance.instance_id as string;
+      const one = (await (await fetch(`${h.url}/v1/runs/${gold.id}/samples/${id}`)).json()) as {
+        data: { execution: { outcome: string }; logs: Record<string, string> };
+        log: string;
+        prediction: { model_patch: string };
+      };
+      expect(one.data.execution.outcome).toBe('resolved');
+      expect(Object.keys(one.data.logs)).toContain('apply_output.txt');
+      expect(one.log.length).toBeGreaterThan(0);
+      expect(one.prediction.model_patch).toBe(fx.instance.patch);
+      const page = await (await fetch(`${h.url}/runs/${gold.id}/items/${encodeURIComponent(id)}`)).text();
+      expect(page).toContain('applied with');
+      const board = await (await fetch(`${h.url}/leaderboard?dataset=demo-exec&task=exec`)).text();
+      expect(board).toContain('gold');
+    } finally {
+      await h.stop();
+    }
+    expect(lines.filter((l) => l.includes('scored as run')).length).toBe(2);
+  },
+  120_000,
+);

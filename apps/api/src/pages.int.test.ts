@@ -66,7 +66,8 @@ test('a run page shows outcomes, metrics and a filterable item table', async () 
   await page.goto(`${s.url}/runs/${runIds[1]}`);
   expect(await page.locator('h1').textContent()).toContain(runIds[1]!);
   expect(await page.locator('#items tbody tr').count()).toBe(30);
-  expect(await page.locator('svg.chart').count()).toBe(2);
+  // outcomes, metrics, the EM histogram, per repository and per language
+  expect(await page.locator('svg.chart').count()).toBe(5);
   await page.screenshot({ path: join(OUT, 'run.png'), fullPage: true });
   await page.selectOption('select[name=status]', 'fail');
   await Promise.all([page.waitForURL(/status=fail/), page.click('form.filters button')]);

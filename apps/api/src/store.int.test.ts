@@ -1,11 +1,11 @@
 /** Dataset statistics over a real DuckDB store (`--store`): the curation funnel and store sizes. */
 import { afterAll, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '@faun/store';
-import { aggregateFunnel } from './service/stats.ts';
-import { startTestServer } from './testkit.ts';
+import { aggregateFunnel, cardFor, datasetFunnel } from './service/stats.ts';
+import { flItems, startTestServer } from './testkit.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'faun-api-store-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -39,6 +39,54 @@ test('the funnel sums steps over repositories of the latest curation run', () =>
   expect(aggregateFunnel([])).toEqual([]);
 });
 
+test("a dataset's funnel: its repositories only, then the build's drops, then its items", () => {
+  const rows = [row('c1', 'a/b', 0, 100, 80), row('c1', 'a/b', 1, 80, 50), row('c1', 'x/y', 0, 999, 998)];
+  expect(
+    datasetFunnel(rows, new Set(['a/b']), {
+      task: 'qa',
+      items: 20,
+      skipped: { 'no maintainer replied': 25 },
+    }),
+  ).toEqual([
+    { step: 'input (issue)', count: 100 },
+    { step: 'closed issues', count: 80 },
+    { step: 'linked to a PR', count: 50 },
+    { step: 'qa: no maintainer replied', count: 25 },
+    { step: 'qa items in this dataset', count: 20 },
+  ]);
+});
+
+test('the card beside a dataset gives its funnel when it lists that very file', async () => {
+  const dir = join(root, 'built');
+  mkdirSync(dir);
+  const file = join(dir, 'fl.jsonl');
+  writeFileSync(file, `${JSON.stringify(flItems(3)[0])}\n`);
+  const sha = new Bun.CryptoHasher('sha256').update(readFileSync(file)).digest('hex');
+  const card = {
+    files: { 'fl.jsonl': { sha256: sha } },
+    funnel: [row('', 'acme/widgets', 0, 9, 4)],
+    skipped: {},
+  };
+  writeFileSync(join(dir, 'card.json'), JSON.stringify(card));
+  expect((await cardFor(file, sha))?.funnel).toHaveLength(1);
+  expect(await cardFor(file, 'other')).toBeNull();
+  const s = await startTestServer({ db: 'memory://', serve: { datasetsDir: dir } });
+  try {
+    const st = (await (await s.req('/v1/datasets/fl/stats')).json()) as {
+      funnel: unknown;
+      funnel_source: string;
+    };
+    expect(st.funnel_source).toBe('card');
+    expect(st.funnel).toEqual([
+      { step: 'input (issue)', count: 9 },
+      { step: 'closed issues', count: 4 },
+      { step: 'fl items in this dataset', count: 1 },
+    ]);
+  } finally {
+    await s.close();
+  }
+}, 60_000);
+
 test('GET /v1/datasets/{name}/stats reads the funnel from the store; a bad store is a 503', async () => {
   const path = join(root, 'crawl.duckdb');
   const st = await Store.open(path);
@@ -46,6 +94,7 @@ test('GET /v1/datasets/{name}/stats reads the funnel from the store; a bad store
     row('c1', 'acme/widgets', 0, 50, 40),
     row('c1', 'acme/widgets', 1, 40, 25),
     row('c1', 'zeta/tools', 0, 10, 5),
+    row('c1', 'other/repo', 0, 900, 800),
   ]);
   await st.close();
   const s = await startTestServer({ db: 'memory://', serve: { store: path } });
@@ -58,7 +107,11 @@ test('GET /v1/datasets/{name}/stats reads the funnel from the store; a bad store
       { step: 'input (issue)', count: 60 },
       { step: 'closed issues', count: 45 },
       { step: 'linked to a PR', count: 25 },
+      { step: 'fl items in this dataset', count: 30 },
     ]);
+    // the funnel is the dataset's: a repository it does not hold is left out
+    const qa = (await (await s.req('/v1/datasets/qa-small/stats')).json()) as typeof stats;
+    expect(qa.funnel?.[0]).toEqual({ step: 'input (issue)', count: 60 });
     expect(stats.store_counts.pairs ?? 0).toBe(0);
     const page = await (await s.req('/datasets/fl-small')).text();
     expect(page).toContain('linked to a PR');
@@ -97,6 +150,7 @@ test('the server does not hold the store: another process writes it between requ
     expect(await funnel()).toEqual([
       { step: 'input (issue)', count: 50 },
       { step: 'closed issues', count: 40 },
+      { step: 'fl items in this dataset', count: 30 },
     ] as never);
     // a writer in another process (as `faun curate` would be) succeeds while the server runs
     const writer = child(

@@ -5,7 +5,7 @@
  * verifies the demo's generated Python instance on the local backend (host pytest). Headless Chromium
  * opens an item page of each and the comparison page, and saves screenshots under test-output/.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,118 +27,124 @@ const readJsonl = (p: string) =>
 const writeJsonl = (p: string, rows: unknown[]) =>
   writeFileSync(p, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
 
-describe.if(hasPytest)('viewer on the demo', () => {
-  let root: string;
-  let s: TestServer;
-  let browser: BrowserContext;
-  const run: Record<string, string> = {};
-  const firstItem: Record<string, string> = {};
+let root: string;
+let s: TestServer;
+let browser: BrowserContext;
+const run: Record<string, string> = {};
+const firstItem: Record<string, string> = {};
 
-  beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'faun-viewer-'));
-    const demo = join(root, 'demo');
-    const p = Bun.spawnSync(['bun', MAIN, 'demo', '--out', demo, '--verify', 'never', '--entries', '300'], {
-      env: { ...process.env, FAUN_CACHE_DIR: join(root, 'cache') },
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    if (p.exitCode !== 0) throw new Error(`faun demo failed: ${p.stderr.toString().slice(-2000)}`);
-    const ds = join(demo, 'datasets');
-    const preds = join(demo, 'predictions');
-    // a second "model" per task: the gold answer on every other item
-    for (const task of ['qa', 'fl', 'ce'] as const) {
-      const items = readJsonl(join(ds, `${task}.jsonl`));
-      const gold = (it: Record<string, unknown>) =>
-        String(task === 'qa' ? it.answer : task === 'fl' ? it.gold_path : it.gold_patch);
-      writeJsonl(
-        join(preds, `${task}-half-gold.jsonl`),
-        items.map((it, i) => ({
-          v: 1,
-          id: it.id,
-          task,
-          model: 'test:half-gold',
-          output: i % 2 === 0 ? gold(it) : '',
-        })),
-      );
-    }
-    // the demo's generated Python instance, verified on the host
-    const fx = makeFixture('python', join(root, 'repos'));
-    const exec = join(root, 'exec');
-    mkdirSync(exec);
-    writeJsonl(join(exec, 'demo-exec.jsonl'), [fx.instance]);
-    s = await startTestServer({
-      db: 'memory://',
-      serve: {
-        datasetsDir: ds,
-        store: join(demo, 'faun.duckdb'),
-        imports: [preds],
-        verify: {
-          backend: 'local',
-          repoDirs: { [fx.repo]: fx.dir },
-          timeoutS: 120,
-          stateDir: join(root, 'state'),
-        },
-      },
-    });
-    await s.services.datasets.add(join(exec, 'demo-exec.jsonl'));
-    const r = await s.req('/v1/runs', {
-      method: 'POST',
-      json: {
-        dataset: 'demo-exec',
-        predictions: [
-          {
-            instance_id: fx.instance.instance_id,
-            model_patch: fx.instance.patch,
-            model_name_or_path: 'gold',
-          },
-        ],
-      },
-    });
-    const { id } = (await r.json()) as { id: string };
-    expect((await waitForRun(s, id, 180_000)).status).toBe('done');
-    run.exec = id;
-    firstItem.exec = String(fx.instance.instance_id);
-    const list = (await (await s.req('/v1/runs?per_page=100')).json()) as {
-      items: { id: string; dataset: string; model: string }[];
-    };
-    for (const x of list.items) {
-      if (x.dataset === 'exec' || x.dataset === 'demo-exec') continue;
-      run[`${x.dataset}:${x.model}`] = x.id;
-    }
-    for (const task of ['qa', 'fl', 'ce'])
-      firstItem[task] = String(readJsonl(join(ds, `${task}.jsonl`))[0]!.id);
-    browser = await chromium.launchPersistentContext(mkdtempSync(join(root, 'chromium-')), {
-      executablePath: await chromiumPath(),
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-    });
-    mkdirSync(OUT, { recursive: true });
-  }, 240_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await s?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
+beforeAll(async () => {
+  if (!hasPytest) return; // the tests below need it (test.if)
+  root = mkdtempSync(join(tmpdir(), 'faun-viewer-'));
+  const demo = join(root, 'demo');
+  const p = Bun.spawnSync(['bun', MAIN, 'demo', '--out', demo, '--verify', 'never', '--entries', '300'], {
+    env: { ...process.env, FAUN_CACHE_DIR: join(root, 'cache') },
+    stdout: 'pipe',
+    stderr: 'pipe',
   });
-
-  const itemUrl = (runId: string, item: string) => `${s.url}/runs/${runId}/items/${encodeURIComponent(item)}`;
-  const open = async (url: string): Promise<Page> => {
-    const page = await browser.newPage();
-    const res = await page.goto(url);
-    expect(res?.status()).toBe(200);
-    return page;
+  if (p.exitCode !== 0) throw new Error(`faun demo failed: ${p.stderr.toString().slice(-2000)}`);
+  const ds = join(demo, 'datasets');
+  const preds = join(demo, 'predictions');
+  // a second "model" per task: the gold answer on every other item
+  for (const task of ['qa', 'fl', 'ce'] as const) {
+    const items = readJsonl(join(ds, `${task}.jsonl`));
+    const gold = (it: Record<string, unknown>) =>
+      String(task === 'qa' ? it.answer : task === 'fl' ? it.gold_path : it.gold_patch);
+    writeJsonl(
+      join(preds, `${task}-half-gold.jsonl`),
+      items.map((it, i) => ({
+        v: 1,
+        id: it.id,
+        task,
+        model: 'test:half-gold',
+        output: i % 2 === 0 ? gold(it) : '',
+      })),
+    );
+  }
+  // the demo's generated Python instance, verified on the host
+  const fx = makeFixture('python', join(root, 'repos'));
+  const exec = join(root, 'exec');
+  mkdirSync(exec);
+  writeJsonl(join(exec, 'demo-exec.jsonl'), [fx.instance]);
+  s = await startTestServer({
+    db: 'memory://',
+    serve: {
+      datasetsDir: ds,
+      store: join(demo, 'faun.duckdb'),
+      imports: [preds],
+      verify: {
+        backend: 'local',
+        repoDirs: { [fx.repo]: fx.dir },
+        timeoutS: 120,
+        stateDir: join(root, 'state'),
+      },
+    },
+  });
+  await s.services.datasets.add(join(exec, 'demo-exec.jsonl'));
+  const r = await s.req('/v1/runs', {
+    method: 'POST',
+    json: {
+      dataset: 'demo-exec',
+      predictions: [
+        {
+          instance_id: fx.instance.instance_id,
+          model_patch: fx.instance.patch,
+          model_name_or_path: 'gold',
+        },
+      ],
+    },
+  });
+  const { id } = (await r.json()) as { id: string };
+  expect((await waitForRun(s, id, 180_000)).status).toBe('done');
+  run.exec = id;
+  firstItem.exec = String(fx.instance.instance_id);
+  const list = (await (await s.req('/v1/runs?per_page=100')).json()) as {
+    items: { id: string; dataset: string; model: string }[];
   };
+  for (const x of list.items) {
+    if (x.dataset === 'exec' || x.dataset === 'demo-exec') continue;
+    run[`${x.dataset}:${x.model}`] = x.id;
+  }
+  for (const task of ['qa', 'fl', 'ce'])
+    firstItem[task] = String(readJsonl(join(ds, `${task}.jsonl`))[0]!.id);
+  browser = await chromium.launchPersistentContext(mkdtempSync(join(root, 'chromium-')), {
+    executablePath: await chromiumPath(),
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
+  });
+  mkdirSync(OUT, { recursive: true });
+}, 240_000);
 
-  test('a QA item shows the issue, the model output, the reference and its scores', async () => {
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+const itemUrl = (runId: string, item: string) => `${s.url}/runs/${runId}/items/${encodeURIComponent(item)}`;
+const open = async (url: string): Promise<Page> => {
+  const page = await browser.newPage();
+  const res = await page.goto(url);
+  expect(res?.status()).toBe(200);
+  return page;
+};
+
+test.if(hasPytest)(
+  'a QA item shows the issue, the model output, the reference and its scores',
+  async () => {
     const page = await open(itemUrl(run['qa:baseline:title']!, firstItem.qa!));
     expect(await page.locator('#input').textContent()).toContain('Issue body');
     expect((await page.locator('#model-output').textContent())!.length).toBeGreaterThan(0);
     expect((await page.locator('#reference').textContent())!.length).toBeGreaterThan(0);
     expect(await page.locator('#scores tbody tr').count()).toBe(4);
     await page.screenshot({ path: join(OUT, 'viewer-qa-item.png'), fullPage: true });
-  }, 30_000);
+  },
+  30_000,
+);
 
-  test('an FL item shows the tree, the predicted and the gold path; next follows the list', async () => {
+test.if(hasPytest)(
+  'an FL item shows the tree, the predicted and the gold path; next follows the list',
+  async () => {
     const runId = run['fl:bm25']!;
     const page = await open(itemUrl(runId, firstItem.fl!));
     expect(await page.locator('#tree').count()).toBe(1);
@@ -158,9 +164,13 @@ describe.if(hasPytest)('viewer on the demo', () => {
       expect(decodeURIComponent(list.url())).toContain(`/items/${ids[1]}`);
       expect(list.url()).toContain('status=fail');
     }
-  }, 30_000);
+  },
+  30_000,
+);
 
-  test('a CE item shows the SEARCH/REPLACE blocks and the diff of the edited file against gold', async () => {
+test.if(hasPytest)(
+  'a CE item shows the SEARCH/REPLACE blocks and the diff of the edited file against gold',
+  async () => {
     const page = await open(itemUrl(run['ce:baseline:no-edit']!, firstItem.ce!));
     expect(await page.locator('#gold-blocks .block').count()).toBeGreaterThan(0);
     expect(await page.locator('#file-diff span.add, #file-diff span.del').count()).toBeGreaterThan(0);
@@ -172,9 +182,13 @@ describe.if(hasPytest)('viewer on the demo', () => {
     const gold = await open(itemUrl(run['ce:test:half-gold']!, firstItem.ce!));
     expect(await gold.locator('#pred-blocks .block').count()).toBeGreaterThan(0);
     expect(await gold.locator('#file-diff').textContent()).toContain('equals the gold file');
-  }, 30_000);
+  },
+  30_000,
+);
 
-  test('an execution item shows the patch, the apply result, each test status and the log', async () => {
+test.if(hasPytest)(
+  'an execution item shows the patch, the apply result, each test status and the log',
+  async () => {
     const page = await open(itemUrl(run.exec!, firstItem.exec!));
     expect(await page.locator('#patch span.add').count()).toBeGreaterThan(0);
     expect(await page.locator('#apply-status').textContent()).toContain('applied with');
@@ -183,11 +197,16 @@ describe.if(hasPytest)('viewer on the demo', () => {
     );
     expect(await page.locator('#FAIL_TO_PASS tbody tr .badge').allTextContents()).not.toContain('failed');
     expect(await page.locator('#PASS_TO_PASS tbody tr').count()).toBeGreaterThan(0);
-    expect((await page.locator('#log pre').textContent())!.length).toBeGreaterThan(20);
+    expect((await page.locator('#log-test_output-txt pre').textContent())!.length).toBeGreaterThan(20);
+    expect(await page.locator('#stages tbody tr').count()).toBeGreaterThanOrEqual(2);
     await page.screenshot({ path: join(OUT, 'viewer-exec-item.png'), fullPage: true });
-  }, 30_000);
+  },
+  30_000,
+);
 
-  test('the comparison page shows per-item deltas, the p-value and the disagreements', async () => {
+test.if(hasPytest)(
+  'the comparison page shows per-item deltas, the p-value and the disagreements',
+  async () => {
     const a = run['fl:bm25']!;
     const b = run['fl:test:half-gold']!;
     const page = await open(`${s.url}/compare?runs=${a}&runs=${b}`);
@@ -196,9 +215,10 @@ describe.if(hasPytest)('viewer on the demo', () => {
     );
     expect(p).toBeGreaterThanOrEqual(0);
     expect(p).toBeLessThanOrEqual(1);
-    expect(await page.locator('#per-item tbody tr').count()).toBeGreaterThan(0);
-    expect(await page.locator('#per-item .delta').count()).toBeGreaterThan(0);
-    expect(await page.locator('#disagreements tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('section.side').count()).toBeGreaterThan(0);
+    expect(await page.locator('section.side .delta').count()).toBeGreaterThan(0);
+    const dis = await open(`${s.url}/compare?runs=${a}&runs=${b}&show=disagree`);
+    expect(await dis.locator('section.side').count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(OUT, 'viewer-compare.png'), fullPage: true });
     // the leaderboard ranks CE by CodeBLEU of the edit text
     const lb = await open(`${s.url}/leaderboard?dataset=ce&task=ce`);
@@ -206,9 +226,13 @@ describe.if(hasPytest)('viewer on the demo', () => {
       'CodeBLEU (edit text)',
     );
     await lb.screenshot({ path: join(OUT, 'viewer-leaderboard-ce.png'), fullPage: true });
-  }, 30_000);
+  },
+  30_000,
+);
 
-  test('the dataset browser links each item to its issue and fixing PR; unknown names get HTML 404s', async () => {
+test.if(hasPytest)(
+  'the dataset browser links each item to its issue and fixing PR; unknown names get HTML 404s',
+  async () => {
     const page = await open(`${s.url}/datasets/fl/items`);
     const issues = await page.locator('#dataset-items tbody tr td:nth-child(4) a').count();
     const prs = await page.locator('#dataset-items tbody tr td:nth-child(5) a').count();
@@ -232,5 +256,6 @@ describe.if(hasPytest)('viewer on the demo', () => {
     }
     const api = await s.req('/v1/runs/nope');
     expect(api.headers.get('content-type')).toContain('application/json');
-  }, 30_000);
-});
+  },
+  30_000,
+);

@@ -1,6 +1,7 @@
 /**
  * Bad input through the `faun` command: a clear message naming the file (and line), the right exit code
- * (1 for a missing or unreadable file or a bad line, 2 for a bad flag), never a stack trace.
+ * (2 for a bad flag or a missing file named on the command line, 1 for a bad line in a file), never a
+ * stack trace.
  */
 import { afterAll, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,7 +44,7 @@ function faun(...args: string[]) {
   return { code: p.exitCode, stderr };
 }
 
-test('a missing file exits 1 in every verb, naming the option and the path', () => {
+test('a missing file is a usage error (exit 2) in every verb, naming the option and the path', () => {
   const cases: [string[], string][] = [
     [['score-pairs', '--metric', 'bleu', '--input', 'nope.jsonl'], '--input nope.jsonl: no such file'],
     [
@@ -69,17 +70,21 @@ test('a missing file exits 1 in every verb, naming the option and the path', () 
       ],
       '--model replay:nope.jsonl: no such file',
     ],
+    [
+      ['verify', '--instances', 'nope.jsonl', '--predictions', 'gold'],
+      '--instances nope.jsonl: no such file',
+    ],
   ];
   for (const [args, message] of cases) {
     const r = faun(...args);
     expect(r.stderr).toContain(message);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
   }
 }, 60_000);
 
-test('build --from-swebench: a folder or a line that is not JSON is named, exit 1', () => {
+test('build --from-swebench: a folder (exit 2) or a line that is not JSON (exit 1) is named', () => {
   const d = faun('build', '--from-swebench', 'folder', '--out', 'ds');
-  expect(d.code).toBe(1);
+  expect(d.code).toBe(2);
   expect(d.stderr).toContain('--from-swebench folder: is a directory');
   const b = faun('build', '--from-swebench', 'bad.jsonl', '--out', 'ds');
   expect(b.code).toBe(1);
@@ -213,4 +218,24 @@ test('build --from-swebench: a row without problem_statement names it; rows with
   expect(plain.code).toBe(1);
   expect(plain.stderr).toContain('--from-swebench inst.jsonl: no items were built');
   expect(plain.stderr).toContain('--repo-dir');
+}, 60_000);
+
+test('`-` reads an input file from standard input', () => {
+  const pairs = `${JSON.stringify({ hyp: 'the cat sat', ref: 'the cat sat' })}\n`;
+  const p = Bun.spawnSync(
+    ['bun', MAIN, 'score-pairs', '--metric', 'em', '--input', '-', '--log-dir', join(dir, 'logs')],
+    { cwd: dir, env: { ...process.env, CI: '1' }, stdin: Buffer.from(pairs) },
+  );
+  expect(p.exitCode).toBe(0);
+  expect(JSON.parse(p.stdout.toString())).toMatchObject({ em: 1, hyp: 'the cat sat' });
+  expect(p.stderr.toString()).toContain('em'.padEnd(28));
+  const preds = Bun.spawnSync(
+    ['bun', MAIN, 'score', '--task', 'fl', '--dataset', 'fl.jsonl', '--predictions', '-', '--json'],
+    { cwd: dir, env: { ...process.env, CI: '1' }, stdin: Bun.file(join(dir, 'preds.jsonl')) },
+  );
+  expect(preds.exitCode).toBe(0);
+  expect(JSON.parse(preds.stdout.toString()).aggregate.em.mean).toBe(1);
+  const two = faun('score', '--task', 'fl', '--dataset', '-', '--predictions', '-');
+  expect(two.code).toBe(2);
+  expect(two.stderr).toContain('only one option can read standard input');
 }, 60_000);

@@ -17,6 +17,7 @@ import {
 import { JsonlError } from '@faun/schema/io';
 import { Command, CommanderError, Option } from 'commander';
 import { envName, loadConfig, resolveOptions } from './config.ts';
+import { prepareInputs } from './inputs.ts';
 import { REGISTRY } from './registry.ts';
 
 /** Flags every command accepts. */
@@ -73,7 +74,11 @@ function addOption(cmd: Command, spec: OptionSpec): void {
           ? ` <${spec.choices.join('|')}>`
           : ` <${spec.arg ?? 'value'}>`;
   const defaultText = spec.default === undefined ? '' : ` (default: ${JSON.stringify(spec.default)})`;
-  const opt = new Option(`${flag}${arg}`, `${spec.description}${defaultText} [env ${envName(spec.name)}]`);
+  const stdin = spec.input ? ' (- reads standard input)' : '';
+  const opt = new Option(
+    `${flag}${arg}`,
+    `${spec.description}${stdin}${defaultText} [env ${envName(spec.name)}]`,
+  );
   if (spec.type === 'list') opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
   if (spec.type === 'boolean') cmd.addOption(new Option(`--no-${spec.name}`).hideHelp());
   cmd.addOption(opt);
@@ -135,6 +140,7 @@ async function runSpec(
         hint: 'drop --limit to process every item',
       });
   }
+  const cleanup = await prepareInputs(all, values);
   const json = Boolean(values.json);
   const quiet = Boolean(values.quiet);
   const ctx: CommandContext = {
@@ -156,8 +162,11 @@ async function runSpec(
     },
     progress: (o) => createProgress({ ...o, quiet }),
   };
-  const code = await spec.run(ctx);
-  return code ?? 0;
+  try {
+    return (await spec.run(ctx)) ?? 0;
+  } finally {
+    cleanup();
+  }
 }
 
 /** Runs the CLI with `argv` (without the node/bun and script entries); returns the exit code. */

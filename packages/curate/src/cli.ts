@@ -296,6 +296,7 @@ export const commands = [
         name: 'review-in',
         type: 'string',
         arg: 'FILE',
+        input: true,
         description: 'import reviewer decisions (.csv or .jsonl)',
       },
       {

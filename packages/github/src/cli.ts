@@ -12,6 +12,7 @@ import { Store } from '@faun/store';
 import { appFromEnv } from './app-auth.ts';
 import { createClient } from './client.ts';
 import { parseClock, SimClock } from './clock.ts';
+import { CrawlTally } from './crawl-progress.ts';
 import { crawl, type StreamProgress } from './crawler.ts';
 import type { EtagCache } from './etag.ts';
 import { identitySummary } from './identity.ts';
@@ -27,12 +28,53 @@ function fmtDuration(ms: number): string {
       : `${s}s`;
 }
 
-async function runCrawl(ctx: CommandContext): Promise<number> {
-  const o = ctx.opts;
+/**
+ * The crawl's progress display: issue pages and detail calls counted by a {@link CrawlTally}, with the
+ * active streams, the rate-limit budgets and the last wait as status.
+ */
+function crawlReporter(
+  ctx: CommandContext,
+  client: ReturnType<typeof createClient>,
+  clock: ReturnType<typeof parseClock>,
+  waits: string[],
+): { update: (p: StreamProgress) => void; done: () => void } {
+  const progress = ctx.progress({ label: 'crawl', total: 0 });
+  const perRepo = new Map<string, StreamProgress>();
+  const tally = new CrawlTally();
+  const started = Date.now();
+  const status = () => {
+    const active = [...perRepo.values()]
+      .filter((p) => !p.done)
+      .map((p) => `${p.repo} ${p.stream} ${p.items} items ${p.requests} req`);
+    const budgets = client.pool
+      .view()
+      .filter((b) => b.remaining !== null && b.resetAt > clock.now())
+      .map(
+        (b) =>
+          `${b.label}/${b.resource} ${b.remaining}/${b.limit} reset ${fmtDuration(b.resetAt - clock.now())}`,
+      );
+    return [...active.slice(0, 3), ...budgets.slice(0, 2), waits.at(-1) ?? ''].filter(Boolean).join(' | ');
+  };
+  return {
+    update(p) {
+      if (p.issuesDisabled) ctx.log(`${p.repo}: issues are disabled (410); recorded, PRs still paired`);
+      perRepo.set(p.repo, p);
+      const added = tally.update(p);
+      progress.setTotal(tally.total);
+      if (added > 0) progress.tick(added, status());
+      else progress.status(status());
+    },
+    done() {
+      progress.done(`done in ${fmtDuration(Date.now() - started)}`);
+    },
+  };
+}
+
+/** `faun crawl`'s options, checked (a bad one is a usage error). */
+function crawlOptions(o: CommandContext['opts']) {
   const repos = parseRepos(String(o.repos ?? ''));
   const db = String(o.db ?? '');
   if (!db) throw new UsageError('--db is required', { hint: 'e.g. --db crawl.duckdb' });
-  const tokens = tokensFromEnv((o.token as string[] | undefined) ?? []);
   let clock: ReturnType<typeof parseClock>;
   try {
     clock = parseClock(o.clock as string | undefined);
@@ -44,10 +86,22 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
     throw new UsageError(`--since "${since}" is not an ISO time`, {
       hint: 'e.g. --since 2024-01-01T00:00:00Z',
     });
-  const survivors = (o.survivors as 'strict' | 'linked' | undefined) ?? 'strict';
+  return {
+    repos,
+    db,
+    clock,
+    since,
+    tokens: tokensFromEnv((o.token as string[] | undefined) ?? []),
+    survivors: (o.survivors as 'strict' | 'linked' | undefined) ?? 'strict',
+    apiUrl: o.apiUrl ? String(o.apiUrl) : undefined,
+  };
+}
+
+async function runCrawl(ctx: CommandContext): Promise<number> {
+  const o = ctx.opts;
+  const { repos, db, clock, since, tokens, survivors, apiUrl } = crawlOptions(o);
   const interrupt = onInterrupt(() => resumeCommand(ctx.argv));
   const waits: string[] = [];
-  const apiUrl = o.apiUrl ? String(o.apiUrl) : undefined;
   const app = await appFromEnv(process.env, apiUrl);
   const sources = app ? await app.sources() : [];
   // The ETag cache lives in the store file (keyed by identity and URL, one row per GET answer). The
@@ -87,29 +141,8 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
           const metas = await resolveRepos(client, repos);
           for (const m of metas) if (m.renamed) ctx.log(`${m.requested} was renamed to ${m.full}`);
           store = await Store.open(db);
-          const progress = ctx.progress({ label: 'crawl', total: 0 });
-          const perRepo = new Map<string, StreamProgress>();
-          const pages = new Map<string, number>();
-          const planned = new Map<string, number>();
-          const detailsDone = new Map<string, number>();
-          let estimated = 0;
+          const report = crawlReporter(ctx, client, clock, waits);
           let gaps = 0;
-          const started = Date.now();
-          const status = () => {
-            const active = [...perRepo.values()]
-              .filter((p) => !p.done)
-              .map((p) => `${p.repo} ${p.stream} ${p.items} items ${p.requests} req`);
-            const budgets = client.pool
-              .view()
-              .filter((b) => b.remaining !== null && b.resetAt > clock.now())
-              .map(
-                (b) =>
-                  `${b.label}/${b.resource} ${b.remaining}/${b.limit} reset ${fmtDuration(b.resetAt - clock.now())}`,
-              );
-            return [...active.slice(0, 3), ...budgets.slice(0, 2), waits.at(-1) ?? '']
-              .filter(Boolean)
-              .join(' | ');
-          };
           try {
             await crawl({
               repos: metas,
@@ -125,29 +158,9 @@ async function runCrawl(ctx: CommandContext): Promise<number> {
                   `${g.repo} ${g.stream}: GitHub answered a node as null (${g.message}); recorded as a gap`,
                 );
               },
-              onProgress: (p) => {
-                if (p.issuesDisabled)
-                  ctx.log(`${p.repo}: issues are disabled (410); recorded, PRs still paired`);
-                perRepo.set(p.repo, p);
-                if (p.stream.startsWith('issues') && p.estimatedPages && !pages.has(p.repo)) {
-                  pages.set(p.repo, p.estimatedPages);
-                  estimated += p.estimatedPages;
-                  progress.setTotal(estimated);
-                }
-                if (p.stream.startsWith('details') && p.tasks !== undefined && !planned.has(p.repo)) {
-                  planned.set(p.repo, p.tasks);
-                  estimated += p.tasks;
-                  progress.setTotal(estimated);
-                }
-                if (p.stream.startsWith('issues')) progress.tick(1, status());
-                else if (p.stream.startsWith('details')) {
-                  const before = detailsDone.get(p.repo) ?? 0;
-                  detailsDone.set(p.repo, p.items);
-                  progress.tick(Math.max(0, p.items - before), status());
-                } else progress.status(status());
-              },
+              onProgress: report.update,
             });
-            progress.done(`done in ${fmtDuration(Date.now() - started)}`);
+            report.done();
           } finally {
             await etags.flush();
           }

@@ -49,6 +49,7 @@ const RUN_OPTIONS: OptionSpec[] = [
     type: 'string',
     arg: 'FILE',
     required: true,
+    input: true,
     description: 'instances (SWE-bench / Multi-SWE-bench JSON or JSONL)',
   },
   { name: 'workers', type: 'number', arg: 'N', default: 1, description: 'instances run in parallel' },

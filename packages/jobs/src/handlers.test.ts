@@ -5,7 +5,7 @@ import { scoreChunk, textOutcome } from './handlers.ts';
 import { MemoryQueue } from './memory.ts';
 import { createWorkHandler, errorResults } from './worker.ts';
 
-const score = (scores: Record<string, number>, missing = false): ItemScore => ({
+const score = (scores: Record<string, number>, missing = false, unparsed = false): ItemScore => ({
   v: 1,
   id: 'a',
   task: 'fl',
@@ -13,6 +13,7 @@ const score = (scores: Record<string, number>, missing = false): ItemScore => ({
   scores,
   answer: null,
   missing,
+  unparsed,
   note: null,
 });
 
@@ -28,6 +29,22 @@ test('text outcomes: error, skipped, fail, pass', () => {
   expect(textOutcome('ce', score({ em: 1, codebleu_file: 1 }), null)).toBe('scored');
   expect(textOutcome('qa', score({ bleu: 0 }, true), null)).toBe('fail');
   expect(textOutcome('qa', undefined, null)).toBe('skipped');
+  // an output the task cannot parse (a CE answer without a SEARCH/REPLACE block) fails
+  expect(textOutcome('ce', score({ codebleu_patch: 0 }, false, true), null)).toBe('fail');
+});
+
+test('a score job marks unparsed outputs in the result data', async () => {
+  const out = await scoreChunk(
+    {
+      runId: 'r',
+      task: 'fl',
+      items: [item(1)],
+      predictions: [{ v: 1, id: 'o/r#1', task: 'fl', model: 'm', output: 'I do not know' }],
+    },
+    scoreTask as never,
+  );
+  expect(out[0]?.outcome).toBe('fail');
+  expect(out[0]?.data).toMatchObject({ unparsed: true });
 });
 
 const item = (i: number) => ({
@@ -80,4 +97,51 @@ test('a score job posts one result per item with the scoreTask scores', async ()
       ['o/r#2', 'error', 'boom'],
     ],
   );
+});
+
+test('an execution item keeps the test log and every stage log of its instance directory', async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'faun-exec-item-'));
+  try {
+    writeFileSync(join(dir, 'apply_output.txt'), 'error: patch failed: calc.py:1\n');
+    writeFileSync(join(dir, 'build_output.txt'), 'built\n');
+    writeFileSync(join(dir, 'test_output.txt'), 'collected 0 items\n');
+    const empty = { success: [], failure: [] };
+    const r = {
+      v: 1 as const,
+      instance_id: 'a__b-1',
+      model: 'm',
+      outcome: 'apply_failed' as const,
+      resolved_status: null,
+      applied_with: null,
+      patch_sha256: 'x',
+      image_id: null,
+      spec_version: null,
+      exit_code: null,
+      tests_status: { FAIL_TO_PASS: empty, PASS_TO_PASS: empty, FAIL_TO_FAIL: empty, PASS_TO_FAIL: empty },
+      duration_s: 1.5,
+      error: null,
+      stages: [
+        { name: 'apply', status: 'failed' as const, duration_s: 0.1, detail: null, log: 'apply_output.txt' },
+        { name: 'build', status: 'ok' as const, duration_s: 1, detail: null, log: 'build_output.txt' },
+        { name: 'evil', status: 'ok' as const, duration_s: 0, detail: null, log: '../etc/passwd' },
+      ],
+    };
+    const { executionItem } = await import('./handlers.ts');
+    const out = await executionItem('run', r, dir);
+    expect(out.outcome).toBe('fail');
+    expect(out.log).toBe('collected 0 items\n');
+    expect(out.durationMs).toBe(1500);
+    expect(out.data).toMatchObject({
+      logs: { 'apply_output.txt': 'error: patch failed: calc.py:1\n', 'build_output.txt': 'built\n' },
+    });
+    expect(Object.keys((out.data as { logs: object }).logs)).toHaveLength(2);
+    const bare = await executionItem('run', { ...r, stages: undefined }, null);
+    expect(bare.log).toBeNull();
+    expect(bare.data).toEqual({ execution: { ...r, stages: undefined } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -25,7 +25,7 @@ let loaded: Promise<ScoreTaskFn> | undefined;
 
 /**
  * A text item's outcome: `error` when the model call failed, `skipped` when no prediction was submitted,
- * `fail` when nothing scorable was extracted from the output. Otherwise FL items `pass` on exact match
+ * `fail` when nothing scorable was extracted from the output (missing or unparsed). Otherwise FL items `pass` on exact match
  * (em = 1) and `fail` without; QA and CE items are `scored` — BLEU, ROUGE or CodeBLEU have no pass mark.
  */
 export function textOutcome(
@@ -35,7 +35,7 @@ export function textOutcome(
 ): ItemOutcome {
   if (predictionError) return 'error';
   if (!score) return 'skipped';
-  if (score.missing) return 'fail';
+  if (score.missing || score.unparsed) return 'fail';
   if (task !== 'fl') return 'scored';
   const em = score.scores.em;
   return em !== undefined && em >= 1 ? 'pass' : 'fail';
@@ -58,7 +58,7 @@ export async function scoreChunk(job: ScoreJobData, scoreTask?: ScoreTaskFn): Pr
       outcome: textOutcome(job.task, s, predErr.get(id)),
       scores: s?.scores ?? {},
       answer: s?.answer ?? null,
-      data: s?.note ? { note: s.note } : {},
+      data: { ...(s?.note ? { note: s.note } : {}), ...(s?.unparsed ? { unparsed: true } : {}) },
       error: predErr.get(id) ?? null,
       durationMs: each,
     };
@@ -91,6 +91,50 @@ const OUTCOMES: Record<ExecutionResult['outcome'], SampleOutcome> = {
   flaky: 'fail',
 };
 
+/** An execution result's item outcome (resolved → pass; infrastructure failures → error, never fail). */
+export function executionOutcome(r: ExecutionResult): SampleOutcome {
+  return OUTCOMES[r.outcome];
+}
+
+/** The last characters of a log kept with a result (the start of a long log is rarely the news). */
+const LOG_TAIL = 20_000;
+
+/**
+ * The item result of one verified instance from its instance directory (`<run>/instances/<id>/`): the
+ * test log, and the log of every stage that wrote one (`apply_output.txt`, the stages' own artifacts) in
+ * `data.logs`, so a patch that did not apply shows why.
+ */
+export async function executionItem(
+  runId: string,
+  r: ExecutionResult,
+  instanceDir: string | null,
+): Promise<ItemResultInput> {
+  const read = async (name: string) =>
+    instanceDir
+      ? await readFile(join(instanceDir, name), 'utf8').then(
+          (t) => t.slice(-LOG_TAIL),
+          () => null,
+        )
+      : null;
+  const names = new Set(['apply_output.txt', ...(r.stages ?? []).flatMap((st) => (st.log ? [st.log] : []))]);
+  names.delete('test_output.txt');
+  const logs: Record<string, string> = {};
+  for (const name of [...names].sort()) {
+    if (name.includes('/') || name.includes('..')) continue;
+    const text = await read(name);
+    if (text !== null) logs[name] = text;
+  }
+  return {
+    runId,
+    itemId: r.instance_id,
+    outcome: executionOutcome(r),
+    data: { execution: r, ...(Object.keys(logs).length ? { logs } : {}) },
+    log: await read('test_output.txt'),
+    error: r.error,
+    durationMs: r.duration_s * 1000,
+  };
+}
+
 /**
  * Verifies one instance with @faun/harness' `verifyRun` (apply chain, tests, grading) in a scratch run
  * directory. An infrastructure error throws, so the queue retries the job with backoff; a final failure
@@ -120,18 +164,7 @@ export async function verifyOne(job: VerifyJobData, cfg: VerifyConfig = {}): Pro
     if (r.outcome === 'infra_error') throw new Error(`infrastructure failure: ${r.error ?? 'unknown'}`);
     // the run holds exactly one instance directory
     const [only] = await readdir(join(dir, 'instances')).catch(() => [] as string[]);
-    const log = only
-      ? await readFile(join(dir, 'instances', only, 'test_output.txt'), 'utf8').catch(() => null)
-      : null;
-    return {
-      runId: job.runId,
-      itemId: r.instance_id,
-      outcome: OUTCOMES[r.outcome],
-      data: { execution: r },
-      log: log ? log.slice(-20_000) : null,
-      error: r.error,
-      durationMs: r.duration_s * 1000,
-    };
+    return await executionItem(job.runId, r, only ? join(dir, 'instances', only) : null);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

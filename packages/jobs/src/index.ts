@@ -6,6 +6,8 @@
 export { RedisQueue, type RedisQueueOptions } from './bullmq.ts';
 export {
   defaultWorkDeps,
+  executionItem,
+  executionOutcome,
   loadScoreTask,
   type ScoreTaskFn,
   scoreChunk,

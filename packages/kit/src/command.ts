@@ -21,6 +21,11 @@ export interface OptionSpec {
   repeatable?: boolean;
   /** Placeholder in help, e.g. `FILE`. */
   arg?: string;
+  /**
+   * A file the command reads: the CLI checks it is a readable file before the command runs (else a usage
+   * error, exit 2), and `-` reads standard input (saved to a temporary file the command then reads).
+   */
+  input?: boolean;
 }
 
 /** The context handed to a command's `run`. */
@@ -68,7 +73,14 @@ export const taskDatasetOptions: readonly OptionSpec[] = [
     required: true,
     description: 'task of the dataset',
   },
-  { name: 'dataset', type: 'string', arg: 'FILE', required: true, description: 'task dataset (JSONL)' },
+  {
+    name: 'dataset',
+    type: 'string',
+    arg: 'FILE',
+    required: true,
+    input: true,
+    description: 'task dataset (JSONL)',
+  },
 ];
 
 /** The key of an option in `CommandContext.opts`: its kebab-case name in camelCase (`log-dir` → `logDir`). */

@@ -1,13 +1,16 @@
 /**
- * Input-file checks shared by the commands: a missing or unreadable file is an {@link InputError} naming
- * the option and the path, not a stack trace.
+ * Input-file checks shared by the commands: a missing or unreadable file named on the command line is a
+ * {@link UsageError} (exit 2) naming the option and the path, not a stack trace.
  */
 import { constants, existsSync, realpathSync, statSync } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { InputError, UsageError } from './errors.ts';
+import { UsageError } from './errors.ts';
 
-/** Throws an InputError unless `path` (given with `--<option>`) is a readable regular file. */
+/**
+ * Throws a UsageError (exit 2: the command line names something that is not there) unless `path`
+ * (given with `--<option>`) is a readable regular file.
+ */
 export async function requireReadableFile(
   path: string,
   option: string,
@@ -16,10 +19,10 @@ export async function requireReadableFile(
   try {
     const st = await stat(path);
     if (st.isDirectory())
-      throw new InputError(`${where}: is a directory`, { hint: `pass a JSONL file to --${option}` });
+      throw new UsageError(`${where}: is a directory`, { hint: `pass a JSONL file to --${option}` });
     await access(path, constants.R_OK);
   } catch (e) {
-    if (e instanceof InputError) throw e;
+    if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     const problem =
       code === 'ENOENT'
@@ -27,7 +30,7 @@ export async function requireReadableFile(
         : code === 'EACCES' || code === 'EPERM'
           ? 'not readable (permission denied)'
           : `cannot be read (${(e as Error).message})`;
-    throw new InputError(`${where}: ${problem}`, {
+    throw new UsageError(`${where}: ${problem}`, {
       hint: `check the path given to --${option} (relative paths are resolved from ${process.cwd()})`,
       cause: e,
     });

@@ -42,17 +42,31 @@ const formatRate = (r: number) => (r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed
 
 /**
  * The text of one progress report: `count/total (pct%)`, elapsed time, rate and ETA (without a known
- * total: the count, elapsed time and rate only).
+ * total: the count, elapsed time and rate only). With `since` (the count and time of the first report),
+ * the ETA comes from the rate after it — the first unit carries the start-up (workers, grammars, a warm
+ * cache), and a rate that includes it overestimates the rest many times over; until a unit has finished
+ * after it, no ETA is shown.
  */
-export function progressText(value: number, total: number, elapsedS: number, status = ''): string {
+export function progressText(
+  value: number,
+  total: number,
+  elapsedS: number,
+  status = '',
+  since?: { value: number; elapsedS: number },
+): string {
   const rate = elapsedS > 0 ? value / elapsedS : 0;
   const parts = [
     total > 0 ? `${value}/${total} (${((100 * value) / total).toFixed(1)}%)` : `${value}`,
     `${elapsedS.toFixed(1)}s`,
   ];
   if (value > 0 && elapsedS > 0) parts.push(`${formatRate(rate)}/s`);
-  if (total > 0 && value > 0 && elapsedS > 0 && value < total)
-    parts.push(`ETA ${formatDuration((total - value) / rate)}`);
+  const steady = since
+    ? value > since.value && elapsedS > since.elapsedS
+      ? (value - since.value) / (elapsedS - since.elapsedS)
+      : 0
+    : rate;
+  if (total > 0 && value > 0 && steady > 0 && value < total)
+    parts.push(`ETA ${formatDuration((total - value) / steady)}`);
   return `${parts.join(' ')}${status ? ` ${status}` : ''}`;
 }
 
@@ -65,14 +79,25 @@ export function createProgress(opts: ProgressOptions): Progress {
   let value = 0;
   let text = '';
   const started = Date.now();
+  const elapsed = () => (Date.now() - started) / 1000;
+  // the first report: the ETA is measured from here (see progressText)
+  let since: { value: number; elapsedS: number } | undefined;
+  const mark = () => {
+    since ??= { value, elapsedS: elapsed() };
+  };
   if (plain) {
     const every = opts.plainEveryMs ?? 2000;
     let last = 0;
+    let shown = '';
     const line = (force: boolean) => {
       const now = Date.now();
       if (!force && now - last < every) return;
+      // the closing line repeats nothing: when the count and status are those of the last line, it is not printed again
+      const state = `${value}/${total} ${text}`;
+      if (force && state === shown) return;
       last = now;
-      stream.write(`${opts.label}: ${progressText(value, total, (now - started) / 1000, text)}\n`);
+      shown = state;
+      stream.write(`${opts.label}: ${progressText(value, total, elapsed(), text, since)}\n`);
     };
     return {
       setTotal(t) {
@@ -81,6 +106,7 @@ export function createProgress(opts: ProgressOptions): Progress {
       tick(n = 1, s) {
         value += n;
         if (s !== undefined) text = s;
+        mark();
         line(false);
       },
       status(s) {
@@ -101,7 +127,7 @@ export function createProgress(opts: ProgressOptions): Progress {
         const width = 24;
         const fill = p.total > 0 ? Math.round(Math.min(1, p.value / p.total) * width) : 0;
         const barText = p.total > 0 ? `${'█'.repeat(fill)}${'░'.repeat(width - fill)} ` : '';
-        return `${opts.label} ${barText}${progressText(p.value, p.total, (Date.now() - started) / 1000, payload.status ?? '')}`;
+        return `${opts.label} ${barText}${progressText(p.value, p.total, elapsed(), payload.status ?? '', since)}`;
       },
       stream: stream as NodeJS.WriteStream,
       hideCursor: true,
@@ -117,6 +143,7 @@ export function createProgress(opts: ProgressOptions): Progress {
     },
     tick(n = 1, s) {
       value += n;
+      mark();
       bar.increment(n, s === undefined ? undefined : { status: s });
     },
     status(s) {

@@ -56,6 +56,7 @@ export {
   pathSet,
   rankOf,
   reciprocalRank,
+  strictPathCandidates,
   strictPathMatch,
   topK,
 } from './fl/paths.ts';
@@ -71,7 +72,18 @@ export {
   pyStrip,
   roundHalfEven,
 } from './py.ts';
-export { METRICS, type MetricInfo } from './registry.ts';
+export {
+  compareBetter,
+  formatMetric,
+  METRICS,
+  type MetricInfo,
+  metricFloor,
+  metricInfo,
+  metricLabel,
+  orderMetrics,
+  PRIMARY_METRICS,
+  primaryMetricOf,
+} from './registry.ts';
 export { porterStem } from './rouge/porter.ts';
 export {
   type RougeOptions,

@@ -140,7 +140,13 @@ export const predict = defineCommand({
     },
     { name: 'cache-dir', type: 'string', arg: 'DIR', description: 'cache location (default ~/.cache/faun)' },
     repoDirOption('a local checkout whose files bm25 indexes too'),
-    { name: 'prices', type: 'string', arg: 'FILE', description: 'price table JSON for cost accounting' },
+    {
+      name: 'prices',
+      type: 'string',
+      arg: 'FILE',
+      input: true,
+      description: 'price table JSON for cost accounting',
+    },
   ],
   async run(ctx) {
     const o = ctx.opts;

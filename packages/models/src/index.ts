@@ -7,7 +7,7 @@
  * @module
  */
 export { lengthBuckets } from './buckets.ts';
-export { buildPrompt } from './prompts/build.ts';
+export { ablateItem, buildPrompt, promptSha256 } from './prompts/build.ts';
 export { createProvider, type ProviderOptions } from './registry.ts';
 export type { GenerateRequest, GenerateResult, ModelProvider } from './types.ts';
 export { withCache } from './wrap/cache.ts';

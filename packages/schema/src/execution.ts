@@ -61,6 +61,8 @@ export const ExecutionInstance = z.object({
     .regex(/^(random|\d{1,10})$/, 'expected a number or "random"')
     .nullable()
     .optional(),
+  /** When the issue or fix was created (ISO time, SWE-bench `created_at`): the pages' contamination view. */
+  created_at: z.string().nullable().optional(),
 });
 export type ExecutionInstance = z.infer<typeof ExecutionInstance>;
 

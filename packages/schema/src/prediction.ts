@@ -25,6 +25,16 @@ export const Prediction = z.object({
   truncated: z.boolean().default(false),
   usage: Usage.nullable().default(null),
   cost_usd: z.number().nullable().default(null),
+  /** Wall time of the model call (retries included), ms; null when not recorded. */
+  latency_ms: z.number().nonnegative().nullable().default(null),
+  /** True when the answer came from the on-disk model cache; null when not recorded. */
+  cache_hit: z.boolean().nullable().default(null),
+  /**
+   * sha256 of the messages as sent (stable JSON, the model cache's prompt hash), and the prompt budget
+   * they were built within: the prompt can be rebuilt from the dataset item and checked against it.
+   */
+  prompt_sha256: z.string().nullable().default(null),
+  prompt_budget: z.number().int().nullable().default(null),
   /** Set when the model call failed for this item; `output` is then empty. */
   error: z.string().nullable().default(null),
 });
@@ -40,6 +50,8 @@ export const ItemScore = z.object({
   /** What was extracted from the output and scored (path, edited text…), for auditing. */
   answer: z.string().nullable().default(null),
   missing: z.boolean().default(false),
+  /** Nothing the task scores could be read from the output: every metric is its floor. */
+  unparsed: z.boolean().default(false),
   note: z.string().nullable().default(null),
 });
 export type ItemScore = z.infer<typeof ItemScore>;

@@ -1,6 +1,6 @@
 /** Installs Debian packages that are missing (as root), waiting for apt's lock rather than failing. */
 import { PrerequisiteError } from '@faun/kit';
-import { run, runLogged } from './proc.ts';
+import { run, runQuiet } from './proc.ts';
 
 let updated = false;
 
@@ -21,22 +21,22 @@ export async function ensureDebs(pkgs: string[], log: (l: string) => void = () =
     throw new PrerequisiteError(`missing Debian packages: ${missing.join(' ')}`, {
       hint: `install them: sudo apt-get install -y ${missing.join(' ')}`,
     });
-  log(`installing Debian packages: ${missing.join(' ')}`);
+  log(`installing Debian packages: ${missing.join(' ')} (apt-get output is shown only when it fails)…`);
+  const started = Date.now();
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () =>
-    runLogged(
-      ['apt-get', '-o', 'DPkg::Lock::Timeout=900', 'install', '-y', '--no-install-recommends', ...missing],
-      log,
-      env,
-    );
-  let code = await install();
-  if (code !== 0 && !updated) {
+  const apt = (args: string[]) =>
+    runQuiet(['apt-get', '-o', 'DPkg::Lock::Timeout=900', ...args], { log, env });
+  const install = () => apt(['install', '-y', '--no-install-recommends', ...missing]);
+  let r = await install();
+  if (r.code !== 0 && !updated) {
     updated = true;
-    await runLogged(['apt-get', '-o', 'DPkg::Lock::Timeout=900', 'update'], log, env);
-    code = await install();
+    const u = await apt(['update']);
+    if (u.code === 0) r = await install();
   }
-  if (code !== 0)
-    throw new PrerequisiteError(`apt-get install ${missing.join(' ')} failed (exit ${code})`, {
-      hint: 'check the apt sources and network access to the Debian mirror',
-    });
+  if (r.code !== 0)
+    throw new PrerequisiteError(
+      `apt-get install ${missing.join(' ')} failed (exit ${r.code}); its last lines:\n  ${r.tail.join('\n  ')}`,
+      { hint: 'check the apt sources and network access to the Debian mirror' },
+    );
+  log(`installed ${missing.join(' ')} in ${Math.round((Date.now() - started) / 1000)} s`);
 }

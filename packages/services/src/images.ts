@@ -9,7 +9,7 @@ import { PrerequisiteError, sha256 } from '@faun/kit';
 import { withLock } from '@faun/kit/lock';
 import { ensureDebs } from './apt.ts';
 import { ensureDocker, imageExists, STATE_DIR } from './docker.ts';
-import { run, runLogged } from './proc.ts';
+import { run, runLogged, runQuiet } from './proc.ts';
 
 export type Toolchain = 'python' | 'java' | 'go' | 'node' | 'rust' | 'cpp';
 export const TOOLCHAINS: Toolchain[] = ['python', 'java', 'go', 'node', 'rust', 'cpp'];
@@ -79,14 +79,14 @@ export async function ensureBaseImage(log: Log = () => {}): Promise<string> {
     rmSync(rootfs, { recursive: true, force: true });
     log(`base image ${tag}: debootstrap ${SUITE} into ${rootfs} (a few minutes)…`);
     const args = BASE_RECIPE.split(' ');
-    const code = await runLogged(
-      [args[0] ?? 'debootstrap', ...args.slice(1, -2), SUITE, rootfs, MIRROR],
-      (l) => {
-        if (!l.startsWith('I: ') || /successfully/i.test(l)) log(`  ${l}`);
-      },
-    );
-    if (code !== 0)
-      throw new PrerequisiteError(`debootstrap failed (exit ${code})`, { hint: `mirror: ${MIRROR}` });
+    const boot = await runQuiet([args[0] ?? 'debootstrap', ...args.slice(1, -2), SUITE, rootfs, MIRROR], {
+      log,
+    });
+    if (boot.code !== 0)
+      throw new PrerequisiteError(
+        `debootstrap failed (exit ${boot.code}); its last lines:\n  ${boot.tail.join('\n  ')}`,
+        { hint: `mirror: ${MIRROR}` },
+      );
     writeFileSync(
       join(rootfs, 'etc/apt/sources.list'),
       `deb ${MIRROR} ${SUITE} main\ndeb ${MIRROR} ${SUITE}-updates main\n`,

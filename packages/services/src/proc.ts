@@ -30,6 +30,19 @@ export async function run(
   }
 }
 
+/** Feeds the lines of a stream to `onLine` as they arrive. */
+async function pumpLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let carry = '';
+  for await (const chunk of stream) {
+    carry += decoder.decode(chunk, { stream: true });
+    const lines = carry.split('\n');
+    carry = lines.pop() ?? '';
+    for (const l of lines) onLine(l);
+  }
+  if (carry) onLine(carry);
+}
+
 /** Runs a command, streaming its output lines to `log`; returns the exit code. */
 export async function runLogged(
   cmd: string[],
@@ -37,19 +50,37 @@ export async function runLogged(
   env?: Record<string, string>,
 ): Promise<number> {
   const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } });
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    let carry = '';
-    for await (const chunk of stream) {
-      carry += decoder.decode(chunk, { stream: true });
-      const lines = carry.split('\n');
-      carry = lines.pop() ?? '';
-      for (const l of lines) log(l);
-    }
-    if (carry) log(carry);
-  };
-  await Promise.all([pump(proc.stdout), pump(proc.stderr)]);
+  await Promise.all([pumpLines(proc.stdout, log), pumpLines(proc.stderr, log)]);
   return proc.exited;
+}
+
+/**
+ * Runs a chatty command (apt-get, debootstrap) without printing its output: at most one status line
+ * every `everyMs` goes to `log` (its latest line, so a long step still shows it is moving), and the last
+ * `keep` lines come back for the error message when it fails.
+ */
+export async function runQuiet(
+  cmd: string[],
+  o: { log?: (line: string) => void; env?: Record<string, string>; everyMs?: number; keep?: number } = {},
+): Promise<{ code: number; tail: string[]; lines: number }> {
+  const keep = o.keep ?? 25;
+  const every = o.everyMs ?? 15_000;
+  const tail: string[] = [];
+  let lines = 0;
+  let last = Date.now();
+  const onLine = (l: string) => {
+    if (!l.trim()) return;
+    lines++;
+    tail.push(l);
+    if (tail.length > keep) tail.shift();
+    if (o.log && Date.now() - last >= every) {
+      last = Date.now();
+      o.log(`  … ${l.trim().slice(0, 160)}`);
+    }
+  };
+  const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...o.env } });
+  await Promise.all([pumpLines(proc.stdout, onLine), pumpLines(proc.stderr, onLine)]);
+  return { code: await proc.exited, tail, lines };
 }
 
 export function which(cmd: string): string | null {

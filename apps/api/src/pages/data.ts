@@ -19,6 +19,26 @@ export const itemIdOf = (it: DatasetItem): string => ('instance_id' in it ? it.i
 export const issueLength = (it: DatasetItem): number =>
   'instance_id' in it ? it.problem_statement.length : it.issue_title.length + it.issue_body.length;
 
+/** The input text the free-text search looks in: issue (and PR) text, the QA conversation, the statement. */
+export function inputText(it: DatasetItem): string {
+  if ('instance_id' in it) return it.problem_statement;
+  const parts = [it.issue_title, it.issue_body];
+  if (it.task === 'qa') parts.push(...it.context.map((t) => t.content));
+  if (it.task === 'ce') parts.push(it.pr_title, it.pr_body, it.path);
+  return parts.join('\n');
+}
+
+/** The item attributes the run page filters and charts use. */
+export function itemInfo(it: DatasetItem) {
+  return {
+    repo: it.repo,
+    language: it.language,
+    length: issueLength(it),
+    created: 'instance_id' in it ? (it.created_at ?? null) : null,
+    input: inputText(it),
+  };
+}
+
 export async function loadRun(s: Services, id: string): Promise<RunRow> {
   const [run] = await s.db.db.select().from(runs).where(eq(runs.id, id));
   if (!run) throw new ApiError(404, 'run_not_found', `no run with id '${id}'`);
@@ -32,20 +52,35 @@ export async function datasetItems(s: Services, name: string): Promise<Map<strin
   return new Map((ds.items as DatasetItem[]).map((it) => [itemIdOf(it), it]));
 }
 
-/** The run's results, with the item attributes the filters use. */
+/** The submitted prediction records of a run, by item id. */
+export async function loadPredictions(
+  s: Services,
+  runId: string,
+): Promise<Map<string, Record<string, unknown>>> {
+  const [sub] = await s.db.db.select().from(submissions).where(eq(submissions.runId, runId));
+  const preds = (sub?.predictions ?? []) as Record<string, unknown>[];
+  return new Map(preds.map((p) => [String(p.instance_id ?? p.id), p]));
+}
+
+/** The run's results, with the item attributes the filters use and each item's prediction. */
 export async function runRows(
   s: Services,
   run: RunRow,
-): Promise<{ rows: ItemRow[]; items: Map<string, DatasetItem> }> {
-  const [list, items] = await Promise.all([
+): Promise<{
+  rows: ItemRow[];
+  items: Map<string, DatasetItem>;
+  preds: Map<string, Record<string, unknown>>;
+}> {
+  const [list, items, preds] = await Promise.all([
     s.db.db.select().from(results).where(eq(results.runId, run.id)),
     datasetItems(s, run.dataset),
+    loadPredictions(s, run.id),
   ]);
   const rows = list.map((r) => {
     const it = items.get(r.itemId);
-    return itemRow(r, it ? { repo: it.repo, language: it.language, length: issueLength(it) } : undefined);
+    return itemRow(r, it ? itemInfo(it) : undefined, preds.get(r.itemId) ?? null);
   });
-  return { rows, items };
+  return { rows, items, preds };
 }
 
 /** One result row of a run (404 when the run has no such item). */
@@ -56,17 +91,6 @@ export async function loadResult(s: Services, run: RunRow, itemId: string): Prom
     .where(and(eq(results.runId, run.id), eq(results.itemId, itemId)));
   if (!r) throw new ApiError(404, 'item_not_found', `run '${run.id}' has no item '${itemId}'`);
   return r;
-}
-
-/** The submitted prediction record of one item, or null. */
-export async function loadPrediction(
-  s: Services,
-  runId: string,
-  itemId: string,
-): Promise<Record<string, unknown> | null> {
-  const [sub] = await s.db.db.select().from(submissions).where(eq(submissions.runId, runId));
-  const preds = (sub?.predictions ?? []) as Record<string, unknown>[];
-  return preds.find((p) => String(p.instance_id ?? p.id) === itemId) ?? null;
 }
 
 /** Several runs (404 naming the first unknown id). */

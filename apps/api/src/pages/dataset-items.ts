@@ -6,9 +6,9 @@ import type { Services } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { LENGTH_BUCKETS, lengthBucketOf } from '../service/stats.ts';
 import { type DatasetItem, issueLength, itemIdOf } from './data.ts';
+import { funnelCard } from './dataset.ts';
 import { h, Safe } from './h.ts';
-import { layout } from './layout.ts';
-import { barChart } from './svg.ts';
+import { layout, scrollTable } from './layout.ts';
 
 const PER_PAGE = 100;
 
@@ -49,20 +49,17 @@ export async function datasetItemsPage(
     h`<label>${label}<select name="${n}"><option value="">all</option>${values.map((v) => h`<option value="${v}"${new Safe(v === q[n] ? ' selected' : '')}>${v}</option>`)}</select></label>`;
   const link = (repo: string, kind: 'issues' | 'pull', n: number | null) =>
     n ? h`<a href="https://github.com/${repo}/${kind}/${n}">#${n}</a>` : h`<span class="muted">—</span>`;
-  const funnel = st.funnel?.length
-    ? barChart(
-        st.funnel.map((f) => ({ label: f.step, value: f.count })),
-        { title: 'funnel', digits: 0 },
-      )
-    : h`<p class="muted">Start the server with <code>--store</code> to show the curation funnel (and the fixing PR of QA/FL items).</p>`;
   const body = h`<p class="crumbs"><a href="/datasets/${encodeURIComponent(name)}">Dataset ${name}</a></p><h1>Items of ${name}</h1>
 <p class="sub">${info.task} · ${all.length} items · sha256 <code>${info.sha256.slice(0, 12)}</code></p>
-<div class="card"><h2>The funnel that produced them</h2>${funnel}</div>
-<div class="card"><form class="filters" method="get">${sel('repo', 'Repository', repos)}${sel('lang', 'Language', langs)}${sel('len', 'Issue length', LENGTH_BUCKETS)}<button type="submit">Filter</button> <a href="?">reset</a></form>
-<table id="dataset-items"><thead><tr><th>Item</th><th>Repository</th><th>Language</th><th>Issue</th><th>Fixing PR</th><th>Title</th><th class="num">Issue chars</th></tr></thead><tbody>${rows.map(
+${funnelCard(st)}
+<div class="card"><form class="filters" method="get" aria-label="Filter the items">${sel('repo', 'Repository', repos)}${sel('lang', 'Language', langs)}${sel('len', 'Issue length', LENGTH_BUCKETS)}<button type="submit">Filter</button> <a href="?">reset</a></form>
+${scrollTable(
+  'items',
+  h`<table id="dataset-items"><thead><tr><th scope="col">Item</th><th scope="col">Repository</th><th scope="col">Language</th><th scope="col">Issue</th><th scope="col">Fixing PR</th><th scope="col">Title</th><th scope="col" class="num">Issue chars</th></tr></thead><tbody>${rows.map(
     (it) =>
       h`<tr><td class="id"><code>${itemIdOf(it)}</code></td><td>${it.repo}</td><td>${it.language}</td><td>${'instance_id' in it ? h`<span class="muted">—</span>` : link(it.repo, 'issues', it.issue_number)}</td><td>${link(it.repo, 'pull', prNumber(it, prs))}</td><td>${titleOf(it).slice(0, 120)}</td><td class="num">${issueLength(it)}</td></tr>`,
-  )}</tbody></table>
-<div class="pager">${page > 1 ? h`<a href="${keep(page - 1)}" accesskey="p">← previous</a>` : ''}<span>${list.length === 0 ? 'no items' : `${(page - 1) * PER_PAGE + 1}–${Math.min(list.length, page * PER_PAGE)} of ${list.length}`}</span>${page * PER_PAGE < list.length ? h`<a href="${keep(page + 1)}" accesskey="n">next →</a>` : ''}</div></div>`;
-  return layout(`Items of ${name}`, body);
+  )}</tbody></table>`,
+)}
+<nav class="pager" aria-label="Item pages">${page > 1 ? h`<a href="${keep(page - 1)}" accesskey="p">← previous</a>` : ''}<span>${list.length === 0 ? 'no items' : `${(page - 1) * PER_PAGE + 1}–${Math.min(list.length, page * PER_PAGE)} of ${list.length}`}</span>${page * PER_PAGE < list.length ? h`<a href="${keep(page + 1)}" accesskey="n">next →</a>` : ''}</nav></div>`;
+  return layout(`Items of ${name}`, body, '/datasets');
 }

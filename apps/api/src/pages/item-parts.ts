@@ -1,13 +1,15 @@
-/** Parts of the sample viewer: text blocks, links to the source issue and PR, CE edits and diffs, execution results. */
+/** Parts of the sample viewer: text blocks, links to the source issue and PR, CE edits and diffs. */
 import { applySearchReplace, parseSearchReplace, type SearchReplaceBlock } from '@faun/metrics';
-import type { CeItem, ExecutionResult } from '@faun/schema';
+import type { CeItem } from '@faun/schema';
 import { createTwoFilesPatch } from 'diff';
-import type { DatasetItem, ResultRow } from './data.ts';
+import type { DatasetItem } from './data.ts';
 import { h, type Safe } from './h.ts';
 
 /** A long text as a preformatted block (wrapped, scrollable). */
 export function textBlock(text: string, id: string): Safe {
-  return text.trim() === '' ? h`<p class="muted">(empty)</p>` : h`<pre class="text" id="${id}">${text}</pre>`;
+  return text.trim() === ''
+    ? h`<p class="muted">(empty)</p>`
+    : h`<pre class="text" id="${id}" tabindex="0">${text}</pre>`;
 }
 
 /** Links to the item's issue (and, for CE, its PR) on GitHub. */
@@ -38,7 +40,7 @@ export function diffBlock(diff: string, id: string): Safe {
     .replace(/\n$/, '')
     .split('\n')
     .filter((l, i) => !(i === 0 && /^=+$/.test(l)));
-  return h`<pre class="diff" id="${id}">${lines.map((l) => {
+  return h`<pre class="diff" id="${id}" tabindex="0">${lines.map((l) => {
     const cls =
       l.startsWith('+++') || l.startsWith('---')
         ? 'fh'
@@ -57,7 +59,7 @@ function blocksTable(blocks: SearchReplaceBlock[], id: string): Safe {
   if (blocks.length === 0) return h`<p class="muted">No SEARCH/REPLACE block.</p>`;
   return h`<div id="${id}">${blocks.map(
     (b, i) =>
-      h`<div class="block"><div class="muted">block ${i + 1}${b.path ? h` · <code>${b.path}</code>` : ''}</div><div class="sr"><div><b>SEARCH</b><pre>${b.search}</pre></div><div><b>REPLACE</b><pre>${b.replace}</pre></div></div></div>`,
+      h`<div class="block"><div class="muted">block ${i + 1}${b.path ? h` · <code>${b.path}</code>` : ''}</div><div class="sr"><div><b>SEARCH</b><pre tabindex="0">${b.search}</pre></div><div><b>REPLACE</b><pre tabindex="0">${b.replace}</pre></div></div></div>`,
   )}</div>`;
 }
 
@@ -96,33 +98,4 @@ export function ceSection(it: CeItem, output: string): Safe {
 <h3>Edited file against the gold file <code>${it.path}</code></h3>
 ${diff ? diffBlock(diff, 'file-diff') : h`<p id="file-diff" class="muted">The edited file equals the gold file.</p>`}
 <details><summary>The gold change (file before → gold file)</summary>${diffBlock(goldDiff, 'gold-diff')}</details></div>`;
-}
-
-type TestSet = { success: string[]; failure: string[] };
-
-function testList(kind: string, expected: string[], got: TestSet | undefined): Safe {
-  const pass = new Set(got?.success ?? []);
-  const fail = new Set(got?.failure ?? []);
-  const names = [...new Set([...expected, ...pass, ...fail])];
-  if (names.length === 0) return h`<p class="muted">${kind}: none</p>`;
-  const status = (t: string) => (pass.has(t) ? 'pass' : fail.has(t) ? 'fail' : 'skipped');
-  const label = (t: string) => (pass.has(t) ? 'passed' : fail.has(t) ? 'failed' : 'not run');
-  return h`<table class="tests" id="${kind}"><thead><tr><th>${kind} (${pass.size}/${names.length} pass)</th><th>Status</th></tr></thead><tbody>${names.map(
-    (t) =>
-      h`<tr><td><code>${t}</code></td><td><span class="badge b-${status(t)}">${label(t)}</span></td></tr>`,
-  )}</tbody></table>`;
-}
-
-/** Execution: the patch, the apply result, each graded test's status and the test log. */
-export function execSection(r: ResultRow, it: DatasetItem | undefined, patch: string | null): Safe {
-  const ex = ((r.data ?? {}) as { execution?: ExecutionResult }).execution;
-  const inst = it && 'instance_id' in it ? it : undefined;
-  const ts = ex?.tests_status;
-  return h`<div class="card" id="exec"><h2>Execution</h2>
-<h3>Patch</h3>${patch ? (patch.trim() ? diffBlock(patch, 'patch') : h`<p class="muted">(empty patch)</p>`) : h`<p class="muted">No prediction.</p>`}
-<p id="apply-status"><b>Apply:</b> ${ex ? (ex.applied_with ? `applied with ${ex.applied_with}` : ex.outcome === 'empty_patch' ? 'empty patch' : 'did not apply') : 'not run'}${ex ? h` · <b>outcome</b> ${ex.outcome}${ex.resolved_status ? ` (${ex.resolved_status})` : ''} · exit code ${ex.exit_code ?? '—'} · ${ex.duration_s.toFixed(1)} s` : ''}</p>
-${testList('FAIL_TO_PASS', inst?.fail_to_pass ?? [], ts?.FAIL_TO_PASS)}
-${testList('PASS_TO_PASS', inst?.pass_to_pass ?? [], ts?.PASS_TO_PASS)}
-${r.log ? h`<details open id="log"><summary>Test log (${r.log.split('\n').length} lines; search it with the browser's find)</summary><pre class="log">${r.log}</pre></details>` : h`<p class="muted">No test log.</p>`}
-${inst ? h`<details><summary>Test patch</summary>${diffBlock(inst.test_patch, 'test-patch')}</details>` : ''}</div>`;
 }

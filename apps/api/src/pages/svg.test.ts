@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { esc, h } from './h.ts';
-import { barChart, niceAxis } from './svg.ts';
+import { barChart, histogramBins, niceAxis } from './svg.ts';
 
 test('niceAxis picks 1-2-5 steps covering the maximum', () => {
   expect(niceAxis(1)).toEqual({ max: 1, step: 0.25 });
@@ -25,4 +25,10 @@ test('markup is escaped; charts carry one bar per row and whiskers for intervals
   expect(svg.match(/<line /g)?.length).toBe(5 + 3); // 5 grid lines + one whisker of 3 lines
   expect(svg).toContain('a&lt;b');
   expect(svg).not.toContain('a<b');
+});
+
+test('histogram bins: ten over [0, 1], the last one closed', () => {
+  const bins = histogramBins([0, 0.05, 0.1, 0.55, 0.99, 1, Number.NaN]);
+  expect(bins.map((b) => b.value)).toEqual([2, 1, 0, 0, 0, 1, 0, 0, 0, 2]);
+  expect(bins.map((b) => b.label)[9]).toBe('0.9');
 });

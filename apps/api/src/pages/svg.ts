@@ -20,7 +20,7 @@ export function niceAxis(max: number, integer = false): { max: number; step: num
   return { max: Math.ceil(max / step - 1e-9) * step, step };
 }
 
-const PALETTE = ['#3b6fd8', '#2f9e77', '#d9822b', '#8e5bd3', '#c2416b', '#5a8f29'];
+const PALETTE = ['#2f5fc4', '#1b7a58', '#a3541a', '#7040b0', '#b0305c', '#4d7a1f'];
 
 /** Horizontal bars (one per row) on a shared axis from 0 to `max`, with CI whiskers when given. */
 export function barChart(
@@ -70,49 +70,69 @@ export function barChart(
     )
     .join('');
   return new Safe(
-    `<svg class="chart" role="img" aria-label="${esc(opts.title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">` +
-      `<style>.lbl{font:13px system-ui,sans-serif;fill:#1d2733}.val,.tick{font:12px ui-monospace,monospace;fill:#5b6675}a{fill:#2456b8}</style>` +
+    // a chart whose bars are links is a group of links, not an image (an image hides its children)
+    `<svg class="chart" role="${bars.some((b) => b.href) ? 'group' : 'img'}" aria-label="${esc(opts.title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">` +
+      `<style>.lbl{font:13px system-ui,sans-serif;fill:#1d2733}.val,.tick{font:12px ui-monospace,monospace;fill:#4a5462}a{fill:#2456b8}</style>` +
       `${axis}${rows.join('')}</svg>`,
   );
 }
 
-/** Vertical columns with labels underneath (histograms, outcome counts). */
+/** Vertical columns with labels underneath (histograms, outcome counts, rates per period). */
 export function columnChart(
-  cols: { label: string; value: number; color?: string }[],
-  opts: { title: string; width?: number },
+  cols: { label: string; value: number; color?: string; note?: string }[],
+  opts: { title: string; width?: number; max?: number; format?: (v: number) => string },
 ): Safe {
   const width = opts.width ?? 560;
   const height = 200;
   const pad = 30;
   const n = Math.max(1, cols.length);
   const slot = (width - 2 * pad) / n;
-  const max = Math.max(1, ...cols.map((c) => c.value));
+  const max = opts.max ?? Math.max(1, ...cols.map((c) => c.value));
+  const show = opts.format ?? ((v: number) => String(v));
   const plotH = height - 60;
   const bars = cols
     .map((c, i) => {
-      const hgt = (c.value / max) * plotH;
+      const hgt = (Math.min(c.value, max) / max) * plotH;
       const xx = pad + i * slot + slot * 0.15;
       const y = 20 + plotH - hgt;
       return (
-        `<g><title>${esc(c.label)}: ${c.value}</title>` +
+        `<g><title>${esc(c.label)}: ${esc(show(c.value))}${c.note ? ` (${esc(c.note)})` : ''}</title>` +
         `<rect x="${xx}" y="${y}" width="${slot * 0.7}" height="${Math.max(hgt, c.value > 0 ? 1 : 0)}" rx="3" fill="${c.color ?? PALETTE[0]}"/>` +
-        `<text x="${xx + slot * 0.35}" y="${y - 5}" text-anchor="middle" class="val">${c.value}</text>` +
-        `<text x="${xx + slot * 0.35}" y="${height - 22}" text-anchor="middle" class="lbl">${esc(c.label)}</text></g>`
+        `<text x="${xx + slot * 0.35}" y="${y - 5}" text-anchor="middle" class="val">${esc(show(c.value))}</text>` +
+        `<text x="${xx + slot * 0.35}" y="${height - 22}" text-anchor="middle" class="lbl">${esc(c.label)}</text>` +
+        (c.note
+          ? `<text x="${xx + slot * 0.35}" y="${height - 6}" text-anchor="middle" class="val">${esc(c.note)}</text>`
+          : '') +
+        '</g>'
       );
     })
     .join('');
   return new Safe(
     `<svg class="chart" role="img" aria-label="${esc(opts.title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">` +
-      `<style>.lbl{font:12px system-ui,sans-serif;fill:#1d2733}.val{font:11px ui-monospace,monospace;fill:#5b6675}</style>` +
-      `<line x1="${pad}" x2="${width - pad}" y1="${20 + plotH}" y2="${20 + plotH}" stroke="#c9d1dc"/>${bars}</svg>`,
+      `<style>.lbl{font:12px system-ui,sans-serif;fill:#1d2733}.val{font:11px ui-monospace,monospace;fill:#4a5462}</style>` +
+      `<line x1="${pad}" x2="${width - pad}" y1="${20 + plotH}" y2="${20 + plotH}" stroke="#8a94a3"/>${bars}</svg>`,
   );
 }
 
+/** Ten bins over [lo, hi] (the last one closed): the counts of a per-item score histogram. */
+export function histogramBins(values: number[], lo = 0, hi = 1): { label: string; value: number }[] {
+  const bins = Array.from({ length: 10 }, (_, i) => ({
+    label: (lo + ((hi - lo) * i) / 10).toFixed(1),
+    value: 0,
+  }));
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    const k = Math.min(9, Math.max(0, Math.floor(((v - lo) / (hi - lo)) * 10)));
+    bins[k]!.value++;
+  }
+  return bins;
+}
+
 export const OUTCOME_COLORS: Record<string, string> = {
-  pass: '#2f9e77',
-  scored: '#3b6fd8',
-  fail: '#d0463b',
-  error: '#d9822b',
-  timeout: '#8e5bd3',
-  skipped: '#9aa5b1',
+  pass: '#1b7a58',
+  scored: '#2f5fc4',
+  fail: '#b3261e',
+  error: '#a3541a',
+  timeout: '#7040b0',
+  skipped: '#5b6675',
 };

@@ -1,9 +1,10 @@
 /** Datasets, their statistics, and the leaderboard. */
+import { primaryMetricOf } from '@faun/metrics';
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Services } from '../context.ts';
-import { apiKeys, leaderboard, models } from '../db/schema.ts';
+import { apiKeys, leaderboard, models, results } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import type { Interval } from '../service/report.ts';
 import { DatasetStatsView, DatasetView, ErrorSchema, errorResponses, LeaderboardEntry } from './schemas.ts';
@@ -13,20 +14,20 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
 });
 
-/**
- * The metric a leaderboard is ranked by, per task (the paper's): CE is CodeBLEU of the SEARCH/REPLACE
- * edit text — file-level CodeBLEU is high for any small edit (even none), so it is shown beside it only.
- */
-export const PRIMARY_METRIC: Record<string, string[]> = {
-  exec: ['resolved'],
-  fl: ['em', 'exact_match', 'accuracy'],
-  qa: ['rougeL', 'rouge_l', 'bleu'],
-  ce: ['codebleu_patch', 'codebleu_file', 'apply_rate'],
-};
-
+/** The metric a run or leaderboard entry is ranked by: the task's primary metric in the registry. */
 export function primaryMetric(task: string, metrics: Record<string, Interval>): string | null {
-  for (const m of PRIMARY_METRIC[task] ?? []) if (m in metrics) return m;
-  return Object.keys(metrics).sort()[0] ?? null;
+  return primaryMetricOf(task, Object.keys(metrics));
+}
+
+/** Run id → items whose output could not be parsed. */
+export async function unparsedCounts(s: Services, runIds: string[]): Promise<Map<string, number>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await s.db.db
+    .select({ runId: results.runId, n: sql<number>`count(*)::int` })
+    .from(results)
+    .where(and(inArray(results.runId, runIds), sql`${results.data}->>'unparsed' = 'true'`))
+    .groupBy(results.runId);
+  return new Map(rows.map((r) => [r.runId, r.n]));
 }
 
 export async function leaderboardEntries(s: Services, dataset?: string, task?: string) {
@@ -69,7 +70,13 @@ export async function leaderboardEntries(s: Services, dataset?: string, task?: s
     metrics: r.metrics as Record<string, Interval>,
     created_at: r.createdAt.toISOString(),
     runs: count.get(k) ?? 1,
+    unparsed: 0,
   }));
+  const unparsed = await unparsedCounts(
+    s,
+    entries.map((e) => e.run_id),
+  );
+  for (const e of entries) e.unparsed = unparsed.get(e.run_id) ?? 0;
   const score = (e: (typeof entries)[number]) => {
     const m = primaryMetric(e.task, e.metrics);
     return m ? (e.metrics[m]?.value ?? 0) : 0;

@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { clientAddress } from '../auth/middleware.ts';
 import type { AppEnv, Services } from '../context.ts';
-import { results, runs } from '../db/schema.ts';
+import { results, runs, submissions } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import type { Interval } from '../service/report.ts';
 import { RunWatch } from '../service/run-watch.ts';
@@ -22,6 +22,7 @@ import {
   type RunScore,
   RunStatus,
   RunView,
+  SampleDetail,
   SampleView,
   submitRunBody,
 } from './schemas.ts';
@@ -82,11 +83,22 @@ export async function getRun(s: Services, id: string): Promise<RunRow> {
   return row;
 }
 
-export function runRoutes(
-  app: OpenAPIHono<AppEnv>,
-  s: Services,
-  auth: { key: MiddlewareHandler<AppEnv>; read: MiddlewareHandler<AppEnv> },
-): void {
+/** A result row as the API shows it. */
+function sampleOf(r: typeof results.$inferSelect) {
+  return {
+    item_id: r.itemId,
+    outcome: r.outcome as z.infer<typeof SampleView>['outcome'],
+    scores: r.scores as Record<string, number>,
+    answer: r.answer,
+    data: r.data as Record<string, unknown>,
+    log: r.log,
+    error: r.error,
+    duration_ms: r.durationMs,
+  };
+}
+
+/** POST /v1/runs: submit predictions (bounded body, idempotency key). */
+function submitRoute(app: OpenAPIHono<AppEnv>, s: Services, key: MiddlewareHandler<AppEnv>): void {
   const max = s.config.maxRunPredictions;
   // every open event stream waits on one shared poller (one query per tick for all watched runs)
   const watch = new RunWatch<RunRow>(
@@ -108,7 +120,7 @@ export function runRoutes(
       tags: ['runs'],
       summary: 'Submit predictions for scoring or execution verification',
       security: [{ bearer: [] }],
-      middleware: [auth.key, limit] as const,
+      middleware: [key, limit] as const,
       request: {
         headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
         body: { content: { 'application/json': { schema: submitRunBody(max) } }, required: true },
@@ -137,14 +149,17 @@ export function runRoutes(
       return c.json(runView(await getRun(s, id)), 202);
     },
   );
+}
 
+/** GET /v1/runs, /v1/runs/{id} and /v1/runs/{id}/report. */
+function readRoutes(app: OpenAPIHono<AppEnv>, s: Services, read: MiddlewareHandler<AppEnv>): void {
   app.openapi(
     createRoute({
       method: 'get',
       path: '/v1/runs',
       tags: ['runs'],
       summary: 'List runs, newest first',
-      middleware: [auth.read] as const,
+      middleware: [read] as const,
       request: { query: Paging.extend({ dataset: z.string().optional(), status: RunStatus.optional() }) },
       responses: { 200: json(Page(RunView, 'RunPage'), 'Runs'), ...errorResponses },
     }),
@@ -175,7 +190,7 @@ export function runRoutes(
       path: '/v1/runs/{id}',
       tags: ['runs'],
       summary: 'Run status and progress',
-      middleware: [auth.read] as const,
+      middleware: [read] as const,
       request: { params: IdParam },
       responses: { 200: json(RunView, 'The run'), ...errorResponses, ...notFound },
     }),
@@ -188,7 +203,7 @@ export function runRoutes(
       path: '/v1/runs/{id}/report',
       tags: ['runs'],
       summary: 'The report of a finished run: outcome counts, metrics with confidence intervals',
-      middleware: [auth.read] as const,
+      middleware: [read] as const,
       request: { params: IdParam },
       responses: {
         200: json(ReportView, 'The report'),
@@ -212,14 +227,17 @@ export function runRoutes(
       return c.json(run.report as z.infer<typeof ReportView>, 200);
     },
   );
+}
 
+/** GET /v1/runs/{id}/samples (paged) and /v1/runs/{id}/samples/{item} (one, with its prediction). */
+function sampleRoutes(app: OpenAPIHono<AppEnv>, s: Services, read: MiddlewareHandler<AppEnv>): void {
   app.openapi(
     createRoute({
       method: 'get',
       path: '/v1/runs/{id}/samples',
       tags: ['runs'],
       summary: 'Per-item results, paged, optionally filtered by outcome',
-      middleware: [auth.read] as const,
+      middleware: [read] as const,
       request: {
         params: IdParam,
         query: Paging.extend({ status: ItemOutcome.optional() }),
@@ -239,20 +257,53 @@ export function runRoutes(
         .orderBy(results.itemId)
         .limit(q.per_page)
         .offset((q.page - 1) * q.per_page);
-      const items = rows.map((r) => ({
-        item_id: r.itemId,
-        outcome: r.outcome as z.infer<typeof SampleView>['outcome'],
-        scores: r.scores as Record<string, number>,
-        answer: r.answer,
-        data: r.data as Record<string, unknown>,
-        log: r.log,
-        error: r.error,
-        duration_ms: r.durationMs,
-      }));
+      const items = rows.map(sampleOf);
       return c.json({ items, page: q.page, per_page: q.per_page, total: count?.n ?? 0 }, 200);
     },
   );
 
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/runs/{id}/samples/{item}',
+      tags: ['runs'],
+      summary: 'One item of a run: its result and its prediction',
+      middleware: [read] as const,
+      request: {
+        params: IdParam.extend({
+          item: z
+            .string()
+            .min(1)
+            .max(500)
+            .openapi({ param: { name: 'item', in: 'path' } }),
+        }),
+      },
+      responses: {
+        200: json(SampleDetail, 'The sample'),
+        ...errorResponses,
+        404: json(ErrorSchema, 'No such run or item'),
+      },
+    }),
+    async (c) => {
+      const { id, item } = c.req.valid('param');
+      await getRun(s, id);
+      const [r] = await s.db.db
+        .select()
+        .from(results)
+        .where(and(eq(results.runId, id), eq(results.itemId, item)));
+      if (!r) throw new ApiError(404, 'item_not_found', `run '${id}' has no item '${item}'`);
+      const [sub] = await s.db.db.select().from(submissions).where(eq(submissions.runId, id));
+      const prediction =
+        ((sub?.predictions ?? []) as Record<string, unknown>[]).find(
+          (p) => String(p.instance_id ?? p.id) === item,
+        ) ?? null;
+      return c.json({ ...sampleOf(r), prediction }, 200);
+    },
+  );
+}
+
+/** GET /v1/runs/{id}/events: server-sent progress until the run finishes. */
+function eventsRoute(app: OpenAPIHono<AppEnv>, s: Services, read: MiddlewareHandler<AppEnv>): void {
   app.openapi(
     createRoute({
       method: 'get',
@@ -261,7 +312,7 @@ export function runRoutes(
       summary: 'Server-sent progress events until the run finishes',
       description:
         'Each `progress` event carries the run (as GET /v1/runs/{id}); the stream ends after `done` or `error`.',
-      middleware: [auth.read] as const,
+      middleware: [read] as const,
       request: { params: IdParam },
       responses: {
         200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
@@ -314,7 +365,10 @@ export function runRoutes(
       }) as never;
     },
   );
+}
 
+/** DELETE /v1/runs/{id}: the submitting key or an admin deletes a run. */
+function deleteRoute(app: OpenAPIHono<AppEnv>, s: Services, key: MiddlewareHandler<AppEnv>): void {
   app.openapi(
     createRoute({
       method: 'delete',
@@ -322,7 +376,7 @@ export function runRoutes(
       tags: ['runs'],
       summary: 'Delete a run, its results and its leaderboard entry (owner or admin key)',
       security: [{ bearer: [] }],
-      middleware: [auth.key] as const,
+      middleware: [key] as const,
       request: { params: IdParam },
       responses: {
         204: { description: 'Deleted' },
@@ -344,4 +398,16 @@ export function runRoutes(
       return c.body(null, 204);
     },
   );
+}
+
+export function runRoutes(
+  app: OpenAPIHono<AppEnv>,
+  s: Services,
+  auth: { key: MiddlewareHandler<AppEnv>; read: MiddlewareHandler<AppEnv> },
+): void {
+  submitRoute(app, s, auth.key);
+  readRoutes(app, s, auth.read);
+  sampleRoutes(app, s, auth.read);
+  eventsRoute(app, s, auth.read);
+  deleteRoute(app, s, auth.key);
 }

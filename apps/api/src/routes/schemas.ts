@@ -161,6 +161,11 @@ export const SampleView = z
   })
   .openapi('Sample');
 
+/** One item of a run: its result and the prediction submitted for it (null when none was). */
+export const SampleDetail = SampleView.extend({
+  prediction: z.record(z.string(), z.unknown()).nullable(),
+}).openapi('SampleDetail');
+
 export const ReportView = z
   .object({
     run_id: z.string(),
@@ -189,6 +194,7 @@ export const DatasetStatsView = z
       z.object({ bucket: z.string(), lo: z.number(), hi: z.number().nullable(), items: z.number() }),
     ),
     funnel: z.array(z.object({ step: z.string(), count: z.number() })).nullable(),
+    funnel_source: z.enum(['card', 'store']).nullable(),
     store_counts: z.record(z.string(), z.number()).nullable(),
   })
   .openapi('DatasetStats');
@@ -206,5 +212,7 @@ export const LeaderboardEntry = z
     created_at: z.string(),
     /** Finished runs of this model on this dataset and task; the entry is the latest of them. */
     runs: z.number().int(),
+    /** Items whose output could not be parsed (scored as every metric's floor). */
+    unparsed: z.number().int(),
   })
   .openapi('LeaderboardEntry');

@@ -6,49 +6,43 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ResultMessage, ScoreJobData, type ScoreTaskFn, scoreChunk } from '@faun/jobs';
+import { ResultMessage, ScoreJobData, scoreChunk } from '@faun/jobs';
 import { sha256, UsageError } from '@faun/kit';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/open.ts';
 import { runs, submissions } from '../db/schema.ts';
 import { MODEL_NAME, MODEL_NAME_RULE } from '../routes/schemas.ts';
 import type { DatasetInfo, DatasetRegistry } from './datasets.ts';
+import { importVerifyRun, verifyRunDirs } from './import-exec.ts';
+import type { ImportDeps, ImportResult } from './import-types.ts';
 import { parsePredictions, planJobs } from './plan.ts';
-import { claimModel, type RunService } from './runs.ts';
+import { claimModel } from './runs.ts';
 
-export interface ImportResult {
-  file: string;
-  status: 'imported' | 'unchanged' | 'skipped';
-  run_id?: string;
-  dataset?: string;
-  model?: string;
-  reason?: string;
-}
+export type { ImportDeps, ImportResult } from './import-types.ts';
 
-export interface ImportDeps {
-  db: Db;
-  datasets: DatasetRegistry;
-  runs: RunService;
-  loadScoreTask: () => Promise<ScoreTaskFn>;
-}
-
-/** The prediction files named by `paths`: files as given, folders' `*.jsonl` (sorted, not recursive). */
-export function predictionFiles(paths: string[]): string[] {
-  const out: string[] = [];
+/**
+ * What `paths` names: prediction files (files as given, folders' `*.jsonl`, sorted, not recursive) and
+ * `faun verify` run directories (a run folder, or a folder of them).
+ */
+export function importSources(paths: string[]): { files: string[]; verifyRuns: string[] } {
+  const files: string[] = [];
+  const verifyRuns: string[] = [];
   for (const p of paths) {
     let st: ReturnType<typeof statSync>;
     try {
       st = statSync(p);
     } catch {
       throw new UsageError(`--import ${p}: no such file or folder`, {
-        hint: 'name prediction files or folders of them (faun predict --out)',
+        hint: 'name prediction files or folders of them (faun predict --out), or faun verify run folders',
       });
     }
-    if (st.isDirectory())
-      for (const n of readdirSync(p).sort()) if (n.endsWith('.jsonl')) out.push(join(p, n));
-    if (st.isFile()) out.push(p);
+    if (st.isDirectory()) {
+      verifyRuns.push(...verifyRunDirs(p));
+      for (const n of readdirSync(p).sort()) if (n.endsWith('.jsonl')) files.push(join(p, n));
+    }
+    if (st.isFile()) files.push(p);
   }
-  return out;
+  return { files, verifyRuns };
 }
 
 function parseLines(file: string, text: string): Record<string, unknown>[] {
@@ -95,7 +89,8 @@ export async function importFile(d: ImportDeps, file: string): Promise<ImportRes
     return {
       file: name,
       status: 'skipped',
-      reason: 'not QA/FL/CE predictions (execution runs are submitted with POST /v1/runs)',
+      reason:
+        'not QA/FL/CE predictions (execution runs: import the faun verify run folder, or POST /v1/runs)',
     };
   const found = await datasetFor(
     d.datasets,
@@ -152,9 +147,11 @@ export async function importFile(d: ImportDeps, file: string): Promise<ImportRes
   return { file: name, status: 'imported', run_id: id, dataset: info.name, model: preds.model };
 }
 
-/** Imports every predictions file of `paths`, in order. */
+/** Imports every predictions file and verify run directory of `paths`, in order. */
 export async function importPredictions(d: ImportDeps, paths: string[]): Promise<ImportResult[]> {
   const out: ImportResult[] = [];
-  for (const f of predictionFiles(paths)) out.push(await importFile(d, f));
+  const { files, verifyRuns } = importSources(paths);
+  for (const f of files) out.push(await importFile(d, f));
+  for (const r of verifyRuns) out.push(await importVerifyRun(d, r));
   return out;
 }

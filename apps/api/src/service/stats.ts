@@ -1,7 +1,10 @@
 /**
  * Dataset statistics: per-repository counts and the length distribution of the issue text, from the
- * dataset's items; the curation funnel and store counts from the DuckDB store (`--store`), when given.
+ * dataset's items; the curation funnel of that dataset — from the card `faun build` wrote beside it
+ * (when the card lists this very file), else from the DuckDB store (`--store`) restricted to the
+ * dataset's repositories — ending at the dataset's own item count; store counts from the store.
  */
+import { basename, dirname, join } from 'node:path';
 import type { FunnelRow } from '@faun/schema';
 import type { RepoCounts } from '@faun/store';
 import { ApiError } from '../errors.ts';
@@ -18,8 +21,13 @@ export interface DatasetStats {
   items: number;
   per_repo: { repo: string; items: number }[];
   length: { bucket: string; lo: number; hi: number | null; items: number }[];
-  /** The curation funnel of the store the dataset was built from; null without a store. */
+  /**
+   * The curation funnel of this dataset's repositories, then the build's own drops and the dataset's
+   * items; null without a card or a store.
+   */
   funnel: FunnelStep[] | null;
+  /** Where the funnel comes from: the dataset's card (`card.json`), the store, or nowhere. */
+  funnel_source: 'card' | 'store' | null;
   store_counts: Record<string, number> | null;
 }
 
@@ -103,9 +111,48 @@ export interface StatsOptions {
 }
 
 interface Figures {
-  funnel: FunnelStep[];
+  funnelRows: FunnelRow[];
   counts: Record<string, number>;
   prs: Map<string, number>;
+}
+
+/** What `faun build` wrote about the datasets of one folder (`card.json`). */
+export interface BuildCard {
+  files?: Record<string, { sha256?: string }>;
+  funnel?: FunnelRow[];
+  counts?: Record<string, number>;
+  /** Task → reason → pairs the build could not turn into an item. */
+  skipped?: Record<string, Record<string, number>>;
+}
+
+/**
+ * The funnel of one dataset: the curation steps summed over the dataset's repositories only, then each
+ * of the build's reasons for dropping a pair, then the dataset's items.
+ */
+export function datasetFunnel(
+  rows: FunnelRow[],
+  repos: Set<string>,
+  d: { task: string; items: number; skipped?: Record<string, number> },
+): FunnelStep[] {
+  const steps = aggregateFunnel(rows.filter((r) => repos.has(r.repo)));
+  let last = steps.at(-1)?.count;
+  for (const [reason, n] of Object.entries(d.skipped ?? {}).sort()) {
+    if (last === undefined) break;
+    last -= n;
+    steps.push({ step: `${d.task}: ${reason}`, count: last });
+  }
+  steps.push({ step: `${d.task} items in this dataset`, count: d.items });
+  return steps;
+}
+
+/** The card beside a dataset file, when it describes this very file (same sha256); else null. */
+export async function cardFor(path: string, sha: string): Promise<BuildCard | null> {
+  try {
+    const card = (await Bun.file(join(dirname(path), 'card.json')).json()) as BuildCard;
+    return card.files?.[basename(path)]?.sha256 === sha && Array.isArray(card.funnel) ? card : null;
+  } catch {
+    return null;
+  }
 }
 
 const storeFigures = async (path: string, open: (path: string) => Promise<StoreLike>): Promise<Figures> => {
@@ -113,7 +160,7 @@ const storeFigures = async (path: string, open: (path: string) => Promise<StoreL
   try {
     const pairs = (await st.pairs?.()) ?? [];
     return {
-      funnel: aggregateFunnel(await st.funnel()),
+      funnelRows: await st.funnel(),
       counts: sumCounts(await st.counts()),
       prs: new Map(pairs.map((p) => [`${p.repo}#${p.issue}`, p.pr])),
     };
@@ -180,9 +227,19 @@ export function createStats(
           'instance_id' in it ? it.problem_statement.length : it.issue_title.length + it.issue_body.length,
         );
       }
-      const fig = await figures();
-      const funnel = fig?.funnel ?? null;
-      const counts = fig?.counts ?? null;
+      const card = await cardFor(info.path, info.sha256);
+      const fig = card ? null : await figures();
+      const rows = card?.funnel ?? fig?.funnelRows ?? null;
+      const funnel = !rows
+        ? null
+        : rows.length === 0
+          ? []
+          : datasetFunnel(rows, new Set(repos.keys()), {
+              task: info.task,
+              items: ds.items.length,
+              ...(card?.skipped?.[info.task] ? { skipped: card.skipped[info.task] } : {}),
+            });
+      const counts = fig?.counts ?? (storePath ? ((await figures())?.counts ?? null) : null);
       return {
         name,
         task: info.task,
@@ -192,6 +249,7 @@ export function createStats(
           .sort((a, b) => b.items - a.items || a.repo.localeCompare(b.repo)),
         length: lengthHistogram(lengths),
         funnel,
+        funnel_source: card ? 'card' : rows ? 'store' : null,
         store_counts: counts,
       };
     },

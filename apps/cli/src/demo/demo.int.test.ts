@@ -60,6 +60,8 @@ test('faun demo runs the whole pipeline offline in a temporary folder and leaves
   const rate = (model: string) => exec.rows.find((r) => r.keys[0] === model && r.keys[1] === 'all')?.cells[0];
   expect(rate('gold')).toMatchObject({ value: 1, n: 2 });
   expect(rate('empty')).toMatchObject({ value: 0, n: 2 });
+  // the command it prints to see the results loads the verification runs too
+  expect(stdout).toMatch(/faun serve .*--import \S*predictions --import \S*execution/);
   const runs = readdirSync(join(out, 'logs'));
   expect(runs.length).toBeGreaterThanOrEqual(6);
   for (const r of runs) expect(existsSync(join(out, 'logs', r, 'header.json'))).toBe(true);

@@ -91,37 +91,9 @@ export async function runDemo(o: DemoOptions, ctx: CommandContext): Promise<numb
   const s: StepEnv = { env: { FAUN_LOG_DIR: logs, FAUN_CACHE_DIR: join(out, 'cache') }, log };
 
   stage(5, TOTAL, 'predict with the offline baselines (no model is called)', log);
-  for (const b of BASELINES) {
-    const dataset = join(datasets, `${b.task}.jsonl`);
-    if (!existsSync(dataset)) {
-      log(`no ${b.task}.jsonl was built; skipping ${b.model}`);
-      continue;
-    }
-    log(`${b.task.toUpperCase()}: ${b.model} — ${b.note}`);
-    const file = join(preds, `${b.task}-${b.model.replace(/[:/]/g, '_')}.jsonl`);
-    await faun(['predict', '--task', b.task, '--dataset', dataset, '--model', b.model, '--out', file], s);
-  }
-
+  await predictBaselines(datasets, preds, s);
   stage(6, TOTAL, 'score the predictions', log);
-  for (const b of BASELINES) {
-    const dataset = join(datasets, `${b.task}.jsonl`);
-    const file = join(preds, `${b.task}-${b.model.replace(/[:/]/g, '_')}.jsonl`);
-    if (!existsSync(dataset) || !existsSync(file)) continue;
-    await faun(
-      [
-        'score',
-        '--task',
-        b.task,
-        '--dataset',
-        dataset,
-        '--predictions',
-        file,
-        '--out',
-        join(scores, `${b.task}.jsonl`),
-      ],
-      s,
-    );
-  }
+  await scoreBaselines(datasets, preds, scores, s);
 
   stage(7, TOTAL, 'verify gold and empty patches in containers', log);
   const execDir = o.verify === 'never' ? null : await verifyStep(out, s);
@@ -138,20 +110,62 @@ export async function runDemo(o: DemoOptions, ctx: CommandContext): Promise<numb
     log: (l) => log(`  ${l}`),
   });
 
-  const rel = (p: string) => relative(process.cwd(), p) || '.';
+  printWhere(log, { out, db, datasets, preds, scores, execDir, tables, logs }, started);
+  return 0;
+}
+
+const predFile = (preds: string, b: (typeof BASELINES)[number]) =>
+  join(preds, `${b.task}-${b.model.replace(/[:/]/g, '_')}.jsonl`);
+
+/** Stage 5: each offline baseline on its task's dataset. */
+async function predictBaselines(datasets: string, preds: string, s: StepEnv): Promise<void> {
+  for (const b of BASELINES) {
+    const dataset = join(datasets, `${b.task}.jsonl`);
+    if (!existsSync(dataset)) {
+      s.log(`no ${b.task}.jsonl was built; skipping ${b.model}`);
+      continue;
+    }
+    s.log(`${b.task.toUpperCase()}: ${b.model} — ${b.note}`);
+    await faun(
+      ['predict', '--task', b.task, '--dataset', dataset, '--model', b.model, '--out', predFile(preds, b)],
+      s,
+    );
+  }
+}
+
+/** Stage 6: `faun score` of each baseline's predictions. */
+async function scoreBaselines(datasets: string, preds: string, scores: string, s: StepEnv): Promise<void> {
+  for (const b of BASELINES) {
+    const dataset = join(datasets, `${b.task}.jsonl`);
+    const file = predFile(preds, b);
+    if (!existsSync(dataset) || !existsSync(file)) continue;
+    const out = join(scores, `${b.task}.jsonl`);
+    await faun(['score', '--task', b.task, '--dataset', dataset, '--predictions', file, '--out', out], s);
+  }
+}
+
+/** Where everything is, and the command that serves it as pages (the verification runs included). */
+function printWhere(
+  log: (line: string) => void,
+  p: Record<'out' | 'db' | 'datasets' | 'preds' | 'scores' | 'tables' | 'logs', string> & {
+    execDir: string | null;
+  },
+  started: number,
+): void {
+  const rel = (x: string) => relative(process.cwd(), x) || '.';
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  log(`\nfaun demo finished in ${secs} s. Everything is under ${rel(out)}/:`);
-  log(`  store        ${rel(db)}          (bun run faun stats --db ${rel(db)})`);
-  log(`  datasets     ${rel(datasets)}/   (qa.jsonl, fl.jsonl, ce.jsonl, card.json, README.md)`);
-  log(`  predictions  ${rel(preds)}/`);
-  log(`  scores       ${rel(scores)}/`);
-  if (execDir) log(`  execution    ${rel(execDir)}/`);
-  log(`  tables       ${rel(tables)}/tables.md  (also .tex, .csv, .json, length-*.svg/png)`);
-  log(`  run records  ${rel(logs)}/`);
+  log(`\nfaun demo finished in ${secs} s. Everything is under ${rel(p.out)}/:`);
+  log(`  store        ${rel(p.db)}          (bun run faun stats --db ${rel(p.db)})`);
+  log(`  datasets     ${rel(p.datasets)}/   (qa.jsonl, fl.jsonl, ce.jsonl, card.json, README.md)`);
+  log(`  predictions  ${rel(p.preds)}/`);
+  log(`  scores       ${rel(p.scores)}/`);
+  if (p.execDir) log(`  execution    ${rel(p.execDir)}/`);
+  log(`  tables       ${rel(p.tables)}/tables.md  (also .tex, .csv, .json, length-*.svg/png)`);
+  log(`  run records  ${rel(p.logs)}/`);
   log(`\nSee the results in a browser (leaderboard, runs, datasets):`);
+  const imports = [p.preds, ...(p.execDir ? [p.execDir] : [])].map((x) => ` --import ${rel(x)}`).join('');
   log(
-    `  bun run faun serve --store ${rel(db)} --datasets ${rel(datasets)} --import ${rel(preds)} --database ${rel(join(out, 'api-db'))}`,
+    `  bun run faun serve --store ${rel(p.db)} --datasets ${rel(p.datasets)}${imports} --database ${rel(join(p.out, 'api-db'))}`,
   );
   log('  then open http://127.0.0.1:8787');
-  return 0;
 }

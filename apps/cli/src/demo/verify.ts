@@ -24,7 +24,8 @@ export async function verifyStep(out: string, s: StepEnv): Promise<string | null
   const root = join(out, 'instances');
   mkdirSync(root, { recursive: true });
   const fixtures = LANGUAGES.map((lang) => makeFixture(lang, join(root, 'repos')));
-  const instances = join(root, 'instances.jsonl');
+  // named for the dataset it becomes when `faun serve --import` loads the verification runs
+  const instances = join(root, 'demo-exec.jsonl');
   writeFileSync(instances, fixtures.map((f) => `${JSON.stringify(f.instance)}\n`).join(''));
   s.log(`generated ${fixtures.length} instances (${LANGUAGES.join(', ')}) in ${instances}`);
   const runs = join(out, 'execution');

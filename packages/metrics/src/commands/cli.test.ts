@@ -247,9 +247,9 @@ describe('faun score', () => {
   }, 60_000);
 });
 
-test('score-pairs: a missing --input is an input error naming the option and the path', () => {
+test('score-pairs: a missing --input is a usage error naming the option and the path', () => {
   const r = faun(['score-pairs', '--metric', 'bleu', '--input', 'nosuch.jsonl']);
-  expect(r.code).toBe(1);
+  expect(r.code).toBe(2);
   expect(r.stderr).toContain('faun: --input nosuch.jsonl: no such file');
   expect(r.stderr).not.toContain('unexpected error');
 }, 60_000);

@@ -8,19 +8,19 @@ const { dir, faun, write, cleanup } = cliSandbox('faun-score-cli-');
 afterAll(cleanup);
 
 describe('faun score input files', () => {
-  test('a missing or unreadable file is an input error naming the option and the path', () => {
+  test('a missing file or a folder is a usage error (exit 2) naming the option and the path', () => {
     const ds = write('fl.jsonl', [flItem('f1')]);
     const preds = write('fl-preds.jsonl', [predRow('f1', 'fl', 'm', 'pkg/b.py')]);
     const noDs = faun(['score', '--task', 'fl', '--dataset', 'nosuch.jsonl', '--predictions', preds]);
-    expect(noDs.code).toBe(1);
+    expect(noDs.code).toBe(2);
     expect(noDs.stderr).toContain('faun: --dataset nosuch.jsonl: no such file');
     expect(noDs.stderr).not.toContain('unexpected error');
     const noPreds = faun(['score', '--task', 'fl', '--dataset', ds, '--predictions', 'gone.jsonl']);
-    expect(noPreds.code).toBe(1);
+    expect(noPreds.code).toBe(2);
     expect(noPreds.stderr).toContain('faun: --predictions gone.jsonl: no such file');
     mkdirSync(join(dir, 'adir'));
     const isDir = faun(['score', '--task', 'fl', '--dataset', 'adir', '--predictions', preds]);
-    expect(isDir.code).toBe(1);
+    expect(isDir.code).toBe(2);
     expect(isDir.stderr).toContain('faun: --dataset adir: is a directory');
   }, 60_000);
 });

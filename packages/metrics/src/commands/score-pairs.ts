@@ -11,6 +11,7 @@ import {
   InputError,
   newRunId,
   onInterrupt,
+  type Progress,
   RunRecord,
   resumeCommand,
   UsageError,
@@ -86,12 +87,20 @@ function checkRow(v: unknown, langOpt: string | undefined, metric: PairMetric): 
   return null;
 }
 
-async function run(ctx: CommandContext): Promise<number> {
+interface PairOptions {
+  metric: PairMetric;
+  variant: string | undefined;
+  langOpt: string | undefined;
+  input: string;
+  out: string | undefined;
+  limit: number | undefined;
+}
+
+/** The options, checked (a bad flag is a usage error before anything is read). */
+function pairOptions(ctx: CommandContext): PairOptions {
   const metric = String(ctx.opts.metric) as PairMetric;
   const variant = ctx.opts.variant === undefined ? undefined : String(ctx.opts.variant);
   const langOpt = ctx.opts.lang === undefined ? undefined : String(ctx.opts.lang);
-  const input = String(ctx.opts.input);
-  const out = ctx.opts.out === undefined ? undefined : String(ctx.opts.out);
   if (variant !== undefined) {
     const allowed = PAIR_VARIANTS[metric];
     if (!allowed?.includes(variant))
@@ -103,13 +112,25 @@ async function run(ctx: CommandContext): Promise<number> {
   }
   if (langOpt !== undefined && !CODE_LANGS.includes(langOpt as CodeLang))
     throw new UsageError(`--lang ${langOpt} is not supported (choose one of ${CODE_LANGS.join(', ')})`);
+  return {
+    metric,
+    variant,
+    langOpt,
+    input: String(ctx.opts.input),
+    out: ctx.opts.out === undefined ? undefined : String(ctx.opts.out),
+    limit: ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit),
+  };
+}
+
+/** Counts the input and reads what an earlier run with the same --out finished (resume). */
+async function inputPlan(ctx: CommandContext, o: PairOptions): Promise<{ total: number; done: string[] }> {
+  const { input, out, metric, langOpt } = o;
   await requireReadableFile(input, 'input');
   // the --lang parser loads while the input is counted and hashed (a failure shows on the first pair)
   if (langOpt && (metric === 'codebleu' || metric === 'all'))
     initCodeBleu([langOpt as CodeLang], { wasm: 'lazy' }).catch(() => {});
   if (out) checkOutPath(out, input);
-  const limit = ctx.opts.limit === undefined ? undefined : Number(ctx.opts.limit);
-  const total = await countLines(input, limit);
+  const total = await countLines(input, o.limit);
   if (total === 0 && !ctx.opts.allowEmpty)
     throw new InputError(`--input ${input}: no pairs (the file has no non-empty lines)`, {
       hint: 'pass a JSONL file of {"hyp", "ref"} lines, or --allow-empty to accept an empty input',
@@ -121,6 +142,184 @@ async function run(ctx: CommandContext): Promise<number> {
       `--out ${out} has ${done.length} lines but --input ${input} only ${total}; it holds the scores of another input`,
       { hint: 'delete it or pass another --out to start over' },
     );
+  return { total, done };
+}
+
+/** What the run counts as lines finish: per-field sums (for the means), errors, lines, resumed lines. */
+class Tally {
+  readonly sums: Record<string, { sum: number; n: number }> = {};
+  readonly firstErrors: string[] = [];
+  errors = 0;
+  lines = 0;
+  resumed = 0;
+
+  add(fields: Record<string, unknown>): void {
+    for (const [k, v] of Object.entries(fields)) {
+      if (typeof v !== 'number') continue;
+      const s = (this.sums[k] ??= { sum: 0, n: 0 });
+      s.sum += v;
+      s.n++;
+    }
+  }
+
+  error(msg: string): void {
+    if (this.firstErrors.length < SHOWN_ERRORS) this.firstErrors.push(msg);
+    this.errors++;
+  }
+
+  means(): Record<string, number> {
+    return Object.fromEntries(Object.entries(this.sums).map(([k, s]) => [k, s.sum / s.n]));
+  }
+}
+
+interface Lane {
+  o: PairOptions;
+  done: string[];
+  tally: Tally;
+  rec: RunRecord;
+  progress: Progress;
+  scorer: ReturnType<typeof createScorer>;
+  signal: AbortSignal;
+}
+
+/** Counts a line an earlier run finished, after checking it belongs to this input. */
+function resumedLine(l: Lane, line: number, text: string): void {
+  const { input, out } = l.o;
+  const parsed = text.length <= MAX_LINE_BYTES ? parseJsonlLine<unknown>(input, line, text) : null;
+  const row =
+    parsed?.ok && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value)
+      ? (parsed.value as Row)
+      : null;
+  const o = checkResumedLine(out ?? '', l.tally.lines, l.done[l.tally.lines - 1] ?? '', input, line, row);
+  if (typeof o.error === 'string') l.tally.error(o.error);
+  else l.tally.add(Object.fromEntries(Object.entries(o).filter(([k]) => !row || !(k in row))));
+  l.tally.resumed++;
+  if (l.tally.resumed === l.done.length) l.progress.tick(l.tally.resumed, `resumed ${l.tally.resumed}`);
+}
+
+/**
+ * The output rows in input order: resumed lines are counted, bad lines come back with an `error` field,
+ * good ones are scored (on the pool) with the metric fields added. Every outcome is taken in input order
+ * (a chain of promises), so sums, samples, messages and the output do not depend on --threads or timing.
+ */
+async function* scoredRows(l: Lane): AsyncGenerator<Row | Later<Row>> {
+  const { input, limit, metric, variant, langOpt } = l.o;
+  let chain: Promise<unknown> = Promise.resolve();
+  const later = (f: () => Row | Promise<Row>): Later<Row> => {
+    const next: Promise<Row> = chain.then(f);
+    chain = next;
+    return new Later(next);
+  };
+  for await (const { line, text } of readLines(input)) {
+    if (l.signal.aborted) break;
+    if (text.trim() === '') continue;
+    if (limit !== undefined && l.tally.lines >= limit) break;
+    l.tally.lines++;
+    const started = performance.now();
+    if (l.tally.lines <= l.done.length) {
+      resumedLine(l, line, text);
+      continue;
+    }
+    const fail = (field: string, problem: string, base: Row = {}): Row => {
+      const msg = formatIssue({ file: input, line, field, problem });
+      l.tally.error(msg);
+      void l.rec.sample({
+        id: `line-${line}`,
+        outcome: 'error',
+        duration_ms: performance.now() - started,
+        error: msg,
+      });
+      l.progress.tick();
+      return { ...base, error: msg };
+    };
+    if (text.length > MAX_LINE_BYTES || Buffer.byteLength(text) > MAX_LINE_BYTES) {
+      const size = Buffer.byteLength(text);
+      yield later(() =>
+        fail(
+          '',
+          `line is ${size} bytes, over the ${MAX_LINE_BYTES / 1024 / 1024} MB limit; split or shorten it`,
+        ),
+      );
+      continue;
+    }
+    const parsed = parseJsonlLine<unknown>(input, line, text);
+    if (!parsed.ok) {
+      const { field, problem } = parsed.issue;
+      yield later(() => fail(field, problem));
+      continue;
+    }
+    const problem = checkRow(parsed.value, langOpt, metric);
+    const row = (
+      typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value)
+        ? parsed.value
+        : {}
+    ) as Row;
+    if (problem) {
+      yield later(() => fail(problem[0], problem[1], row));
+      continue;
+    }
+    const lang = (row.lang ?? langOpt) as CodeLang | undefined;
+    const job = l.scorer.pair({ metric, hyp: row.hyp as string, ref: row.ref as string, variant, lang });
+    yield later(() =>
+      job.then(
+        (fields) => {
+          l.tally.add(fields);
+          void l.rec.sample({
+            id: `line-${line}`,
+            outcome: 'pass',
+            duration_ms: performance.now() - started,
+            data: fields,
+          });
+          l.progress.tick();
+          return { ...row, ...fields };
+        },
+        (e: Error) => fail(lang ? 'hyp/ref' : '', `could not be scored: ${e.message}`, row),
+      ),
+    );
+  }
+}
+
+/**
+ * The closing report: the result line and the mean of every field — to stdout with --out, to stderr
+ * without (stdout then holds the scored lines) — and the failed lines; returns the exit code.
+ */
+function closingReport(
+  ctx: CommandContext,
+  o: PairOptions,
+  t: Tally,
+  m: { total: number; again: string | null; cancelled: boolean; recDir: string },
+): number {
+  const means = t.means();
+  if (m.cancelled) {
+    ctx.result(
+      `interrupted after ${t.lines}/${m.total} lines; ${o.out ? `the finished ones are in ${o.out}; resume with: ${m.again}` : 'output is partial'}`,
+    );
+    return 130;
+  }
+  const meanLines = Object.entries(means).map(([k, v]) => `  ${k.padEnd(28)} mean ${v.toFixed(6)}`);
+  if (o.out) {
+    ctx.result(
+      `scored ${t.lines - t.errors}/${t.lines} lines${t.resumed ? ` (${t.resumed} resumed)` : ''} → ${o.out} (run record ${m.recDir})`,
+    );
+    for (const l of meanLines) ctx.result(l);
+  } else if (!ctx.json)
+    process.stderr.write(
+      `scored ${t.lines - t.errors}/${t.lines} lines\n${meanLines.map((l) => `${l}\n`).join('')}`,
+    );
+  if (t.errors) {
+    const more = t.errors > t.firstErrors.length ? `\n  … and ${t.errors - t.firstErrors.length} more` : '';
+    process.stderr.write(
+      `faun: ${t.errors} of ${t.lines} lines failed:\n  ${t.firstErrors.join('\n  ')}${more}\n` +
+        `  (every failed line has an "error" field in the output${o.out ? ` ${o.out}` : ''})\n`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+async function run(ctx: CommandContext): Promise<number> {
+  const o = pairOptions(ctx);
+  const { total, done } = await inputPlan(ctx, o);
   const threads = threadsOption(ctx.opts.threads);
   const runId = newRunId('score-pairs');
   // the header (input hash, git state) is written while scoring starts
@@ -130,164 +329,39 @@ async function run(ctx: CommandContext): Promise<number> {
     command: 'score-pairs',
     argv: ctx.argv,
     options: ctx.opts,
-    inputs: [input],
+    inputs: [o.input],
   });
-  const again = out ? resumeCommand(ctx.argv) : null;
+  const again = o.out ? resumeCommand(ctx.argv) : null;
   // SIGTERM keeps its default (stop at once, even inside one long item): finished lines are on disk up
   // to the last flush and a re-run resumes; the first Ctrl+C stops after the current line.
   const intr = onInterrupt(() => again, process.stderr, ['SIGINT']);
   const progress = ctx.progress({ label: 'score-pairs', total });
-  const sums: Record<string, { sum: number; n: number }> = {};
-  let errors = 0;
-  let lines = 0;
-  let resumed = 0;
-  const firstErrors: string[] = [];
-  const sink = out ? new LineAppender(out) : null;
-  const emit = (r: Row) => {
-    const text = toJsonlLine(r);
-    if (sink) sink.add(text);
-    else process.stdout.write(text);
-  };
-  const addSums = (fields: Record<string, unknown>) => {
-    for (const [k, v] of Object.entries(fields)) {
-      if (typeof v !== 'number') continue;
-      const s = (sums[k] ??= { sum: 0, n: 0 });
-      s.sum += v;
-      s.n++;
-    }
-  };
-  const noteError = (msg: string) => {
-    if (firstErrors.length < SHOWN_ERRORS) firstErrors.push(msg);
-    errors++;
-  };
-  const scorer = createScorer(POOLED_METRICS.has(metric) ? usefulThreads(threads, total - done.length) : 1);
-  // every outcome is taken in input order (a chain of promises), so sums, samples, messages and the
-  // output do not depend on --threads or on timing
-  let chain: Promise<unknown> = Promise.resolve();
-  const later = (f: () => Row | Promise<Row>): Later<Row> => {
-    const next: Promise<Row> = chain.then(f);
-    chain = next;
-    return new Later(next);
-  };
-  async function* rows(): AsyncGenerator<Row | Later<Row>> {
-    for await (const { line, text } of readLines(input)) {
-      if (intr.signal.aborted) break;
-      if (text.trim() === '') continue;
-      if (limit !== undefined && lines >= limit) break;
-      lines++;
-      const started = performance.now();
-      if (lines <= done.length) {
-        // a line finished by an earlier run: check it belongs to this input and count it
-        const parsed = text.length <= MAX_LINE_BYTES ? parseJsonlLine<unknown>(input, line, text) : null;
-        const row =
-          parsed?.ok &&
-          typeof parsed.value === 'object' &&
-          parsed.value !== null &&
-          !Array.isArray(parsed.value)
-            ? (parsed.value as Row)
-            : null;
-        const o = checkResumedLine(out ?? '', lines, done[lines - 1] ?? '', input, line, row);
-        if (typeof o.error === 'string') noteError(o.error);
-        else addSums(Object.fromEntries(Object.entries(o).filter(([k]) => !row || !(k in row))));
-        resumed++;
-        if (resumed === done.length) progress.tick(resumed, `resumed ${resumed}`);
-        continue;
-      }
-      const fail = (field: string, problem: string, base: Row = {}): Row => {
-        const msg = formatIssue({ file: input, line, field, problem });
-        noteError(msg);
-        void rec.sample({
-          id: `line-${line}`,
-          outcome: 'error',
-          duration_ms: performance.now() - started,
-          error: msg,
-        });
-        progress.tick();
-        return { ...base, error: msg };
-      };
-      if (text.length > MAX_LINE_BYTES || Buffer.byteLength(text) > MAX_LINE_BYTES) {
-        yield later(() =>
-          fail(
-            '',
-            `line is ${Buffer.byteLength(text)} bytes, over the ${MAX_LINE_BYTES / 1024 / 1024} MB limit; split or shorten it`,
-          ),
-        );
-        continue;
-      }
-      const parsed = parseJsonlLine<unknown>(input, line, text);
-      if (!parsed.ok) {
-        const { field, problem } = parsed.issue;
-        yield later(() => fail(field, problem));
-        continue;
-      }
-      const problem = checkRow(parsed.value, langOpt, metric);
-      const row = (
-        typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value)
-          ? parsed.value
-          : {}
-      ) as Row;
-      if (problem) {
-        yield later(() => fail(problem[0], problem[1], row));
-        continue;
-      }
-      const lang = (row.lang ?? langOpt) as CodeLang | undefined;
-      const job = scorer.pair({ metric, hyp: row.hyp as string, ref: row.ref as string, variant, lang });
-      yield later(() =>
-        job.then(
-          (fields) => {
-            addSums(fields);
-            void rec.sample({
-              id: `line-${line}`,
-              outcome: 'pass',
-              duration_ms: performance.now() - started,
-              data: fields,
-            });
-            progress.tick();
-            return { ...row, ...fields };
-          },
-          (e: Error) => fail(lang ? 'hyp/ref' : '', `could not be scored: ${e.message}`, row),
-        ),
-      );
-    }
-  }
+  const tally = new Tally();
+  const sink = o.out ? new LineAppender(o.out) : null;
+  const scorer = createScorer(POOLED_METRICS.has(o.metric) ? usefulThreads(threads, total - done.length) : 1);
+  const lane: Lane = { o, done, tally, rec, progress, scorer, signal: intr.signal };
   try {
     // on Ctrl+C reading stops; the lines already in flight finish and are written, in order
-    for await (const r of inOrder(rows(), 64 * scorer.threads)) emit(r);
+    for await (const r of inOrder(scoredRows(lane), 64 * scorer.threads)) {
+      const text = toJsonlLine(r);
+      if (sink) sink.add(text);
+      else process.stdout.write(text);
+    }
   } finally {
     sink?.close();
     intr.dispose();
     await scorer.close();
   }
-  const means = Object.fromEntries(Object.entries(sums).map(([k, s]) => [k, s.sum / s.n]));
+  const means = tally.means();
   const cancelled = intr.signal.aborted;
-  const finished = lines;
+  const { lines, errors, resumed } = tally;
   await rec.finish(cancelled ? 'cancelled' : 'success', {
-    outputs: out ? { scores: out } : {},
-    metrics: { ...means, lines: finished, errors, resumed },
+    outputs: o.out ? { scores: o.out } : {},
+    metrics: { ...means, lines, errors, resumed },
   });
-  progress.done(`${finished} lines, ${errors} errors${resumed ? `, ${resumed} resumed` : ''}`);
-  ctx.emitJson({ run_id: runId, lines: finished, errors, resumed, means, out: out ?? null, cancelled });
-  if (cancelled) {
-    ctx.result(
-      `interrupted after ${finished}/${total} lines; ${out ? `the finished ones are in ${out}; resume with: ${again}` : 'output is partial'}`,
-    );
-    return 130;
-  }
-  if (out) {
-    ctx.result(
-      `scored ${lines - errors}/${lines} lines${resumed ? ` (${resumed} resumed)` : ''} → ${out} (run record ${rec.dir})`,
-    );
-    for (const [k, v] of Object.entries(means)) ctx.result(`  ${k.padEnd(28)} mean ${v.toFixed(6)}`);
-  } else if (!ctx.json) process.stderr.write(`scored ${lines - errors}/${lines} lines\n`); // stdout holds the lines
-  if (errors) {
-    const more = errors > firstErrors.length ? `\n  … and ${errors - firstErrors.length} more` : '';
-    process.stderr.write(
-      `faun: ${errors} of ${lines} lines failed:\n  ${firstErrors.join('\n  ')}${more}\n` +
-        `  (every failed line has an "error" field in the output${out ? ` ${out}` : ''})\n`,
-    );
-    return 1;
-  }
-  return 0;
+  progress.done(`${lines} lines, ${errors} errors${resumed ? `, ${resumed} resumed` : ''}`);
+  ctx.emitJson({ run_id: runId, lines, errors, resumed, means, out: o.out ?? null, cancelled });
+  return closingReport(ctx, o, tally, { total, again, cancelled, recDir: rec.dir });
 }
 
 export const scorePairs = defineCommand({
@@ -318,7 +392,15 @@ export const scorePairs = defineCommand({
       required: true,
       description: 'metric family',
     },
-    { name: 'input', short: 'i', type: 'string', arg: 'FILE', required: true, description: 'pairs (JSONL)' },
+    {
+      name: 'input',
+      short: 'i',
+      type: 'string',
+      arg: 'FILE',
+      required: true,
+      input: true,
+      description: 'pairs (JSONL)',
+    },
     {
       name: 'out',
       short: 'o',

@@ -14,7 +14,7 @@ import {
 } from '@faun/kit';
 import { CeItem, FlItem, type Prediction, QaItem, type TaskName, writeJsonlAtomic } from '@faun/schema';
 import { createScorer } from '../pool/pool.ts';
-import { METRICS } from '../registry.ts';
+import { metricInfo } from '../registry.ts';
 import { scoreTask, type TaskScore } from '../score/task.ts';
 import { requireReadableFile } from './input.ts';
 import {
@@ -38,7 +38,7 @@ export function formatScoreTable(s: TaskScore): string {
     a.mean.toFixed(4),
     `[${a.low.toFixed(4)}, ${a.high.toFixed(4)}]`,
     String(a.n),
-    METRICS[a.metric]?.higherIsBetter === false ? '↓ lower' : '↑ higher',
+    metricInfo(a.metric)?.higherIsBetter === false ? '↓ lower' : '↑ higher',
   ]);
   const head = ['metric', 'mean', '95% CI (bootstrap)', 'n', 'better'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -176,7 +176,7 @@ async function run(ctx: CommandContext): Promise<number> {
   await recordSamples(rec, models, results, byModel);
   const unknown = { count: ids.unknown.length, ids: ids.unknown };
   const perModel = Object.fromEntries(
-    results.map((r, k) => [models[k]!, { aggregate: r.aggregate, missing: r.missing }]),
+    results.map((r, k) => [models[k]!, { aggregate: r.aggregate, missing: r.missing, unparsed: r.unparsed }]),
   );
   // One model: its aggregate and missing at the top level too (the shape of a scoreTask result).
   const single = results.length === 1 ? perModel[models[0]!] : {};
@@ -205,6 +205,14 @@ async function run(ctx: CommandContext): Promise<number> {
     result(`${task.toUpperCase()} — model ${models[k]}: ${r.n_items} items`);
     result(formatScoreTable(r));
     if (r.missing.count) ctx.log(`missing predictions (scored as empty): ${idList(r.missing.ids, 10)}`);
+    const unparsedOnly = r.unparsed.count - r.missing.count;
+    if (unparsedOnly > 0)
+      ctx.log(
+        `unparsed outputs (scored as every metric's floor): ${unparsedOnly} — ${idList(
+          r.unparsed.ids.filter((id) => !r.missing.ids.includes(id)),
+          10,
+        )}`,
+      );
   });
   if (ids.outsideLimit) ctx.log(`predictions for items outside --limit (not scored): ${ids.outsideLimit}`);
   if (input.dropped) ctx.log(`repeated predictions dropped (--dedupe ${input.dedupe}): ${input.dropped}`);
@@ -240,6 +248,7 @@ export const score = defineCommand({
       type: 'string',
       arg: 'FILE',
       required: true,
+      input: true,
       description: 'predictions (JSONL)',
     },
     { name: 'out', short: 'o', type: 'string', arg: 'FILE', description: 'per-item scores (JSONL)' },

@@ -60,10 +60,17 @@ export function pathSet(tree: Iterable<string>): Set<string> {
  * path. A leading `a/`/`b/` is accepted when the rest equals the gold path.
  */
 export function strictPathMatch(answer: string, gold: string): boolean {
+  return strictPathCandidates(answer).includes(normalizePath(gold));
+}
+
+/**
+ * What strict matching compares: the candidates of the whole answer read as one path (one fenced or
+ * quoted path allowed), or none when the answer is empty or spans several lines.
+ */
+export function strictPathCandidates(answer: string): string[] {
   const text = unfence(answer).trim();
-  if (text === '' || /\n/.test(text)) return false;
-  const g = normalizePath(gold);
-  return pathCandidates(text).includes(g);
+  if (text === '' || /\n/.test(text)) return [];
+  return pathCandidates(text);
 }
 
 function unfence(s: string): string {

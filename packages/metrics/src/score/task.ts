@@ -45,6 +45,8 @@ export interface TaskScore {
   aggregate: Record<string, AggregateScore>;
   /** Dataset items without a prediction (scored as empty). */
   missing: { count: number; ids: string[] };
+  /** Items whose output could not be parsed (missing ones included): scored as every metric's floor. */
+  unparsed: { count: number; ids: string[] };
   /** Predictions whose id is not in the dataset (ignored). */
   unknown: { count: number; ids: string[] };
   seed: number;
@@ -131,8 +133,9 @@ export async function scoreTask(
     ]
       .filter(Boolean)
       .join('; ');
-    return { ...base, scores: r.scores, answer: r.answer, note: note || null };
+    return { ...base, scores: r.scores, answer: r.answer, unparsed: r.unparsed, note: note || null };
   });
+  const unparsed = scored.filter((x) => x.unparsed).map((x) => x.id);
   const seed = opts.seed ?? 0;
   const iterations = opts.bootstrap ?? 1000;
   const names = [...new Set(scored.flatMap((s) => Object.keys(s.scores)))];
@@ -152,6 +155,7 @@ export async function scoreTask(
     items: scored,
     aggregate,
     missing: { count: missing.length, ids: missing },
+    unparsed: { count: unparsed.length, ids: unparsed },
     unknown: { count: unknown.length, ids: unknown },
     seed,
   };

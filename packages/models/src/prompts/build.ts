@@ -3,8 +3,8 @@
  * the middle of the largest parts (tree, file, conversation, then descriptions) until the estimated
  * prompt fits `budgetTokens`. Records the version, the estimated input length and whether it was cut.
  */
-import { UsageError } from '@faun/kit';
-import type { TaskItem } from '@faun/schema';
+import { sha256, UsageError } from '@faun/kit';
+import { stableStringify, type TaskItem } from '@faun/schema';
 import { estimateTokens } from '../tokens.ts';
 import type { ChatMessage } from '../types.ts';
 import {
@@ -84,4 +84,9 @@ export function buildPrompt(item: TaskItem, budgetTokens: number): BuiltPrompt {
     }
   }
   return { messages, promptVersion: PROMPT_VERSIONS[item.task], inputTokens: size(messages), truncated };
+}
+
+/** The hash a prediction records of its prompt: sha256 of the messages' stable JSON (the cache's prompt hash). */
+export function promptSha256(messages: ChatMessage[]): string {
+  return sha256(stableStringify(messages));
 }

@@ -14,7 +14,7 @@ import { lengthBuckets } from '../buckets.ts';
 import { costOf, type PriceTable } from '../cost.ts';
 import { describeError, isFatalError, isTransientError } from '../errors.ts';
 import { checkOutput, intendedOutput } from '../parse/inspect.ts';
-import { type AblatePart, ablateItem, buildPrompt } from '../prompts/build.ts';
+import { type AblatePart, ablateItem, buildPrompt, promptSha256 } from '../prompts/build.ts';
 import { PROMPT_VERSIONS } from '../prompts/templates.ts';
 import type { GenerationParams, ModelProvider } from '../types.ts';
 import { formatIssue, loadPredictions } from './dataset.ts';
@@ -75,12 +75,34 @@ const sameConfig = (p: Prediction, o: PredictOptions) =>
   p.prompt_version === PROMPT_VERSIONS[o.task] &&
   p.ablate.join(',') === o.ablate.join(',');
 
-export async function runPredictions(o: PredictOptions): Promise<PredictSummary> {
-  const log = o.log ?? (() => {});
-  const order = new Map(o.items.map((it, i) => [it.id, i]));
+/** What the items of one run share while they run: the summary so far, the kept predictions, the flags. */
+interface Lane {
+  o: PredictOptions;
+  s: PredictSummary;
+  byId: Map<string, Prediction>;
+  /** In-flight calls are not aborted by an interrupt: they finish and are saved (a fatal error aborts). */
+  callCtl: AbortController;
+  stopping: boolean;
+  notRun: number;
+  /** Appends go one after another, in the order items finish. */
+  appending: Promise<void>;
+  /** Local, deterministic providers (no cache scope) answer in microseconds: latency and cache not recorded. */
+  timed: boolean;
+}
+
+const statusOf = (s: PredictSummary) =>
+  `errors ${s.errors} · tokens ${s.tokens.prompt}+${s.tokens.completion}` +
+  (s.cacheHits ? ` · cached ${s.cacheHits}` : '') +
+  (s.costUsd !== null ? ` · $${s.costUsd.toFixed(4)}` : '');
+
+/** The earlier predictions of `o.out` to keep (readable, of this configuration, without an error). */
+async function keptPredictions(
+  o: PredictOptions,
+  order: Map<string, number>,
+): Promise<Map<string, Prediction>> {
   const previous = await loadPredictions(o.out);
   if (previous.issues.length)
-    log(
+    (o.log ?? (() => {}))(
       `${o.out}: dropping ${previous.issues.length} unreadable line(s), e.g. ${formatIssue(previous.issues[0]!)}`,
     );
   const foreign = previous.values.find((p) => order.has(p.id) && !sameConfig(p, o));
@@ -92,15 +114,13 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
     );
   const byId = new Map<string, Prediction>();
   for (const p of previous.values) if (order.has(p.id) && p.error === null) byId.set(p.id, p);
-  const sorted = () => [...byId.values()].sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  // Rewrite first: drops torn lines and stale errors so the appends below start on a clean line.
-  await writeJsonlAtomic(o.out, sorted());
+  return byId;
+}
 
-  const selected = o.limit ? o.items.slice(0, o.limit) : o.items;
-  const pending = selected.filter((it) => !byId.has(it.id));
-  const s: PredictSummary = {
-    total: selected.length,
-    resumed: selected.length - pending.length,
+function emptySummary(o: PredictOptions, total: number, resumed: number): PredictSummary {
+  return {
+    total,
+    resumed,
     generated: 0,
     errors: 0,
     transientErrors: 0,
@@ -117,6 +137,163 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
     out: o.out,
     lengthBuckets: null,
   };
+}
+
+/** A prediction of `item` before its call: the prompt's version, length and hash, nothing answered yet. */
+function newPrediction(
+  o: PredictOptions,
+  item: TaskItem,
+  prompt: ReturnType<typeof buildPrompt>,
+): Prediction {
+  return {
+    v: 1,
+    id: item.id,
+    task: o.task,
+    model: o.model,
+    output: '',
+    prompt_version: prompt.promptVersion,
+    ablate: o.ablate,
+    input_tokens: prompt.inputTokens,
+    truncated: prompt.truncated,
+    usage: null,
+    cost_usd: null,
+    latency_ms: null,
+    cache_hit: null,
+    prompt_sha256: promptSha256(prompt.messages),
+    prompt_budget: o.promptBudget,
+    error: null,
+  };
+}
+
+/** Calls the model for `pred`; records output, usage, cost, latency and cache hit. Returns whether cached. */
+async function call(
+  l: Lane,
+  item: TaskItem,
+  prompt: ReturnType<typeof buildPrompt>,
+  pred: Prediction,
+  started: number,
+) {
+  const { o } = l;
+  const r = await o.provider
+    .generate({ ...o.params, messages: prompt.messages, item }, { signal: l.callCtl.signal })
+    .finally(() => {
+      if (l.timed) pred.latency_ms = Math.round(performance.now() - started);
+    });
+  pred.output = r.text;
+  const cached = r.cached === true;
+  if (l.timed) pred.cache_hit = cached;
+  if (r.usage) {
+    pred.usage = {
+      prompt_tokens: r.usage.promptTokens,
+      completion_tokens: r.usage.completionTokens,
+      cached_tokens: r.usage.cachedTokens,
+    };
+    pred.cost_usd = costOf(o.prices ?? null, o.model, r.usage);
+  }
+  return cached;
+}
+
+/**
+ * A failed call: a fatal error (or one that comes while the run stops) is not the item's — nothing is
+ * written, a re-run sends it again — and returns false; otherwise the error is recorded in the prediction.
+ */
+async function failed(l: Lane, e: unknown, pred: Prediction, started: number): Promise<boolean> {
+  const { s, o } = l;
+  if (isFatalError(e) || (l.stopping && l.callCtl.signal.aborted)) {
+    if (isFatalError(e) && !s.fatal) {
+      s.fatal = e;
+      l.stopping = true;
+      l.callCtl.abort(e); // ends other items' retry waits; their calls count as not run
+    }
+    l.notRun++;
+    if (s.fatal === e)
+      await o.record?.sample({
+        id: pred.id,
+        outcome: 'error',
+        duration_ms: Math.round(performance.now() - started),
+        error: `stopped the run: ${describeError(e)}`,
+      });
+    return false;
+  }
+  pred.error = describeError(e);
+  if (isTransientError(e)) s.transientErrors++;
+  else s.firstPermanentError ??= `${pred.id}: ${pred.error}`;
+  return true;
+}
+
+/** Counts a finished prediction in the summary, appends it to the file and records its sample. */
+async function settle(
+  l: Lane,
+  item: TaskItem,
+  pred: Prediction,
+  cached: boolean,
+  started: number,
+): Promise<void> {
+  const { s, o } = l;
+  let check = pred.error === null ? checkOutput(item, pred.output) : null;
+  const intended = check && !check.wellFormed ? intendedOutput(o.model, item, pred.output) : null;
+  if (check && intended) {
+    check = { wellFormed: true, reason: null, data: { ...check.data, intended } };
+    if (intended === 'empty edit') s.emptyEdits++;
+  }
+  if (pred.error) s.errors++;
+  else {
+    s.generated++;
+    l.byId.set(pred.id, pred);
+    if (!check?.wellFormed) s.malformed++;
+  }
+  if (pred.truncated) s.truncated++;
+  if (cached) s.cacheHits++;
+  else if (pred.usage) {
+    s.tokens.prompt += pred.usage.prompt_tokens;
+    s.tokens.completion += pred.usage.completion_tokens;
+    s.tokens.cached += pred.usage.cached_tokens;
+    if (pred.cost_usd !== null) s.costUsd = (s.costUsd ?? 0) + pred.cost_usd;
+  }
+  l.appending = l.appending.then(() => appendJsonl(o.out, [pred]));
+  await l.appending;
+  await o.record?.sample({
+    id: pred.id,
+    outcome: pred.error ? 'error' : 'pass',
+    duration_ms: Math.round(performance.now() - started),
+    error: pred.error,
+    data: {
+      input_tokens: pred.input_tokens,
+      truncated: pred.truncated,
+      cached,
+      well_formed: check?.wellFormed ?? null,
+      format_problem: check?.reason ?? null,
+      ...(check?.data ?? {}),
+    },
+  });
+  o.progress?.tick(1, statusOf(s));
+}
+
+/** Runs one item: prompt, call, record. */
+async function one(l: Lane, raw: TaskItem): Promise<void> {
+  const item = ablateItem(raw, l.o.ablate);
+  const prompt = buildPrompt(item, l.o.promptBudget);
+  const started = performance.now();
+  const pred = newPrediction(l.o, item, prompt);
+  let cached = false;
+  try {
+    cached = await call(l, item, prompt, pred, started);
+  } catch (e) {
+    if (!(await failed(l, e, pred, started))) return;
+  }
+  await settle(l, item, pred, cached, started);
+}
+
+export async function runPredictions(o: PredictOptions): Promise<PredictSummary> {
+  const order = new Map(o.items.map((it, i) => [it.id, i]));
+  const byId = await keptPredictions(o, order);
+  const sorted = () => [...byId.values()].sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  // Rewrite first: drops torn lines and stale errors so the appends below start on a clean line.
+  await writeJsonlAtomic(o.out, sorted());
+
+  const selected = o.limit ? o.items.slice(0, o.limit) : o.items;
+  const pending = selected.filter((it) => !byId.has(it.id));
+  const s = emptySummary(o, selected.length, selected.length - pending.length);
   o.progress?.setTotal(selected.length);
   if (s.resumed) {
     o.progress?.tick(s.resumed, `resumed ${s.resumed}`);
@@ -124,122 +301,27 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
       if (byId.has(it.id))
         void o.record?.sample({ id: it.id, outcome: 'skipped', duration_ms: 0, data: { resumed: true } });
   }
-  const status = () =>
-    `errors ${s.errors} · tokens ${s.tokens.prompt}+${s.tokens.completion}` +
-    (s.cacheHits ? ` · cached ${s.cacheHits}` : '') +
-    (s.costUsd !== null ? ` · $${s.costUsd.toFixed(4)}` : '');
-  // In-flight calls are not aborted by an interrupt: they finish and are saved.
-  const callCtl = new AbortController();
-  let appending: Promise<void> = Promise.resolve();
+  const l: Lane = {
+    o,
+    s,
+    byId,
+    callCtl: new AbortController(),
+    stopping: false,
+    notRun: 0,
+    appending: Promise.resolve(),
+    timed: o.provider.cacheScope !== null,
+  };
   let next = 0;
-  let stopping = false;
-  let notRun = 0;
-
-  async function one(raw: TaskItem): Promise<void> {
-    const item = ablateItem(raw, o.ablate);
-    const prompt = buildPrompt(item, o.promptBudget);
-    const started = performance.now();
-    const pred: Prediction = {
-      v: 1,
-      id: item.id,
-      task: o.task,
-      model: o.model,
-      output: '',
-      prompt_version: prompt.promptVersion,
-      ablate: o.ablate,
-      input_tokens: prompt.inputTokens,
-      truncated: prompt.truncated,
-      usage: null,
-      cost_usd: null,
-      error: null,
-    };
-    let cached = false;
-    try {
-      const r = await o.provider.generate(
-        { ...o.params, messages: prompt.messages, item },
-        { signal: callCtl.signal },
-      );
-      pred.output = r.text;
-      cached = r.cached === true;
-      if (r.usage) {
-        pred.usage = {
-          prompt_tokens: r.usage.promptTokens,
-          completion_tokens: r.usage.completionTokens,
-          cached_tokens: r.usage.cachedTokens,
-        };
-        pred.cost_usd = costOf(o.prices ?? null, o.model, r.usage);
-      }
-    } catch (e) {
-      if (isFatalError(e) || (stopping && callCtl.signal.aborted)) {
-        // Not the item's fault: nothing is written, so a re-run (after the fix) sends it again.
-        if (isFatalError(e) && !s.fatal) {
-          s.fatal = e;
-          stopping = true;
-          callCtl.abort(e); // ends other items' retry waits; their calls count as not run
-        }
-        notRun++;
-        if (s.fatal === e)
-          await o.record?.sample({
-            id: pred.id,
-            outcome: 'error',
-            duration_ms: Math.round(performance.now() - started),
-            error: `stopped the run: ${describeError(e)}`,
-          });
-        return;
-      }
-      pred.error = describeError(e);
-      if (isTransientError(e)) s.transientErrors++;
-      else s.firstPermanentError ??= `${pred.id}: ${pred.error}`;
-    }
-    let check = pred.error === null ? checkOutput(item, pred.output) : null;
-    const intended = check && !check.wellFormed ? intendedOutput(o.model, item, pred.output) : null;
-    if (check && intended) {
-      check = { wellFormed: true, reason: null, data: { ...check.data, intended } };
-      if (intended === 'empty edit') s.emptyEdits++;
-    }
-    if (pred.error) s.errors++;
-    else {
-      s.generated++;
-      byId.set(pred.id, pred);
-      if (!check?.wellFormed) s.malformed++;
-    }
-    if (pred.truncated) s.truncated++;
-    if (cached) s.cacheHits++;
-    else if (pred.usage) {
-      s.tokens.prompt += pred.usage.prompt_tokens;
-      s.tokens.completion += pred.usage.completion_tokens;
-      s.tokens.cached += pred.usage.cached_tokens;
-      if (pred.cost_usd !== null) s.costUsd = (s.costUsd ?? 0) + pred.cost_usd;
-    }
-    appending = appending.then(() => appendJsonl(o.out, [pred]));
-    await appending;
-    await o.record?.sample({
-      id: pred.id,
-      outcome: pred.error ? 'error' : 'pass',
-      duration_ms: Math.round(performance.now() - started),
-      error: pred.error,
-      data: {
-        input_tokens: pred.input_tokens,
-        truncated: pred.truncated,
-        cached,
-        well_formed: check?.wellFormed ?? null,
-        format_problem: check?.reason ?? null,
-        ...(check?.data ?? {}),
-      },
-    });
-    o.progress?.tick(1, status());
-  }
-
   async function worker(): Promise<void> {
-    while (!o.signal?.aborted && !stopping) {
+    while (!o.signal?.aborted && !l.stopping) {
       const it = pending[next++];
       if (!it) return;
-      await one(it);
+      await one(l, it);
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, pending.length)) }, worker));
-  await appending;
-  s.notRun = Math.max(0, pending.length - next) + notRun;
+  await l.appending;
+  s.notRun = Math.max(0, pending.length - next) + l.notRun;
   s.cancelled = !s.fatal && Boolean(o.signal?.aborted) && s.notRun > 0;
   // Final rewrite in dataset order, keeping this run's errors so they are visible (and retried next time).
   const finalById = new Map(byId);
@@ -252,6 +334,6 @@ export async function runPredictions(o: PredictOptions): Promise<PredictSummary>
     const { thresholds, labels, counts } = lengthBuckets(lengths);
     s.lengthBuckets = { thresholds, labels, counts };
   }
-  o.progress?.done(status());
+  o.progress?.done(statusOf(s));
   return s;
 }

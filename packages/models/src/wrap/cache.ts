@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '@faun/kit';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
+import { promptSha256 } from '../prompts/build.ts';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '../types.ts';
 
 export const CACHE_VERSION = 1;
@@ -25,7 +26,7 @@ export function cacheKey(provider: Pick<ModelProvider, 'id' | 'cacheScope'>, req
       v: CACHE_VERSION,
       provider: provider.id,
       scope: provider.cacheScope ?? null,
-      prompt: sha256(stableStringify(req.messages)),
+      prompt: promptSha256(req.messages),
       params: {
         temperature: req.temperature ?? null,
         max_tokens: req.maxTokens ?? null,
