@@ -1,21 +1,18 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunRecord, sha256 } from '@faun/kit';
 import {
   type DeterminismContract,
   type ExecutionInstance,
   ExecutionResult,
-  type MsbGrading,
   stableStringify,
   writeFileAtomic,
 } from '@faun/schema';
 import type { OutputLimits } from './capture.ts';
 import { determinismContract } from './contract.ts';
 import { DEFAULT_RERUNS, type FlakyPolicy } from './flaky.ts';
-import type { EvalType } from './grading.ts';
 import { appendGoldRuns, goldRun } from './health.ts';
 import type { PatchPrediction } from './instances.ts';
-import type { ParserName } from './parsers/index.ts';
 import { isEmptyPatch } from './patch.ts';
 import { DEFAULT_NAMESPACES, type ImageNamespaces, publishedPlan } from './published.ts';
 import { regradeInstance } from './regrade.ts';

@@ -100,12 +100,6 @@ function sampleOf(r: typeof results.$inferSelect) {
 /** POST /v1/runs: submit predictions (bounded body, idempotency key). */
 function submitRoute(app: OpenAPIHono<AppEnv>, s: Services, key: MiddlewareHandler<AppEnv>): void {
   const max = s.config.maxRunPredictions;
-  // every open event stream waits on one shared poller (one query per tick for all watched runs)
-  const watch = new RunWatch<RunRow>(
-    async (ids) =>
-      new Map((await s.db.db.select().from(runs).where(inArray(runs.id, ids))).map((r) => [r.id, r])),
-    { perOwner: s.config.ssePerKey, total: s.config.sseTotal, intervalMs: 250 },
-  );
   const limit = boundedJson({
     maxBytes: s.config.runBodyLimit,
     // a prediction record is one object with a few small nested ones at most
@@ -304,6 +298,12 @@ function sampleRoutes(app: OpenAPIHono<AppEnv>, s: Services, read: MiddlewareHan
 
 /** GET /v1/runs/{id}/events: server-sent progress until the run finishes. */
 function eventsRoute(app: OpenAPIHono<AppEnv>, s: Services, read: MiddlewareHandler<AppEnv>): void {
+  // every open event stream waits on one shared poller (one query per tick for all watched runs)
+  const watch = new RunWatch<RunRow>(
+    async (ids) =>
+      new Map((await s.db.db.select().from(runs).where(inArray(runs.id, ids))).map((r) => [r.id, r])),
+    { perOwner: s.config.ssePerKey, total: s.config.sseTotal, intervalMs: 250 },
+  );
   app.openapi(
     createRoute({
       method: 'get',
