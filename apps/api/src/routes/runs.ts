@@ -341,8 +341,8 @@ function eventsRoute(app: OpenAPIHono<AppEnv>, s: Services, read: MiddlewareHand
         let wrote = Date.now();
         try {
           for (let i = 0; !stream.aborted; i++) {
-            const row =
-              i === 0 ? (await s.db.db.select().from(runs).where(eq(runs.id, id)))[0] : await watch.next(id);
+            // the first read too: a burst of new streams costs one query per tick, not one each
+            const row = await watch.next(id);
             if (!row) break;
             const view = runView(row);
             const data = JSON.stringify(view);
