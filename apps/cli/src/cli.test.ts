@@ -29,6 +29,7 @@ const ALL = [
   'score-pairs',
   'verify',
   'validate',
+  'instances',
   'report',
   'serve',
   'worker',

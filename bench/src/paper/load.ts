@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256File } from '@faun/kit';
+import { HEALTH_FILE } from '@faun/harness';
 import { buildPrompt } from '@faun/models';
 import {
   CeItem,
@@ -82,7 +83,7 @@ export async function loadPredictions(
 }
 
 /**
- * Execution verdicts under `dir`: ExecutionResult rows from `*.jsonl` files in it, and the `result.json`
+ * Execution verdicts under `dir`: ExecutionResult rows from `*.jsonl` files in it (not the gold health file), and the `result.json`
  * of every instance of `faun verify` run folders (`<run>/instances/<id>/result.json`, with the language
  * from the `meta.json` beside it). `languages` (instance id → language, from the datasets) wins.
  */
@@ -93,7 +94,7 @@ export async function loadExecution(dir: string, languages: Map<string, string>)
     for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = join(d, e.name);
       if (e.isDirectory() && depth < 4) await visit(p, depth + 1);
-      else if (e.isFile() && e.name.endsWith('.jsonl') && depth === 0)
+      else if (e.isFile() && e.name.endsWith('.jsonl') && e.name !== HEALTH_FILE && depth === 0)
         for (const r of (await readJsonlAll<ExecutionResult>(p, { schema: ExecutionResult as never })).values)
           rows.push({ r });
       else if (e.isFile() && e.name === 'result.json') {

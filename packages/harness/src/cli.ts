@@ -20,7 +20,7 @@ import { stableStringify, writeFileAtomic } from '@faun/schema';
 import { DEFAULT_OUTPUT_LIMITS } from './capture.ts';
 import { DockerBackend } from './docker.ts';
 import { DEFAULT_RERUNS, FLAKY_POLICIES, type FlakyPolicy } from './flaky.ts';
-import { healthLines, healthReport, readGoldRuns } from './health.ts';
+import { HEALTH_FILE, healthLines, healthReport, readGoldRuns } from './health.ts';
 import { loadInstanceRows, loadInstances, loadPredictions } from './instances.ts';
 import { LocalBackend } from './local-backend.ts';
 import { answers, anyAnswers, PACKAGE_REGISTRIES, registryUrl } from './network.ts';
@@ -39,7 +39,6 @@ import { DEFAULT_GOLD_CHECKS, DEFAULT_GOLD_PARALLEL } from './validate-stability
 import { verifyRun } from './verify.ts';
 
 /** The gold health file under --log-dir (health.ts). */
-const HEALTH_FILE = 'gold-health.jsonl';
 
 const CACHE = process.env.FAUN_STATE_DIR ?? '/var/cache/faun';
 

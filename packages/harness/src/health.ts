@@ -10,6 +10,9 @@ import { InputError } from '@faun/kit';
 import { type DeterminismContract, type ExecutionResult, stableStringify } from '@faun/schema';
 import { failingTests } from './flaky.ts';
 
+/** The health file's name inside a log directory (`<log-dir>/gold-health.jsonl`). */
+export const HEALTH_FILE = 'gold-health.jsonl';
+
 export interface GoldRun {
   instance_id: string;
   /** ISO time the run finished. */
