@@ -12,6 +12,8 @@ import { flItems, flPredictions, startTestServer, type TestServer, waitForRun } 
 
 const CLI = resolve(import.meta.dir, '../../cli/src/main.ts');
 const N = 120;
+/** Each job sleeps this long after its start line, so a job seen starting moments ago is still held. */
+const SLOW_MS = 200;
 
 let redis: ServiceHandle;
 let s: TestServer;
@@ -39,13 +41,14 @@ function startWorker() {
   const proc = Bun.spawn(
     ['bun', CLI, 'worker', '--redis-url', redis.url, '--concurrency', '2', '--lock-ms', '1000'],
     {
-      env: { ...process.env, FAUN_WORKER_SLOW_MS: '60', REDIS_URL: '' },
+      env: { ...process.env, FAUN_WORKER_SLOW_MS: String(SLOW_MS), REDIS_URL: '' },
       stdout: 'pipe',
       stderr: 'pipe',
     },
   );
   workers.push(proc);
   const started = new Set<string>();
+  const startedAt = new Map<string, number>();
   const finished = new Set<string>();
   void (async () => {
     const dec = new TextDecoder();
@@ -56,10 +59,11 @@ function startWorker() {
       for (const l of lines) {
         const m = /^job (\S+) score (start|done)/.exec(l);
         if (m) (m[2] === 'start' ? started : finished).add(m[1]!);
+        if (m?.[2] === 'start') startedAt.set(m[1]!, Date.now());
       }
     }
   })();
-  return { proc, started, finished, done: () => finished.size };
+  return { proc, started, startedAt, finished, done: () => finished.size };
 }
 
 test('every job completes exactly once although a worker is killed midway', async () => {
@@ -72,9 +76,10 @@ test('every job completes exactly once although a worker is killed midway', asyn
   });
   expect(submit.status).toBe(202);
   const { id } = (await submit.json()) as { id: string };
-  // Kill A while it holds a job (its own log says it started one and has not finished it): between two
-  // jobs there would be nothing for the stalled-job check to recover.
-  const holding = () => [...a.started].some((j) => !a.finished.has(j));
+  // Kill A while it holds a job: its own log says it started one less than a quarter of the job's sleep
+  // ago, so the job cannot have finished yet (between two jobs there would be nothing to recover).
+  const holding = () =>
+    [...a.startedAt].some(([j, t]) => !a.finished.has(j) && Date.now() - t < SLOW_MS / 4);
   const until = Date.now() + 30_000;
   while ((a.done() < 5 || !holding()) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
   expect(a.done()).toBeGreaterThanOrEqual(5);
