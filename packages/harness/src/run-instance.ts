@@ -19,6 +19,7 @@ import { type Attempt, runStages, type StagePlan } from './run-stages.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits, type PreparedEnv, type Sandbox } from './sandbox.ts';
 import { evalScript } from './scripts.ts';
 import { type EnvSpec, specId, specLimits, testCommand } from './specs.ts';
+import { type TestInfraMode, testInfrastructure } from './test-infra.ts';
 
 export interface RunOptions {
   backend: Backend;
@@ -47,6 +48,10 @@ export interface RunOptions {
   flakyPolicy?: FlakyPolicy;
   /** How much test output to keep. */
   maxOutput?: OutputLimits;
+  /** `drop` (default): the prediction's test-infrastructure files are dropped before the run (test-infra.ts). */
+  testInfra?: TestInfraMode;
+  /** Run a row's own test command (`test_cmd`) even when faun's spec would not give it (trust-rows.ts). */
+  trustRows?: boolean;
 }
 
 export interface InstanceRun {
@@ -100,7 +105,12 @@ export async function runInstance(
 ): Promise<InstanceRun> {
   const t0 = performance.now();
   const log = opts.log ?? (() => {});
-  const patch = pred.patch ?? '';
+  const submitted = pred.patch ?? '';
+  const split =
+    opts.testInfra === 'keep'
+      ? { patch: submitted, dropped: [] }
+      : testInfrastructure(submitted, inst.test_patch, inst.language);
+  const patch = split.patch;
   const empty = isEmptyPatch(patch);
   const pub = opts.published ?? null;
   const limits = specLimits(opts.limits ?? DEFAULT_LIMITS, opts.spec);
@@ -137,7 +147,7 @@ export async function runInstance(
       outcome,
       resolved_status: outcome === 'infra_error' ? null : 'RESOLVED_NO',
       applied_with: null,
-      patch_sha256: sha256(patch),
+      patch_sha256: sha256(submitted),
       image_id: prepared?.hash ?? opts.envHash ?? null,
       spec_version: specId(opts.spec),
       exit_code: null,
@@ -147,6 +157,7 @@ export async function runInstance(
       flags: [],
       contract: contract(),
       ...(stages.length ? { stages } : {}),
+      ...(split.dropped.length ? { dropped_files: split.dropped } : {}),
       ...extra,
     },
     tests,
@@ -157,13 +168,18 @@ export async function runInstance(
 
   const grading = rowGrading(inst, opts.spec);
   if ('problem' in grading) return finish('bad_input', { resolved_status: null, error: grading.problem });
-  // As SWE-bench: an empty patch is not run, and never resolves anything.
-  if (empty && !opts.runEmpty) return finish('empty_patch', { error: 'empty patch: not run' });
-  const unsafe = unsafePaths(patch);
+  const unsafe = unsafePaths(submitted);
   if (unsafe.length)
     return finish('apply_failed', {
       error: `patch touches paths outside the repository: ${unsafe.join(', ')}`,
     });
+  // Nothing but test infrastructure: nothing of the prediction is left to run, and it resolves nothing.
+  if (empty && !isEmptyPatch(submitted) && !opts.runEmpty)
+    return finish('unresolved', {
+      error: `not run: every file of the patch is test infrastructure (dropped: ${split.dropped.map((d) => d.path).join(', ')})`,
+    });
+  // As SWE-bench: an empty patch is not run, and never resolves anything.
+  if (empty && !opts.runEmpty) return finish('empty_patch', { error: 'empty patch: not run' });
   if (pub && !opts.backend.preparePublished)
     return finish('bad_input', { error: `the ${opts.backend.name} backend cannot run published images` });
 
