@@ -142,7 +142,7 @@ test('--out pointing at a folder, or at an input, is a usage error (exit 2) for 
 const inst = {
   instance_id: 'acme__calc-1',
   repo: 'acme/calc',
-  base_commit: 'abc123',
+  base_commit: 'abc1234',
   patch: 'diff --git a/calc.py b/calc.py\n',
   test_patch: '',
   problem_statement: 'add is wrong\nIt subtracts.',

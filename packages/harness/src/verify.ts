@@ -19,6 +19,7 @@ import { regradeInstance } from './regrade.ts';
 import { repoSource, treeOf } from './repo.ts';
 import { instanceReport, type RunReport, runReport } from './report.ts';
 import { type WrittenReport, writeFormatReports } from './report-write.ts';
+import { checkRows } from './row-check.ts';
 import { rowGrading } from './row-grading.ts';
 import { instanceDirName, type Meta, readJson } from './run-files.ts';
 import { claimRunDir, identityOf, type RunIdentity } from './run-identity.ts';
@@ -122,6 +123,7 @@ function sampleOutcome(r: ExecutionResult) {
 /** Runs (or resumes) a verification run. */
 export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
   const log = opts.log ?? (() => {});
+  checkRows(opts.instances);
   const wanted = opts.instanceIds?.length ? new Set(opts.instanceIds) : null;
   const instances = opts.instances.filter((i) => !wanted || wanted.has(i.instance_id));
   const preds = new Map(opts.predictions.map((p) => [p.instance_id, p]));
