@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunRecord, sha256 } from '@faun/kit';
+import { RunRecord, sha256, within } from '@faun/kit';
 import {
   type DeterminismContract,
   type ExecutionInstance,
@@ -216,7 +216,7 @@ async function runOne(
   opts: VerifyOptions,
   log: (l: string) => void,
 ): Promise<{ result: ExecutionResult; reused: boolean } | null> {
-  const dir = join(opts.dir, 'instances', instanceDirName(inst.instance_id));
+  const dir = within(opts.dir, ['instances', instanceDirName(inst.instance_id)], 'instance id');
   const spec = specFor(inst, opts.specs);
   const base = {
     v: 1 as const,
