@@ -20,6 +20,7 @@ import { type Backend, DEFAULT_LIMITS, type Limits, type PreparedEnv, type Sandb
 import { evalScript } from './scripts.ts';
 import { type EnvSpec, specId, specLimits, testCommand } from './specs.ts';
 import { type TestInfraMode, testInfrastructure } from './test-infra.ts';
+import { untrustedTestCmd } from './trust-rows.ts';
 
 export interface RunOptions {
   backend: Backend;
@@ -168,6 +169,8 @@ export async function runInstance(
 
   const grading = rowGrading(inst, opts.spec);
   if ('problem' in grading) return finish('bad_input', { resolved_status: null, error: grading.problem });
+  const untrusted = opts.trustRows || pub ? null : untrustedTestCmd(inst, opts.spec);
+  if (untrusted) return finish('bad_input', { resolved_status: null, error: untrusted });
   const unsafe = unsafePaths(submitted);
   if (unsafe.length)
     return finish('apply_failed', {

@@ -27,6 +27,7 @@ import { type InstanceRun, runInstance } from './run-instance.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
 import { type EnvSpec, specFor, specId, specLimits } from './specs.ts';
 import { type TestInfraMode, testInfrastructure } from './test-infra.ts';
+import { trustedPlan } from './trust-rows.ts';
 
 export interface VerifyOptions {
   instances: ExecutionInstance[];
@@ -239,7 +240,12 @@ async function runOne(
     });
     return { result: r, reused: false };
   }
-  const plan = opts.images === 'pull' ? publishedPlan(inst, opts.namespaces ?? DEFAULT_NAMESPACES) : null;
+  const published =
+    opts.images === 'pull' ? publishedPlan(inst, opts.namespaces ?? DEFAULT_NAMESPACES) : null;
+  // a row's own eval_script runs only when rows are trusted; otherwise faun builds the environment
+  const plan = trustedPlan(published, Boolean(opts.trustRows));
+  if (published && !plan)
+    log(`${inst.instance_id}: its eval_script runs only with --trust-rows; building faun's environment`);
   let source = '';
   let envHash: string;
   try {
