@@ -1,4 +1,8 @@
-import { describe, expect, test } from 'bun:test';
+import { afterAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIXTURE_LANGUAGES, infraPatch, makeFixture } from '../testing/fixtures.ts';
 import { patchChunks } from './patch.ts';
 import { infraReason, testInfrastructure } from './test-infra.ts';
 
@@ -162,4 +166,20 @@ describe('testInfrastructure', () => {
   test('text that is no diff is kept as it is (the apply step judges it)', () => {
     expect(testInfrastructure('not a diff\n', '', 'python')).toEqual({ patch: 'not a diff\n', dropped: [] });
   });
+});
+
+describe('the fixtures’ test-infrastructure forgeries (every language)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'faun-test-infra-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  for (const lang of FIXTURE_LANGUAGES)
+    test(`${lang}: every infrastructure file is dropped, the rest kept`, () => {
+      const fx = makeFixture(lang, root);
+      const { patch, infra } = infraPatch(fx);
+      const r = testInfrastructure(patch, fx.instance.test_patch, fx.instance.language);
+      expect(r.dropped.map((d) => d.path).sort()).toEqual(infra);
+      // the gold patch of the same fixture touches no test infrastructure
+      expect(
+        testInfrastructure(fx.patches.gold, fx.instance.test_patch, fx.instance.language).dropped,
+      ).toEqual([]);
+    });
 });
