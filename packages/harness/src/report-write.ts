@@ -69,7 +69,7 @@ export async function writeFormatReports(opts: {
   for (const inst of opts.instances) {
     const r = byId.get(inst.instance_id);
     if (!r || (inst.source ?? 'swebench') !== 'swebench') continue;
-    const from = join(opts.runDir, 'instances', opts.dirName(inst.instance_id));
+    const from = within(opts.runDir, ['instances', opts.dirName(inst.instance_id)], 'instance id');
     const to = within(modelDir, [inst.instance_id], 'instance id');
     if (to === modelDir) continue;
     await mkdir(to, { recursive: true });
