@@ -239,3 +239,21 @@ test('`-` reads an input file from standard input', () => {
   expect(two.code).toBe(2);
   expect(two.stderr).toContain('only one option can read standard input');
 }, 60_000);
+
+test('verify: a hostile row is refused before anything runs, naming its line and field, no stack trace', () => {
+  const cases: [object[], string][] = [
+    [[{ ...inst, instance_id: '../..' }], "hostile.jsonl:1: field 'instance_id' '../..' has '..'"],
+    [[{ ...inst, repo: '../x' }], "hostile.jsonl:1: field 'repo' owner '..' is not a GitHub user"],
+    [
+      [inst, { ...inst, instance_id: inst.instance_id.toUpperCase() }],
+      "hostile.jsonl:2: field 'instance_id' 'ACME__CALC-1' collides with 'acme__calc-1'",
+    ],
+  ];
+  for (const [rows, message] of cases) {
+    writeFileSync(join(dir, 'hostile.jsonl'), `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const r = faun('verify', '--instances', 'hostile.jsonl', '--predictions', 'gold', '--run-id', 'h1');
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(r.code).toBe(1);
+  }
+}, 60_000);
