@@ -2,8 +2,10 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sharedPath } from '@faun/kit';
 import { FIXTURE_LANGUAGES, infraPatch, makeFixture } from '../testing/fixtures.ts';
-import { patchChunks } from './patch.ts';
+import { loadInstances } from './instances.ts';
+import { patchChunks, patchFiles } from './patch.ts';
 import { infraReason, testInfrastructure } from './test-infra.ts';
 
 /** A git diff chunk editing `path` (one hunk). */
@@ -182,4 +184,28 @@ describe('the fixtures’ test-infrastructure forgeries (every language)', () =>
         testInfrastructure(fx.patches.gold, fx.instance.test_patch, fx.instance.language).dropped,
       ).toEqual([]);
     });
+});
+
+test('SWE-bench Lite rows (../shared): every gold and test patch splits back byte for byte; no gold patch loses a file', async () => {
+  let rows = 0;
+  for (const f of ['django', 'other-repos', 'with-files']) {
+    const path = sharedPath(`data/swebench-lite/${f}.jsonl`);
+    if (!path) continue;
+    for (const i of await loadInstances(path)) {
+      rows++;
+      for (const diff of [i.patch, i.test_patch]) {
+        const chunks = patchChunks(diff);
+        expect(chunks.map((c) => c.text).join('')).toBe(diff);
+        expect(chunks.map((c) => [c.from, c.to])).toEqual(patchFiles(diff).map((p) => [p.from, p.to]));
+      }
+      expect({
+        id: i.instance_id,
+        dropped: testInfrastructure(i.patch, i.test_patch, i.language).dropped,
+      }).toEqual({
+        id: i.instance_id,
+        dropped: [],
+      });
+    }
+  }
+  if (process.env.FAUN_NO_SHARED !== '1') expect(rows).toBeGreaterThan(200);
 });
