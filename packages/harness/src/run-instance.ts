@@ -19,7 +19,7 @@ import { type Attempt, runStages, type StagePlan } from './run-stages.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits, type PreparedEnv, type Sandbox } from './sandbox.ts';
 import { evalScript } from './scripts.ts';
 import { type EnvSpec, specId, specLimits, testCommand } from './specs.ts';
-import { type TestInfraMode, testInfrastructure } from './test-infra.ts';
+import { type DroppedFile, type TestInfraMode, testInfrastructure } from './test-infra.ts';
 import { untrustedTestCmd } from './trust-rows.ts';
 
 export interface RunOptions {
@@ -169,22 +169,8 @@ export async function runInstance(
 
   const grading = rowGrading(inst, opts.spec);
   if ('problem' in grading) return finish('bad_input', { resolved_status: null, error: grading.problem });
-  const untrusted = opts.trustRows || pub ? null : untrustedTestCmd(inst, opts.spec);
-  if (untrusted) return finish('bad_input', { resolved_status: null, error: untrusted });
-  const unsafe = unsafePaths(submitted);
-  if (unsafe.length)
-    return finish('apply_failed', {
-      error: `patch touches paths outside the repository: ${unsafe.join(', ')}`,
-    });
-  // Nothing but test infrastructure: nothing of the prediction is left to run, and it resolves nothing.
-  if (empty && !isEmptyPatch(submitted) && !opts.runEmpty)
-    return finish('unresolved', {
-      error: `not run: every file of the patch is test infrastructure (dropped: ${split.dropped.map((d) => d.path).join(', ')})`,
-    });
-  // As SWE-bench: an empty patch is not run, and never resolves anything.
-  if (empty && !opts.runEmpty) return finish('empty_patch', { error: 'empty patch: not run' });
-  if (pub && !opts.backend.preparePublished)
-    return finish('bad_input', { error: `the ${opts.backend.name} backend cannot run published images` });
+  const refused = notRun(inst, opts, submitted, split.patch, split.dropped, pub);
+  if (refused) return finish(refused.outcome, refused.extra);
 
   const tBuild = performance.now();
   try {
@@ -277,6 +263,46 @@ export async function runInstance(
   return rerunFlaky(g, opts, prepared, plan, box, gradeOf, (r) =>
     finish(r.outcome, { ...graded, ...r.extra }, g.tests),
   );
+}
+
+/**
+ * Why this prediction is not run at all, and the outcome that says so (null: run it): a row's own test
+ * command while rows are untrusted, paths outside the repository, a patch of nothing but test
+ * infrastructure, an empty patch, a published image the backend cannot run.
+ */
+function notRun(
+  inst: ExecutionInstance,
+  opts: RunOptions,
+  submitted: string,
+  patch: string,
+  dropped: DroppedFile[],
+  pub: PublishedPlan | null,
+): { outcome: ExecutionResult['outcome']; extra: Partial<ExecutionResult> } | null {
+  const untrusted = opts.trustRows || pub ? null : untrustedTestCmd(inst, opts.spec);
+  if (untrusted) return { outcome: 'bad_input', extra: { resolved_status: null, error: untrusted } };
+  const unsafe = unsafePaths(submitted);
+  if (unsafe.length)
+    return {
+      outcome: 'apply_failed',
+      extra: { error: `patch touches paths outside the repository: ${unsafe.join(', ')}` },
+    };
+  const empty = isEmptyPatch(patch);
+  // Nothing but test infrastructure: nothing of the prediction is left to run, and it resolves nothing.
+  if (empty && !isEmptyPatch(submitted) && !opts.runEmpty) {
+    const files = dropped.map((d) => d.path).join(', ');
+    return {
+      outcome: 'unresolved',
+      extra: { error: `not run: every file of the patch is test infrastructure (dropped: ${files})` },
+    };
+  }
+  // As SWE-bench: an empty patch is not run, and never resolves anything.
+  if (empty && !opts.runEmpty) return { outcome: 'empty_patch', extra: { error: 'empty patch: not run' } };
+  if (pub && !opts.backend.preparePublished)
+    return {
+      outcome: 'bad_input',
+      extra: { error: `the ${opts.backend.name} backend cannot run published images` },
+    };
+  return null;
 }
 
 /** The steps to run for this instance and prediction. */
