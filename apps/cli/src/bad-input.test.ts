@@ -142,7 +142,7 @@ test('--out pointing at a folder, or at an input, is a usage error (exit 2) for 
 const inst = {
   instance_id: 'acme__calc-1',
   repo: 'acme/calc',
-  base_commit: 'abc123',
+  base_commit: 'abc1234',
   patch: 'diff --git a/calc.py b/calc.py\n',
   test_patch: '',
   problem_statement: 'add is wrong\nIt subtracts.',
@@ -238,4 +238,22 @@ test('`-` reads an input file from standard input', () => {
   const two = faun('score', '--task', 'fl', '--dataset', '-', '--predictions', '-');
   expect(two.code).toBe(2);
   expect(two.stderr).toContain('only one option can read standard input');
+}, 60_000);
+
+test('verify: a hostile row is refused before anything runs, naming its line and field, no stack trace', () => {
+  const cases: [object[], string][] = [
+    [[{ ...inst, instance_id: '../..' }], "hostile.jsonl:1: field 'instance_id' '../..' has '..'"],
+    [[{ ...inst, repo: '../x' }], "hostile.jsonl:1: field 'repo' owner '..' is not a GitHub user"],
+    [
+      [inst, { ...inst, instance_id: inst.instance_id.toUpperCase() }],
+      "hostile.jsonl:2: field 'instance_id' 'ACME__CALC-1' collides with 'acme__calc-1'",
+    ],
+  ];
+  for (const [rows, message] of cases) {
+    writeFileSync(join(dir, 'hostile.jsonl'), `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const r = faun('verify', '--instances', 'hostile.jsonl', '--predictions', 'gold', '--run-id', 'h1');
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(r.code).toBe(1);
+  }
 }, 60_000);

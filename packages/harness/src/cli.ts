@@ -32,6 +32,7 @@ import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
 import { specFor } from './specs.ts';
 import { stageLogWriter } from './stage-logs.ts';
 import { errorDigest, summaryLine } from './summary.ts';
+import { TEST_INFRA_MODES, type TestInfraMode } from './test-infra.ts';
 import { validateInstances } from './validate.ts';
 import { openJournal } from './validate-journal.ts';
 import { msbDatasetRow, swebenchRow, validationFunnel } from './validate-rows.ts';
@@ -279,6 +280,21 @@ export const commands = [
       },
       { name: 'dry-run', type: 'boolean', default: false, description: 'with --prune-images: only list' },
       {
+        name: 'test-infra',
+        type: 'string',
+        choices: [...TEST_INFRA_MODES],
+        default: 'drop',
+        description:
+          "files of a prediction that are the benchmark's test infrastructure (conftest.py, runner configuration, package.json, pom.xml, Cargo.toml, CMakeLists.txt, _test.go, files the test patch touches…): drop them before the run and record them (default), or keep them (research on agents that write tests)",
+      },
+      {
+        name: 'trust-rows',
+        type: 'boolean',
+        default: false,
+        description:
+          "trust the instances file: run a row's own eval_script (published images) and test_cmd; otherwise such a row is bad input",
+      },
+      {
         name: 'allow-empty',
         type: 'boolean',
         default: false,
@@ -348,6 +364,8 @@ export const commands = [
           images,
           namespaces,
           healthFile: join(ctx.logDir, HEALTH_FILE),
+          testInfra: (ctx.opts.testInfra === 'keep' ? 'keep' : 'drop') as TestInfraMode,
+          trustRows: Boolean(ctx.opts.trustRows),
           onResult: (r, reused) => {
             if (r.outcome === 'resolved') resolved++;
             progress.tick(

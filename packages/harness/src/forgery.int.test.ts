@@ -3,14 +3,14 @@
  * code is loaded, prints passing results in every runner's format with faun's and SWE-bench's markers and a
  * zero exit code, reads the evaluation script for a nonce, kills every process after forging, or overwrites
  * the files the grader used to read. The gold patch of the same run still resolves (the control); no forgery
- * is resolved, and every one that printed a marker is `tampered`.
+ * is resolved, every one that printed a marker is `tampered`, and changed test infrastructure is dropped.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDocker } from '@faun/services';
-import { FIXTURE_LANGUAGES, forgeryPatches, makeFixture } from '../testing/fixtures.ts';
+import { FIXTURE_LANGUAGES, forgeryPatches, infraPatch, makeFixture } from '../testing/fixtures.ts';
 import { DockerBackend } from './docker.ts';
 import { verifyRun } from './verify.ts';
 
@@ -22,9 +22,14 @@ beforeAll(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 for (const lang of FIXTURE_LANGUAGES)
-  test(`${lang}: forged results, a read nonce, a killed parent and rewritten grader files are never resolved`, async () => {
+  test(`${lang}: forged results, a read nonce, a killed parent, rewritten grader files and edited runner configuration are never resolved`, async () => {
     const fx = makeFixture(lang, root);
-    const cases: Record<string, string> = { gold: fx.patches.gold, ...forgeryPatches(fx) };
+    const infra = infraPatch(fx);
+    const cases: Record<string, string> = {
+      gold: fx.patches.gold,
+      ...forgeryPatches(fx),
+      test_infra: infra.patch,
+    };
     const out = await verifyRun({
       instances: Object.keys(cases).map((k) => ({ ...fx.instance, instance_id: `${lang}-${k}` })),
       predictions: Object.entries(cases).map(([k, patch]) => ({
@@ -47,5 +52,8 @@ for (const lang of FIXTURE_LANGUAGES)
       expect(by[k]?.tampered?.length).toBeGreaterThan(0);
     }
     expect(by.write_grader_files?.outcome).toBe('unresolved');
+    // the runner's configuration and test files the patch changed are dropped before the run: never resolved
+    expect(by.test_infra?.outcome).toBe('unresolved');
+    expect(by.test_infra?.dropped_files?.map((d) => d.path).sort()).toEqual(infra.infra);
     expect(out.report.resolved_ids).toEqual([`${lang}-gold`]);
   }, 900_000);

@@ -11,19 +11,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const swe = {
   repo: 'psf/requests',
   instance_id: 'psf__requests-1',
-  base_commit: 'abc',
+  base_commit: 'abc1234',
   patch: 'P',
   test_patch: 'T',
   FAIL_TO_PASS: '["test_a.py::test_x"]',
   PASS_TO_PASS: ['test_a.py::test_y'],
   version: 2.0,
-  environment_setup_commit: 'def',
+  environment_setup_commit: 'def5678',
 };
 const msb = {
   org: 'fasterxml',
   repo: 'jackson-core',
   number: 42,
-  base: { sha: 'b42' },
+  base: { sha: 'b42b42b' },
   fix_patch: 'F',
   test_patch: 'T',
   f2p_tests: { 'com.x.ATest': { run: 'FAIL', test: 'FAIL', fix: 'PASS' } },
@@ -47,7 +47,7 @@ describe('toExecutionInstance', () => {
     expect(i).toMatchObject({
       instance_id: 'fasterxml/jackson-core:pr-42',
       repo: 'fasterxml/jackson-core',
-      base_commit: 'b42',
+      base_commit: 'b42b42b',
       patch: 'F',
       language: 'java',
       fail_to_pass: ['com.x.ATest'],

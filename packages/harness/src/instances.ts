@@ -13,6 +13,7 @@ import {
   type MsbStageResult,
   readJsonl,
 } from '@faun/schema';
+import { collisionKey, rowProblem } from './row-check.ts';
 import { versionForPr } from './spec-versions.ts';
 
 type Row = Record<string, unknown>;
@@ -134,6 +135,11 @@ export function toExecutionInstance(row: Row, where: string): ExecutionInstance 
       hint: 'rows need instance_id (or org/repo/number), repo, base_commit, patch/fix_patch, test_patch',
     });
   }
+  const bad = rowProblem(parsed.data);
+  if (bad)
+    throw new InputError(`${where}: field '${bad.field}' ${bad.problem}`, {
+      hint: 'fix or remove the row (rows are checked before anything runs: README, security model)',
+    });
   return parsed.data;
 }
 
@@ -183,12 +189,19 @@ export async function loadInstanceRows(
   path: string,
 ): Promise<Array<{ instance: ExecutionInstance; row: Row }>> {
   const rows = await readRows(path);
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   return rows.map(({ row, where }) => {
     const inst = toExecutionInstance(row, where);
-    if (seen.has(inst.instance_id))
+    const key = collisionKey(inst.instance_id);
+    const other = seen.get(key);
+    if (other === inst.instance_id)
       throw new InputError(`${where}: duplicate instance id ${inst.instance_id}`);
-    seen.add(inst.instance_id);
+    if (other !== undefined)
+      throw new InputError(
+        `${where}: field 'instance_id' '${inst.instance_id}' collides with '${other}' (the same name ignoring case and punctuation: one instance folder)`,
+        { hint: 'give the rows distinct ids' },
+      );
+    seen.set(key, inst.instance_id);
     return { instance: inst, row };
   });
 }

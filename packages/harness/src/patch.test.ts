@@ -87,3 +87,15 @@ describe('unsafePaths: copies, renames and links', () => {
     expect(unsafePaths(inTree + through)).toEqual(['lib/passwd']);
   });
 });
+
+test('git\'s C-quoted names are decoded (octal UTF-8 bytes, \\n, \\t, \\", \\\\), never a crash', () => {
+  const q =
+    'diff --git "a/t\\303\\251st/a\\nb\\t\\"c\\\\.py" "b/t\\303\\251st/a\\nb\\t\\"c\\\\.py"\n' +
+    '--- "a/t\\303\\251st/a\\nb\\t\\"c\\\\.py"\n+++ "b/t\\303\\251st/a\\nb\\t\\"c\\\\.py"\n@@ -1 +1 @@\n-a\n+b\n';
+  const name = 'tést/a\nb\t"c\\.py';
+  expect(patchFiles(q)).toEqual([{ from: name, to: name }]);
+  // a stray escape git never writes is kept as written
+  expect(patchFiles('--- "a/x\\qy"\n+++ "b/x\\qy"\n@@ -1 +1 @@\n-a\n+b\n')).toEqual([
+    { from: 'x\\qy', to: 'x\\qy' },
+  ]);
+});

@@ -7,9 +7,34 @@ export interface PatchFile {
   to: string | null;
 }
 
+const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+
+/** git's C-style quoted path (`"a/t\\303\\251st"`, octal bytes in UTF-8) → the path; a bad escape is kept as is. */
+function cUnquote(s: string): string {
+  const bytes: number[] = [];
+  const body = s.slice(1, -1);
+  for (let i = 0; i < body.length; i++) {
+    const ch = String.fromCodePoint(body.codePointAt(i)!);
+    if (ch !== '\\' || i + 1 >= body.length) {
+      bytes.push(...new TextEncoder().encode(ch));
+      i += ch.length - 1;
+      continue;
+    }
+    const oct = /^[0-3][0-7]{2}/.exec(body.slice(i + 1));
+    if (oct) {
+      bytes.push(Number.parseInt(oct[0], 8));
+      i += 3;
+    } else if (C_ESCAPES[body[i + 1]!] !== undefined) {
+      bytes.push(C_ESCAPES[body[i + 1]!]!);
+      i += 1;
+    } else bytes.push(92);
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
+}
+
 function unquote(p: string): string {
   const s = p.trim();
-  if (s.startsWith('"') && s.endsWith('"')) return JSON.parse(s) as string;
+  if (s.length > 1 && s.startsWith('"') && s.endsWith('"')) return cUnquote(s);
   return s.split('\t')[0]!;
 }
 
@@ -143,4 +168,62 @@ export function testPatchTargets(testPatch: string): { existing: string[]; creat
     else if (f.to && f.to !== f.from) created.add(f.to);
   }
   return { existing: [...existing].sort(), created: [...created].sort() };
+}
+
+/** One file's part of a diff: its header and hunks, kept byte for byte, and the paths it names. */
+export interface PatchChunk extends PatchFile {
+  text: string;
+}
+
+/**
+ * Splits a git or plain unified diff into one chunk per file (text kept byte for byte; concatenated they
+ * give the diff back). Hunk bodies are counted by their `@@` ranges, so a removed line reading `-- x` or an
+ * added `diff --git` line inside a hunk never starts a chunk. Text before the first header is kept with
+ * the first chunk.
+ */
+export function patchChunks(diff: string): PatchChunk[] {
+  const lines = diff.split(/(?<=\n)/);
+  const starts: number[] = [];
+  let oldLeft = 0;
+  let newLeft = 0;
+  let inGit = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (oldLeft > 0 || newLeft > 0) {
+      if (line.startsWith('\\')) continue;
+      if (line.startsWith('-')) oldLeft--;
+      else if (line.startsWith('+')) newLeft--;
+      else {
+        oldLeft--;
+        newLeft--;
+      }
+      continue;
+    }
+    const h = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
+    if (h) {
+      oldLeft = h[1] === undefined ? 1 : Number(h[1]);
+      newLeft = h[2] === undefined ? 1 : Number(h[2]);
+      inGit = false;
+      continue;
+    }
+    if (line.startsWith('diff --git ')) {
+      starts.push(i);
+      inGit = true;
+    } else if (line.startsWith('--- ') && !inGit && lines[i + 1]?.startsWith('+++ ')) starts.push(i);
+  }
+  if (!starts.length) return [];
+  starts[0] = 0;
+  return starts.map((s, k) => {
+    const text = lines.slice(s, starts[k + 1] ?? lines.length).join('');
+    return { ...chunkFile(text), text };
+  });
+}
+
+/** The paths of one chunk (its first file; a binary or mode-only chunk with spaces: from the header). */
+function chunkFile(text: string): PatchFile {
+  const f = patchFiles(text)[0] ?? { from: null, to: null };
+  if (f.from !== null || f.to !== null) return f;
+  const h = /^diff --git a\/(.+) b\/(.+)$/m.exec(text);
+  if (h && h[1] === h[2]) return { from: h[1]!, to: h[2]! };
+  return f;
 }

@@ -166,6 +166,8 @@ async function verify(kind: 'gold' | 'half' | 'empty', extra: ExecutionInstance[
     backend: new DockerBackend(`pub-${kind}`),
     timeoutS: 300,
     images: 'pull',
+    // SWE-bench rows run their own eval_script: trusted rows only
+    trustRows: true,
     namespaces: { swebench: `${registry.host}/swebench`, msb: `${registry.host}/mswebench` },
     reportDir: join(root, `report-${kind}`),
   });

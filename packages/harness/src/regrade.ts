@@ -20,6 +20,8 @@ export async function regradeInstance(
   meta: Meta & { nonce: string | null; framed?: boolean },
 ): Promise<{ result: ExecutionResult; changed: boolean }> {
   if (!GRADED.has(stored.outcome) || meta.patch_empty) return { result: stored, changed: false };
+  // nothing was applied or run (e.g. every file of the patch was test infrastructure): no log to grade
+  if (stored.applied_with === null && stored.exit_code === null) return { result: stored, changed: false };
   const g = gradeLog({
     log: await readFile(join(d, 'test_output.txt'), 'utf8').catch(() => ''),
     // logs stored before the grader framed them carry faun's nonce markers

@@ -8,7 +8,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InputError, PrerequisiteError, type RepoDirs, repoDirOf } from '@faun/kit';
+import { InputError, PrerequisiteError, type RepoDirs, repoDirOf, within } from '@faun/kit';
+import { repoProblem } from './row-check.ts';
 
 export interface GitResult {
   code: number;
@@ -51,12 +52,16 @@ async function gitOk(
  * `https://github.com/<repo>.git` cached under `cacheDir`.
  */
 export async function repoSource(repo: string, repoDirs: RepoDirs, cacheDir: string): Promise<string> {
+  // a row's `repo` names a folder under the cache and a URL: `owner/name` only, never `../`
+  const bad = repoProblem(repo);
+  if (bad)
+    throw new InputError(`repo '${repo}': ${bad}`, { hint: 'rows name their repository as owner/name' });
   const local = repoDirOf(repoDirs, repo);
   if (local) {
     if (!existsSync(local)) throw new InputError(`--repo-dir ${repo}=${local}: directory does not exist`);
     return local;
   }
-  const dest = join(cacheDir, `${repo.replace('/', '+')}.git`);
+  const dest = within(cacheDir, [`${repo.replace('/', '+')}.git`], 'repo');
   if (existsSync(dest)) return dest;
   mkdirSync(cacheDir, { recursive: true });
   const url = `https://github.com/${repo}.git`;
@@ -70,6 +75,7 @@ export async function repoSource(repo: string, repoDirs: RepoDirs, cacheDir: str
 
 /** The tree id of `commit` in `src` (identifies the snapshot without making it). */
 export async function treeOf(src: string, commit: string): Promise<string> {
+  if (commit.startsWith('-')) throw new InputError(`commit '${commit}' is not a commit id`);
   const r = await git(['--git-dir', await gitDir(src), 'rev-parse', '--verify', `${commit}^{tree}`]);
   if (r.code !== 0)
     throw new InputError(`commit ${commit} not found in ${src}`, { hint: 'fetch it into the local clone' });

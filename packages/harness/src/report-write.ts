@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { within } from '@faun/kit';
 import type { ExecutionInstance, ExecutionResult } from '@faun/schema';
 import { writeFileAtomic } from '@faun/schema';
 import {
@@ -54,23 +55,23 @@ export async function writeFormatReports(opts: {
   await mkdir(opts.reportDir, { recursive: true });
   const out: WrittenReport[] = [];
   const swe = swebenchRunReport(input);
-  const swePath = join(opts.reportDir, swebenchReportName(opts.model, opts.runId));
+  // every path below is checked to stay under the report directory (ids and model names come from input)
+  const swePath = within(opts.reportDir, [swebenchReportName(opts.model, opts.runId)], 'report name');
   await writeFileAtomic(swePath, `${JSON.stringify(swe, null, 4)}\n`);
   out.push({ format: 'swebench', path: swePath, counts: formatCounts(swe) });
 
   const byId = new Map(opts.results.map((r) => [r.instance_id, r]));
-  const modelDir = join(
+  const modelDir = within(
     opts.reportDir,
-    'logs',
-    'run_evaluation',
-    opts.runId,
-    opts.model.replaceAll('/', '__'),
+    ['logs', 'run_evaluation', opts.runId, opts.model.replaceAll('/', '__')],
+    'run id or model name',
   );
   for (const inst of opts.instances) {
     const r = byId.get(inst.instance_id);
     if (!r || (inst.source ?? 'swebench') !== 'swebench') continue;
-    const from = join(opts.runDir, 'instances', opts.dirName(inst.instance_id));
-    const to = join(modelDir, inst.instance_id);
+    const from = within(opts.runDir, ['instances', opts.dirName(inst.instance_id)], 'instance id');
+    const to = within(modelDir, [inst.instance_id], 'instance id');
+    if (to === modelDir) continue;
     await mkdir(to, { recursive: true });
     const files = [
       'test_output.txt',

@@ -25,6 +25,7 @@ export function instanceReport(r: ExecutionResult, patchEmpty: boolean) {
       tests_status: r.tests_status,
       ...((r.flags ?? []).length ? { flags: r.flags } : {}),
       ...((r.tampered ?? []).length ? { tampered: r.tampered } : {}),
+      ...((r.dropped_files ?? []).length ? { dropped_files: r.dropped_files } : {}),
       ...(r.contract ? { contract: r.contract } : {}),
       ...((r.flaky_tests ?? []).length ? { flaky_tests: r.flaky_tests, test_runs: r.test_runs } : {}),
     },
@@ -86,6 +87,8 @@ export function runReport(input: ReportInput) {
     /** Resolved with a test that failed, then passed on a re-run (`--flaky-policy passed` only). */
     resolved_with_flaky_ids: ids((r) => r.outcome === 'resolved' && (r.flaky_tests ?? []).length > 0),
     flagged_ids: ids((r) => (r.flags ?? []).length > 0),
+    /** Instances whose prediction had test-infrastructure files dropped before the run (test-infra.ts). */
+    dropped_files_ids: ids((r) => (r.dropped_files ?? []).length > 0),
     outcomes: Object.fromEntries(Object.entries(outcomes).sort()),
     contracts: contractsOf(input.results),
     per_language: Object.fromEntries(Object.entries(perLanguage).sort()),

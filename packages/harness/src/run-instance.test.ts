@@ -51,3 +51,50 @@ test('a sandbox that vanished while the patch was applied is an infrastructure e
   expect(r.result.error).toContain('container vanished');
   expect(r.infra).toBe(true);
 });
+
+const conftest = (body: string) =>
+  `diff --git a/conftest.py b/conftest.py\n--- a/conftest.py\n+++ b/conftest.py\n@@ -0,0 +1 @@\n+${body}\n`;
+
+test('a patch of nothing but test infrastructure is not run: unresolved, its files recorded as dropped', async () => {
+  const r = await runInstance(
+    fx.instance,
+    { instance_id: fx.instance.instance_id, model: 'm', patch: conftest('import os; os._exit(0)') },
+    {
+      backend: new LocalBackend(join(root, 'cache')),
+      spec: specFor(fx.instance)!,
+      source: fx.dir,
+      runId: 'r',
+      timeoutS: 30,
+    },
+  );
+  expect(r.result).toMatchObject({
+    outcome: 'unresolved',
+    resolved_status: 'RESOLVED_NO',
+    dropped_files: [{ path: 'conftest.py', reason: 'pytest conftest' }],
+  });
+  expect(r.result.error).toContain('every file of the patch is test infrastructure');
+});
+
+test('the gold patch with a conftest: the conftest is dropped (recorded), the rest applied and graded', async () => {
+  const patch = conftest('import os; os._exit(0)') + fx.patches.gold;
+  const opts = {
+    backend: new LocalBackend(join(root, 'cache')),
+    spec: specFor(fx.instance)!,
+    source: fx.dir,
+    runId: 'r',
+    timeoutS: 60,
+  };
+  const r = await runInstance(fx.instance, { instance_id: fx.instance.instance_id, model: 'm', patch }, opts);
+  expect(r.result.outcome).toBe('resolved');
+  expect(r.result.dropped_files).toEqual([{ path: 'conftest.py', reason: 'pytest conftest' }]);
+  expect(r.artifacts['patch.diff']).toBe(fx.patches.gold);
+  // `keep`: applied as given — the conftest ends the test process before any test ran
+  const kept = await runInstance(
+    fx.instance,
+    { instance_id: fx.instance.instance_id, model: 'm', patch },
+    { ...opts, testInfra: 'keep' },
+  );
+  expect(kept.result.outcome).not.toBe('resolved');
+  expect(kept.result.dropped_files).toBeUndefined();
+  expect(kept.artifacts['patch.diff']).toBe(patch);
+}, 120_000);

@@ -19,6 +19,8 @@ import { type Attempt, runStages, type StagePlan } from './run-stages.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits, type PreparedEnv, type Sandbox } from './sandbox.ts';
 import { evalScript } from './scripts.ts';
 import { type EnvSpec, specId, specLimits, testCommand } from './specs.ts';
+import { type DroppedFile, type TestInfraMode, testInfrastructure } from './test-infra.ts';
+import { untrustedTestCmd } from './trust-rows.ts';
 
 export interface RunOptions {
   backend: Backend;
@@ -47,6 +49,10 @@ export interface RunOptions {
   flakyPolicy?: FlakyPolicy;
   /** How much test output to keep. */
   maxOutput?: OutputLimits;
+  /** `drop` (default): the prediction's test-infrastructure files are dropped before the run (test-infra.ts). */
+  testInfra?: TestInfraMode;
+  /** Run a row's own test command (`test_cmd`) even when faun's spec would not give it (trust-rows.ts). */
+  trustRows?: boolean;
 }
 
 export interface InstanceRun {
@@ -100,7 +106,12 @@ export async function runInstance(
 ): Promise<InstanceRun> {
   const t0 = performance.now();
   const log = opts.log ?? (() => {});
-  const patch = pred.patch ?? '';
+  const submitted = pred.patch ?? '';
+  const split =
+    opts.testInfra === 'keep'
+      ? { patch: submitted, dropped: [] }
+      : testInfrastructure(submitted, inst.test_patch, inst.language);
+  const patch = split.patch;
   const empty = isEmptyPatch(patch);
   const pub = opts.published ?? null;
   const limits = specLimits(opts.limits ?? DEFAULT_LIMITS, opts.spec);
@@ -137,7 +148,7 @@ export async function runInstance(
       outcome,
       resolved_status: outcome === 'infra_error' ? null : 'RESOLVED_NO',
       applied_with: null,
-      patch_sha256: sha256(patch),
+      patch_sha256: sha256(submitted),
       image_id: prepared?.hash ?? opts.envHash ?? null,
       spec_version: specId(opts.spec),
       exit_code: null,
@@ -147,6 +158,7 @@ export async function runInstance(
       flags: [],
       contract: contract(),
       ...(stages.length ? { stages } : {}),
+      ...(split.dropped.length ? { dropped_files: split.dropped } : {}),
       ...extra,
     },
     tests,
@@ -157,15 +169,8 @@ export async function runInstance(
 
   const grading = rowGrading(inst, opts.spec);
   if ('problem' in grading) return finish('bad_input', { resolved_status: null, error: grading.problem });
-  // As SWE-bench: an empty patch is not run, and never resolves anything.
-  if (empty && !opts.runEmpty) return finish('empty_patch', { error: 'empty patch: not run' });
-  const unsafe = unsafePaths(patch);
-  if (unsafe.length)
-    return finish('apply_failed', {
-      error: `patch touches paths outside the repository: ${unsafe.join(', ')}`,
-    });
-  if (pub && !opts.backend.preparePublished)
-    return finish('bad_input', { error: `the ${opts.backend.name} backend cannot run published images` });
+  const refused = notRun(inst, opts, submitted, split.patch, split.dropped, pub);
+  if (refused) return finish(refused.outcome, refused.extra);
 
   const tBuild = performance.now();
   try {
@@ -258,6 +263,46 @@ export async function runInstance(
   return rerunFlaky(g, opts, prepared, plan, box, gradeOf, (r) =>
     finish(r.outcome, { ...graded, ...r.extra }, g.tests),
   );
+}
+
+/**
+ * Why this prediction is not run at all, and the outcome that says so (null: run it): a row's own test
+ * command while rows are untrusted, paths outside the repository, a patch of nothing but test
+ * infrastructure, an empty patch, a published image the backend cannot run.
+ */
+function notRun(
+  inst: ExecutionInstance,
+  opts: RunOptions,
+  submitted: string,
+  patch: string,
+  dropped: DroppedFile[],
+  pub: PublishedPlan | null,
+): { outcome: ExecutionResult['outcome']; extra: Partial<ExecutionResult> } | null {
+  const untrusted = opts.trustRows || pub ? null : untrustedTestCmd(inst, opts.spec);
+  if (untrusted) return { outcome: 'bad_input', extra: { resolved_status: null, error: untrusted } };
+  const unsafe = unsafePaths(submitted);
+  if (unsafe.length)
+    return {
+      outcome: 'apply_failed',
+      extra: { error: `patch touches paths outside the repository: ${unsafe.join(', ')}` },
+    };
+  const empty = isEmptyPatch(patch);
+  // Nothing but test infrastructure: nothing of the prediction is left to run, and it resolves nothing.
+  if (empty && !isEmptyPatch(submitted) && !opts.runEmpty) {
+    const files = dropped.map((d) => d.path).join(', ');
+    return {
+      outcome: 'unresolved',
+      extra: { error: `not run: every file of the patch is test infrastructure (dropped: ${files})` },
+    };
+  }
+  // As SWE-bench: an empty patch is not run, and never resolves anything.
+  if (empty && !opts.runEmpty) return { outcome: 'empty_patch', extra: { error: 'empty patch: not run' } };
+  if (pub && !opts.backend.preparePublished)
+    return {
+      outcome: 'bad_input',
+      extra: { error: `the ${opts.backend.name} backend cannot run published images` },
+    };
+  return null;
 }
 
 /** The steps to run for this instance and prediction. */

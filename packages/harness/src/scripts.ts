@@ -6,10 +6,9 @@ import { sha256 } from '@faun/kit';
 import { SWE_MARKERS } from './grading-swebench.ts';
 import { testPatchTargets } from './patch.ts';
 
-/** Single-quotes a string for bash. */
-export function sh(s: string): string {
-  return `'${s.replaceAll("'", `'\\''`)}'`;
-}
+import { sh } from './shell.ts';
+
+export { sh } from './shell.ts';
 
 /** Printed by apply.sh: `faun-apply: <strategy>` on success. */
 export const APPLIED_PREFIX = 'faun-apply: ';

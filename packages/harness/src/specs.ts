@@ -15,6 +15,7 @@ import type { SandboxNetwork } from './sandbox.ts';
 export { REPO_SPECS } from './repo-specs.ts';
 
 import { patchFiles } from './patch.ts';
+import { sh, shellWord } from './shell.ts';
 
 export interface EnvSpec {
   /** `owner/repo`, or `default:<language>`. */
@@ -251,11 +252,15 @@ export function djangoModules(files: string[]): string[] {
     .map((f) => f.slice(6, -3).replaceAll('/', '.'));
 }
 
-/** Java test sources under `src/test/java/` → their class names (`…/FooTest.java` → `FooTest`), sorted, unique. */
+/**
+ * Java test sources under `src/test/java/` → their class names (`…/FooTest.java` → `FooTest`), sorted, unique;
+ * only names that are plain identifiers (they are filled into a shell line as they are).
+ */
 export function javaTestClasses(files: string[]): string[] {
   const names = files
     .filter((f) => /(^|\/)src\/test\/java\/.+\.java$/.test(f))
-    .map((f) => f.slice(f.lastIndexOf('/') + 1, -'.java'.length));
+    .map((f) => f.slice(f.lastIndexOf('/') + 1, -'.java'.length))
+    .filter((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
   return [...new Set(names)].sort();
 }
 
@@ -264,8 +269,8 @@ export function testCommand(spec: EnvSpec, inst: ExecutionInstance): string {
   if (inst.test_cmd) return inst.test_cmd;
   const files = testFiles(inst.test_patch);
   return spec.testCmd
-    .replaceAll('{test_files}', files.join(' '))
-    .replaceAll('{test_modules}', djangoModules(files).join(' '))
+    .replaceAll('{test_files}', files.map(shellWord).join(' '))
+    .replaceAll('{test_modules}', djangoModules(files).map(shellWord).join(' '))
     .replaceAll('{test_classes}', javaTestClasses(files).join(','));
 }
 
@@ -278,7 +283,7 @@ export function perTestCommand(spec: EnvSpec, tests: string[]): string | null {
   if (!spec.perTestCmd) return null;
   const bad = tests.find((t) => !/^[\w.$#*+-]+$/.test(t));
   if (bad !== undefined) throw new Error(`test id '${bad}' cannot be passed to -Dtest (one word expected)`);
-  const q = (t: string) => `'${t.replaceAll("'", `'\\''`)}'`;
+  const q = sh;
   const steps = [...new Set(tests)].map((t) => {
     const cmd = spec.perTestCmd!.replaceAll('{test}', t);
     return `echo ${q(`+ ${cmd}`)}; ${spec.perTestCmd!.replaceAll('{test}', q(t))}`;
@@ -288,7 +293,7 @@ export function perTestCommand(spec: EnvSpec, tests: string[]): string | null {
 
 /** The instance-layer install steps with `{version}` and `{test_files}` filled in. */
 export function installSteps(spec: EnvSpec, inst: ExecutionInstance): string[] {
-  const files = testFiles(inst.test_patch).join(' ');
+  const files = testFiles(inst.test_patch).map(shellWord).join(' ');
   return spec.install.map((s) =>
     s.replaceAll('{version}', inst.version ?? '0').replaceAll('{test_files}', files),
   );

@@ -7,6 +7,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { within } from '@faun/kit';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
 import type { StageLog } from './validate.ts';
 
@@ -37,7 +38,7 @@ export function prNumberOf(id: string): number | null {
 /** Writes each stage log under `dir` (atomically; the instance's `instance.json` with its first log). */
 export function stageLogWriter(dir: string): (log: StageLog) => Promise<void> {
   return async (log) => {
-    const d = join(dir, instanceDirName(log.instance.instance_id));
+    const d = within(dir, [instanceDirName(log.instance.instance_id)], 'instance id');
     await mkdir(d, { recursive: true });
     if ((log.stage === 'run' || log.stage === 'before') && log.repeat === 0)
       await writeFileAtomic(

@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import type { ExecutionResult } from '@faun/schema';
 import { executionResult } from '../testing/results.ts';
-import { runReport } from './report.ts';
+import { instanceReport, runReport } from './report.ts';
 import { errorDigest, summaryLine } from './summary.ts';
 
 const result = executionResult;
@@ -122,4 +122,21 @@ test('the run report lists the determinism contracts its instances ran under, im
     { contract: c, instances: 2 },
     { contract: { ...c, PYTHONHASHSEED: '7' }, instances: 1 },
   ]);
+});
+
+test('summary line: instances whose test-infrastructure files were dropped are counted after the buckets', () => {
+  const dropped = [{ path: 'conftest.py', reason: 'pytest conftest' }];
+  const rs = [
+    result('a', 'resolved', { dropped_files: dropped }),
+    result('b', 'unresolved', { dropped_files: dropped }),
+    result('c', 'unresolved'),
+  ];
+  const r = report(rs, ['a', 'b', 'c']);
+  expect(r.dropped_files_ids).toEqual(['a', 'b']);
+  expect(summaryLine(r)).toBe(
+    '1/3 resolved (33.3%, 95% CI 6.2–79.2%); unresolved 2 (partial 0); flaky 0; tampered 0; empty patch 0; ' +
+      'apply failed 0; timeout 0; invalid log 0; errors 0 (infra 0); not run 0; test infrastructure dropped in 2',
+  );
+  expect(instanceReport(rs[0]!, false).a).toMatchObject({ dropped_files: dropped });
+  expect(instanceReport(rs[2]!, false).c).not.toHaveProperty('dropped_files');
 });

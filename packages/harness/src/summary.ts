@@ -12,7 +12,8 @@ const pct = (x: number) => (100 * x).toFixed(1);
  * `2/3 resolved (66.7%, 95% CI 20.8–93.9%); unresolved 1 (partial 1); flaky 0; tampered 0; empty patch 0;
  * apply failed 0; timeout 0; invalid log 0; errors 0 (infra 0); not run 0; reused 0`. The buckets are disjoint:
  * `errors` is every result that is none of the named outcomes (today: infrastructure errors), `not run`
- * the instances in scope without a result (no prediction, or the run was interrupted).
+ * the instances in scope without a result (no prediction, or the run was interrupted). When a prediction's
+ * test-infrastructure files were dropped, `test infrastructure dropped in N` follows (instances, any outcome).
  */
 export function summaryLine(r: RunReport, extra: { reused?: number; reportPath?: string } = {}): string {
   const o = r.outcomes as Record<string, number>;
@@ -30,6 +31,7 @@ export function summaryLine(r: RunReport, extra: { reused?: number; reportPath?:
   const results = Object.values(o).reduce((a, b) => a + b, 0);
   const errors = results - named.reduce((a, k) => a + n(k), 0);
   const partial = r.partial_ids.length;
+  const dropped = (r.dropped_files_ids ?? []).length;
   const [lo, hi] = r.resolved_rate_ci95;
   return [
     `${r.resolved_instances}/${r.total_instances} resolved (${pct(r.resolved_rate)}%, 95% CI ${pct(lo)}–${pct(hi)}%)`,
@@ -42,6 +44,8 @@ export function summaryLine(r: RunReport, extra: { reused?: number; reportPath?:
     `invalid log ${n('invalid_log')}`,
     `errors ${errors} (infra ${n('infra_error')})`,
     `not run ${r.total_instances - results}`,
+    // not a bucket: instances of any outcome whose test-infrastructure files were dropped before the run
+    ...(dropped ? [`test infrastructure dropped in ${dropped}`] : []),
     ...(extra.reused === undefined ? [] : [`reused ${extra.reused}`]),
     ...(extra.reportPath ? [`report: ${extra.reportPath}`] : []),
   ].join('; ');

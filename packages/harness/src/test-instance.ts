@@ -7,7 +7,7 @@ export function testInstance(over: Partial<ExecutionInstance> = {}): ExecutionIn
     instance_id: 'x',
     repo: 'org/repo',
     language: 'python',
-    base_commit: 'abc',
+    base_commit: 'abc1234',
     patch: '',
     test_patch: '',
     fail_to_pass: [],

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunRecord, sha256 } from '@faun/kit';
+import { RunRecord, sha256, within } from '@faun/kit';
 import {
   type DeterminismContract,
   type ExecutionInstance,
@@ -19,12 +19,15 @@ import { regradeInstance } from './regrade.ts';
 import { repoSource, treeOf } from './repo.ts';
 import { instanceReport, type RunReport, runReport } from './report.ts';
 import { type WrittenReport, writeFormatReports } from './report-write.ts';
+import { checkRows } from './row-check.ts';
 import { rowGrading } from './row-grading.ts';
 import { instanceDirName, type Meta, readJson } from './run-files.ts';
 import { claimRunDir, identityOf, type RunIdentity } from './run-identity.ts';
 import { type InstanceRun, runInstance } from './run-instance.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
 import { type EnvSpec, specFor, specId, specLimits } from './specs.ts';
+import { type TestInfraMode, testInfrastructure } from './test-infra.ts';
+import { trustedPlan } from './trust-rows.ts';
 
 export interface VerifyOptions {
   instances: ExecutionInstance[];
@@ -70,6 +73,13 @@ export interface VerifyOptions {
   maxOutput?: OutputLimits;
   /** Where gold runs are recorded (health.ts), when the predictions are the gold patches. */
   healthFile?: string | null;
+  /**
+   * `drop` (default): files of a prediction that are the benchmark's test infrastructure are dropped before
+   * the run and recorded (test-infra.ts); `keep`: applied as given (research on agents that write tests).
+   */
+  testInfra?: TestInfraMode;
+  /** Rows are trusted: a row's own `eval_script` and `test_cmd` run (trust-rows.ts). */
+  trustRows?: boolean;
 }
 
 export interface VerifyOutcome {
@@ -85,7 +95,13 @@ export interface VerifyOutcome {
 async function persist(
   dir: string,
   run: InstanceRun,
-  meta: Meta & { nonce: string | null; framed: boolean; reruns: number; flaky_policy: FlakyPolicy },
+  meta: Meta & {
+    nonce: string | null;
+    framed: boolean;
+    reruns: number;
+    flaky_policy: FlakyPolicy;
+    test_infra: TestInfraMode;
+  },
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const [name, text] of Object.entries(run.artifacts)) await writeFileAtomic(join(dir, name), text);
@@ -108,6 +124,7 @@ function sampleOutcome(r: ExecutionResult) {
 /** Runs (or resumes) a verification run. */
 export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
   const log = opts.log ?? (() => {});
+  checkRows(opts.instances);
   const wanted = opts.instanceIds?.length ? new Set(opts.instanceIds) : null;
   const instances = opts.instances.filter((i) => !wanted || wanted.has(i.instance_id));
   const preds = new Map(opts.predictions.map((p) => [p.instance_id, p]));
@@ -200,7 +217,7 @@ async function runOne(
   opts: VerifyOptions,
   log: (l: string) => void,
 ): Promise<{ result: ExecutionResult; reused: boolean } | null> {
-  const dir = join(opts.dir, 'instances', instanceDirName(inst.instance_id));
+  const dir = within(opts.dir, ['instances', instanceDirName(inst.instance_id)], 'instance id');
   const spec = specFor(inst, opts.specs);
   const base = {
     v: 1 as const,
@@ -223,7 +240,12 @@ async function runOne(
     });
     return { result: r, reused: false };
   }
-  const plan = opts.images === 'pull' ? publishedPlan(inst, opts.namespaces ?? DEFAULT_NAMESPACES) : null;
+  const published =
+    opts.images === 'pull' ? publishedPlan(inst, opts.namespaces ?? DEFAULT_NAMESPACES) : null;
+  // a row's own eval_script runs only when rows are trusted; otherwise faun builds the environment
+  const plan = trustedPlan(published, Boolean(opts.trustRows));
+  if (published && !plan)
+    log(`${inst.instance_id}: its eval_script runs only with --trust-rows; building faun's environment`);
   let source = '';
   let envHash: string;
   try {
@@ -248,7 +270,15 @@ async function runOne(
     return { result: r, reused: false };
   }
   const stored = await readJson<ExecutionResult>(join(dir, 'result.json'));
-  const meta0 = await readJson<Meta & { reruns?: number; flaky_policy?: string }>(join(dir, 'meta.json'));
+  const meta0 = await readJson<Meta & { reruns?: number; flaky_policy?: string; test_infra?: string }>(
+    join(dir, 'meta.json'),
+  );
+  const testInfra = opts.testInfra ?? 'drop';
+  // a result stored under another test-infrastructure rule (before the rule: `keep`) stands when the rule
+  // changes nothing for this prediction
+  const sameInfra =
+    (meta0?.test_infra ?? 'keep') === testInfra ||
+    testInfrastructure(pred.patch, inst.test_patch, inst.language).dropped.length === 0;
   const grading = rowGrading(inst, spec);
   const ok = 'problem' in grading ? null : grading;
   const gradingMeta = {
@@ -269,12 +299,19 @@ async function runOne(
     stored.spec_version === specId(spec) &&
     sameContract(stored, inst, spec, opts, plan !== null) &&
     meta0?.reruns === (opts.reruns ?? DEFAULT_RERUNS) &&
-    meta0?.flaky_policy === (opts.flakyPolicy ?? 'failed')
+    meta0?.flaky_policy === (opts.flakyPolicy ?? 'failed') &&
+    sameInfra
   ) {
     // The same run; the row's grading inputs (lists, parser) may have changed since: its stored log is
     // graded again, no container.
     const meta = await readJson<Meta & { nonce: string | null; framed?: boolean }>(join(dir, 'meta.json'));
-    const now = { ...meta, ...gradingMeta, nonce: meta?.nonce ?? null, framed: meta?.framed ?? false };
+    const now = {
+      ...meta,
+      ...gradingMeta,
+      nonce: meta?.nonce ?? null,
+      framed: meta?.framed ?? false,
+      test_infra: testInfra,
+    };
     if (!meta || stableStringify(now) === stableStringify(meta))
       return { result: ExecutionResult.parse(stored), reused: true };
     const { result } = await regradeInstance(dir, ExecutionResult.parse(stored), now);
@@ -297,6 +334,8 @@ async function runOne(
     reruns: opts.reruns,
     flakyPolicy: opts.flakyPolicy,
     maxOutput: opts.maxOutput,
+    testInfra,
+    trustRows: opts.trustRows,
   };
   let run = await runInstance(inst, pred, runOpts);
   if (run.infra && !opts.signal?.aborted) {
@@ -311,6 +350,7 @@ async function runOne(
     framed: plan === null,
     reruns: opts.reruns ?? DEFAULT_RERUNS,
     flaky_policy: opts.flakyPolicy ?? 'failed',
+    test_infra: testInfra,
     ...gradingMeta,
   });
   return { result: run.result, reused: false };

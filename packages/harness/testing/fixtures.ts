@@ -552,3 +552,70 @@ export function forgeryPatches(fx: Fixture): Record<string, string> {
     }),
   };
 }
+
+/**
+ * Patches that leave the bug in place and change the benchmark's test infrastructure so the runner reports
+ * every listed test passed, in the fixture's language: a pytest conftest and `pytest.ini` addopts loading a
+ * forging plugin; a `package.json` test script and a `*.test.js` file printing TAP results; a Go `_test.go`
+ * whose TestMain prints passes and exits 0; a `Cargo.toml` `[[test]]` target without the test harness; a
+ * `pom.xml` that ignores test failures plus a test source; `add_test` lines in `CMakeLists.txt` that always
+ * pass. By default every one of those files is dropped before the run (test-infra.ts): none may resolve.
+ * Returns the patch and the infrastructure files it touches.
+ */
+export function infraPatch(fx: Fixture): { patch: string; infra: string[] } {
+  const ids = [...fx.instance.fail_to_pass, ...fx.instance.pass_to_pass];
+  const files = ((): Files => {
+    switch (fx.language) {
+      case 'python': {
+        const say = ids.map((t) => `    print("PASSED ${t}")`).join('\n');
+        const hook = `import os\n\n\ndef pytest_configure(config):\n    capman = config.pluginmanager.getplugin('capturemanager')\n    if capman:\n        capman.suspend_global_capture(in_=True)\n${say}\n    os._exit(0)\n`;
+        return {
+          'conftest.py': hook,
+          'pytest.ini': '[pytest]\naddopts = -p forge_plugin\n',
+          'forge_plugin.py': hook,
+        };
+      }
+      case 'go':
+        return {
+          'forge_test.go': `package calc\n\nimport (\n\t"fmt"\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) {\n${ids.map((t) => `\tfmt.Println("--- PASS: ${t} (0.00s)")`).join('\n')}\n\tos.Exit(0)\n}\n`,
+        };
+      case 'javascript':
+      case 'typescript':
+        return {
+          'package.json': `{ "name": "calc", "version": "1.0.0", "private": true, "scripts": { "test": "echo ok" } }\n`,
+          'forge.test.js': `console.log(${JSON.stringify(ids.map((t, i) => `ok ${i + 1} - ${t}`).join('\n'))});\n`,
+        };
+      case 'rust':
+        return {
+          'Cargo.toml':
+            '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n\n[[test]]\nname = "calc"\npath = "src/forge.rs"\nharness = false\n',
+          'src/forge.rs': `fn main() {\n${ids.map((t) => `    println!("test ${t} ... ok");`).join('\n')}\n}\n`,
+        };
+      case 'java':
+        return {
+          'pom.xml': POM.replace(
+            '<artifactId>maven-surefire-plugin</artifactId><version>2.22.3</version>',
+            '<artifactId>maven-surefire-plugin</artifactId><version>2.22.3</version><configuration><testFailureIgnore>true</testFailureIgnore></configuration>',
+          ),
+          'src/test/java/calc/ForgeTest.java':
+            'package calc;\n\npublic class ForgeTest {\n  @org.junit.Test\n  public void testAdd() {}\n}\n',
+        };
+      case 'cpp':
+        return {
+          'CMakeLists.txt': `${CMAKE}${ids.map((t) => `add_test(NAME ${t} COMMAND true)`).join('\n')}\n`,
+        };
+      case 'c':
+        return {
+          'CMakeLists.txt': `${C_CMAKE}${ids.map((t) => `add_test(NAME ${t} COMMAND true)`).join('\n')}\n`,
+        };
+    }
+  })();
+  const patch = fx.patchOf(files);
+  const kept = new Set(['forge_plugin.py', 'src/forge.rs']);
+  return {
+    patch,
+    infra: Object.keys(files)
+      .filter((f) => !kept.has(f))
+      .sort(),
+  };
+}

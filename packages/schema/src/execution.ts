@@ -82,8 +82,8 @@ export const ExecutionOutcome = z.enum([
   /** The row cannot be graded as given (unknown log parser or eval type, missing stage results…). */
   'bad_input',
   /**
-   * The code under test reached for the verdict: a forged or duplicated faun marker in the output, or (by
-   * default) a prediction that changes the benchmark's test infrastructure. Never resolved.
+   * The code under test reached for the verdict: a forged or duplicated faun marker in the output. Never
+   * resolved. (A prediction's test-infrastructure files are dropped before the run: `dropped_files`.)
    */
   'tampered',
   /**
@@ -157,8 +157,14 @@ export const ExecutionResult = z.object({
    * e.g. `nonce-markers-missing`, `exit-code-mismatch`, `exit-zero-with-failures`.
    */
   flags: z.array(z.string()).optional(),
-  /** Outcome `tampered`: what the run did (`forged-marker`, `test-infrastructure:conftest.py`, …). */
+  /** Outcome `tampered`: what the run did (`forged-marker`, …). */
   tampered: z.array(z.string()).optional(),
+  /**
+   * Files of the prediction dropped before the run because they are the benchmark's test infrastructure
+   * (`conftest.py`, runner configuration, files the test patch touches…; `--test-infra drop`, the default),
+   * with the rule that named each. Absent when nothing was dropped.
+   */
+  dropped_files: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
   /** The determinism contract the tests ran under. */
   contract: DeterminismContract.optional(),
   /** The stages as they ran. */

@@ -140,6 +140,7 @@ export function execSection(r: ResultRow, inst: ExecutionInstance | undefined, p
 <h3>Patch</h3>${patch === null ? h`<p class="muted">No prediction.</p>` : patch.trim() ? diffBlock(patch, 'patch') : h`<p class="muted">(empty patch)</p>`}
 ${outcome}
 ${ex?.tampered?.length ? h`<div class="card error" id="tampered"><b>Tampered:</b> ${ex.tampered.join(', ')}</div>` : ''}
+${ex?.dropped_files?.length ? h`<div class="card" id="dropped-files"><b>Dropped before the run</b> (the benchmark's test infrastructure): <ul>${ex.dropped_files.map((d) => h`<li><code>${d.path}</code> — ${d.reason}</li>`)}</ul></div>` : ''}
 ${ex ? h`<h3>Stages</h3>${stageTable(stagesOf(ex), { ...logs, ...(r.log ? { 'test_output.txt': r.log } : {}) })}` : ''}
 ${ex?.flaky_tests?.length ? h`<p id="flaky"><b>Flaky:</b> ${ex.flaky_tests.length} listed test(s) failed, then passed on a re-run: ${ex.flaky_tests.join(', ')}</p>` : ''}
 ${testList('FAIL_TO_PASS', inst?.fail_to_pass ?? [], ts?.FAIL_TO_PASS, ex)}
