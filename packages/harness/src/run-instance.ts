@@ -110,7 +110,7 @@ export async function runInstance(
   const split =
     opts.testInfra === 'keep'
       ? { patch: submitted, dropped: [] }
-      : testInfrastructure(submitted, inst.test_patch, inst.language);
+      : testInfrastructure(submitted, inst.test_patch, inst.language, inst.patch);
   const patch = split.patch;
   const empty = isEmptyPatch(patch);
   const pub = opts.published ?? null;

@@ -209,3 +209,18 @@ test('SWE-bench Lite rows (../shared): every gold and test patch splits back byt
   }
   if (process.env.FAUN_NO_SHARED !== '1') expect(rows).toBeGreaterThan(200);
 });
+
+test("a file the row's own fix changes is code under test for that row, unless its test patch touches it", () => {
+  const gold = edit('package.json', '"dep": "1"', '"dep": "2"') + edit('src/a.js');
+  const pred = edit('package.json', '"dep": "1"', '"dep": "3"') + edit('jest.config.js') + edit('src/a.js');
+  const r = testInfrastructure(pred, edit('test/a.test.js'), 'javascript', gold);
+  expect(r.dropped).toEqual([{ path: 'jest.config.js', reason: 'JavaScript test runner configuration' }]);
+  expect(r.patch).toBe(edit('package.json', '"dep": "1"', '"dep": "3"') + edit('src/a.js'));
+  // without the row's fix, or when the test patch also touches the file, it is infrastructure again
+  expect(testInfrastructure(pred, '', 'javascript').dropped.map((d) => d.path)).toEqual([
+    'package.json',
+    'jest.config.js',
+  ]);
+  const both = testInfrastructure(pred, edit('package.json'), 'javascript', gold);
+  expect(both.dropped.map((d) => d.path)).toEqual(['package.json', 'jest.config.js']);
+});

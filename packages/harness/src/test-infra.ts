@@ -16,6 +16,10 @@
  *   them wherever they are), Java `src/test/…`, JavaScript/TypeScript `__tests__/`, `__mocks__/`,
  *   `*.test.*` and `*.spec.*`, Rust `tests/…/*.rs`, Python `test_*.py` and `*_test.py`.
  *
+ * A file the row's own fix (its gold `patch`) touches is code under test for that instance, not infrastructure,
+ * unless the test patch touches it too: when an issue's fix needs `package.json` or `Cargo.toml`, a prediction
+ * may change it as well.
+ *
  * `--test-infra keep` turns this off (research on agents that write tests).
  */
 import type { Language } from '@faun/schema';
@@ -87,13 +91,25 @@ export function infraReason(path: string, language: Language, testPaths: Readonl
   return runnerTest(path, language);
 }
 
+/** Every path a patch names (before and after renames). */
+function pathsOf(patch: string): Set<string> {
+  const out = new Set<string>();
+  for (const f of patchFiles(patch)) for (const p of [f.from, f.to]) if (p) out.add(p);
+  return out;
+}
+
 /**
  * The prediction without its test-infrastructure files: a chunk is dropped when any path it names (before or
  * after a rename, copy or deletion) is test infrastructure.
  */
-export function testInfrastructure(patch: string, testPatch: string, language: Language): TestInfraSplit {
-  const testPaths = new Set<string>();
-  for (const f of patchFiles(testPatch)) for (const p of [f.from, f.to]) if (p) testPaths.add(p);
+export function testInfrastructure(
+  patch: string,
+  testPatch: string,
+  language: Language,
+  goldPatch = '',
+): TestInfraSplit {
+  const testPaths = pathsOf(testPatch);
+  const fixPaths = pathsOf(goldPatch);
   let kept = '';
   const dropped: DroppedFile[] = [];
   const chunks = patchChunks(patch);
@@ -101,7 +117,10 @@ export function testInfrastructure(patch: string, testPatch: string, language: L
   for (const c of chunks) {
     const paths = [...new Set([c.from, c.to].filter((p): p is string => p !== null))];
     const hit = paths
-      .map((path) => ({ path, reason: infraReason(path, language, testPaths) }))
+      .map((path) => ({
+        path,
+        reason: fixPaths.has(path) && !testPaths.has(path) ? null : infraReason(path, language, testPaths),
+      }))
       .find((d) => d.reason !== null);
     if (hit) dropped.push({ path: hit.path, reason: hit.reason! });
     else kept += c.text;

@@ -278,7 +278,7 @@ async function runOne(
   // changes nothing for this prediction
   const sameInfra =
     (meta0?.test_infra ?? 'keep') === testInfra ||
-    testInfrastructure(pred.patch, inst.test_patch, inst.language).dropped.length === 0;
+    testInfrastructure(pred.patch, inst.test_patch, inst.language, inst.patch).dropped.length === 0;
   const grading = rowGrading(inst, spec);
   const ok = 'problem' in grading ? null : grading;
   const gradingMeta = {
