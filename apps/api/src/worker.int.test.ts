@@ -78,8 +78,7 @@ test('every job completes exactly once although a worker is killed midway', asyn
   const { id } = (await submit.json()) as { id: string };
   // Kill A while it holds a job: its own log says it started one less than a quarter of the job's sleep
   // ago, so the job cannot have finished yet (between two jobs there would be nothing to recover).
-  const holding = () =>
-    [...a.startedAt].some(([j, t]) => !a.finished.has(j) && Date.now() - t < SLOW_MS / 4);
+  const holding = () => [...a.startedAt].some(([j, t]) => !a.finished.has(j) && Date.now() - t < SLOW_MS / 4);
   const until = Date.now() + 30_000;
   while ((a.done() < 5 || !holding()) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
   expect(a.done()).toBeGreaterThanOrEqual(5);
