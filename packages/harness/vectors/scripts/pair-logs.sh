@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Rebuilds the log pairs of vectors/stable-names: the same tests of a real suite run twice, the second run
+# differing only in what a run decides — timing (one CPU, one worker), ordering, worker count, colour — so
+# that both logs must give the same test names (src/parsers/stable-names.test.ts).
+#
+#   bun run setup python go node rust                 # the toolchain images
+#   packages/harness/vectors/scripts/pair-logs.sh OUT_DIR [pair…]
+#
+# Sources as scripts/native-logs.sh: the dayjs mirror under $MIRRORS (default /work/.mirror); Debian packages
+# for go-cmp, regex-syntax and numpy. Containers use the network only for Debian's apt and the npm registry.
+# Pairs: dayjs-jest go-cmp regex-syntax numpy-pytest (default: all).
+set -euo pipefail
+
+OUT=${1:?usage: pair-logs.sh OUT_DIR [pair…]}
+shift
+PAIRS=${*:-dayjs-jest go-cmp regex-syntax numpy-pytest}
+MIRRORS=${MIRRORS:-/work/.mirror}
+NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../../../.." && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+
+tag() { (cd "$ROOT" && bun -e "import { toolchainImageTag } from '@faun/services'; console.log(toolchainImageTag('$1'))"); }
+
+# run IMAGE OUTDIR SCRIPT [docker args…]: runs SCRIPT (bash) in IMAGE with OUTDIR at /out.
+run() {
+  local image=$1 out=$2 script=$3
+  shift 3
+  mkdir -p "$out"
+  printf '%s\n' "$script" >"$out/run.sh"
+  echo "== $(basename "$out") ($image)" >&2
+  docker run --rm -v "$out:/out" "$@" "$image" bash /out/run.sh
+}
+
+CA_BUNDLE=${CA_BUNDLE:-${NODE_EXTRA_CA_CERTS:-}}
+ca_args() { if [ -n "$CA_BUNDLE" ]; then echo "-e NODE_EXTRA_CA_CERTS=/ca.crt -v $CA_BUNDLE:/ca.crt:ro"; fi; }
+
+# jest 22 (dayjs's devDependencies at that commit) prints `(N ms)` after a test only when it took long
+# enough: run b, on one CPU with one worker, prints other durations than run a.
+dayjs_jest() {
+  local git="$MIRRORS/iamkun+dayjs/repo" npm
+  [ -d "$git" ] || { echo "missing mirror $git (fetch github:iamkun/dayjs first)" >&2; exit 1; }
+  git clone -q "$git" "$WORK/dayjs" && git -C "$WORK/dayjs" checkout -q 0f6c19e3b63bcc3ff74917cb3a60125020c75648
+  mkdir -p "$WORK/npm" && curl -sSfL "$NPM_TARBALL_URL" | tar xz -C "$WORK/npm"
+  npm="$WORK/npm/package"
+  run "$(tag node)" "$OUT/dayjs-jest" '
+set -e
+cp -r /src /tmp/dayjs && cd /tmp/dayjs
+node /npm/bin/npm-cli.js install --legacy-peer-deps --ignore-scripts --no-audit --no-fund > /tmp/npm-install.log 2>&1
+export TZ=Europe/London
+./node_modules/.bin/jest --verbose --coverage=false > /out/a.log 2>&1 || true
+taskset -c 0 ./node_modules/.bin/jest --verbose --coverage=false -w 1 > /out/b.log 2>&1 || true' \
+    -v "$WORK/dayjs:/src:ro" -v "$npm:/npm:ro" $(ca_args)
+}
+
+# go test -v: run b with one package and one test at a time (other durations, other interleaving).
+go_cmp() {
+  run "$(tag go)" "$OUT/go-cmp" '
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends golang-github-google-go-cmp-dev >/dev/null
+dpkg-query -W golang-github-google-go-cmp-dev > /out/version.txt
+export CGO_ENABLED=0 GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE=/tmp/gocache
+cp -r /usr/share/gocode/src/github.com/google/go-cmp /tmp/cmp && cd /tmp/cmp
+go test -v -count=1 ./... > /out/a.log 2>&1 || true
+go test -v -count=1 -p 1 -parallel 1 ./... > /out/b.log 2>&1 || true
+go test -json -count=1 ./... > /out/json-a.log 2>&1 || true
+go test -json -count=1 -p 1 -parallel 1 ./... > /out/json-b.log 2>&1 || true'
+}
+
+# cargo test: run b with one test thread (another order) and colour forced on.
+regex_syntax() {
+  run "$(tag rust)" "$OUT/regex-syntax" '
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends librust-regex-syntax-dev >/dev/null
+dpkg-query -W librust-regex-syntax-dev > /out/version.txt
+export CARGO_HOME=/tmp/cargo CARGO_TERM_COLOR=never
+cp -r /usr/share/cargo/registry/regex-syntax-0.6.* /tmp/rs && cd /tmp/rs && rm -f .cargo-checksum.json
+cargo test --offline --no-fail-fast --lib > /out/a.log 2>&1 || true
+cargo test --offline --no-fail-fast --lib -- --test-threads=1 > /out/b.log 2>&1 || true
+cargo test --offline --no-fail-fast --lib -- --color always > /out/colour.log 2>&1 || true'
+}
+
+# pytest -rA: run b with pytest-xdist on two workers (another order, `[gwN]` tags in the progress lines);
+# run c serial with colour forced on (read by parse_log_pytest_v2, which drops colour codes).
+numpy_pytest() {
+  run "$(tag python)" "$OUT/numpy-pytest" '
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends python3-numpy python3-pytest-xdist python3-hypothesis >/dev/null
+dpkg-query -W python3-numpy python3-pytest-xdist > /out/version.txt
+cd /tmp
+T="--pyargs numpy.lib.tests.test_function_base numpy.lib.tests.test_shape_base -p no:cacheprovider"
+python3 -m pytest -rA -v $T > /out/a.log 2>&1 || true
+python3 -m pytest -rA -v -n 2 $T > /out/b.log 2>&1 || true
+python3 -m pytest -rA -v --color=yes $T > /out/colour.log 2>&1 || true'
+}
+
+for p in $PAIRS; do
+  case $p in
+  dayjs-jest) dayjs_jest ;;
+  go-cmp) go_cmp ;;
+  regex-syntax) regex_syntax ;;
+  numpy-pytest) numpy_pytest ;;
+  *) echo "unknown pair $p (known: dayjs-jest go-cmp regex-syntax numpy-pytest)" >&2 && exit 2 ;;
+  esac
+done
+echo "logs in $OUT" >&2
