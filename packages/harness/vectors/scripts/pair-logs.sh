@@ -3,17 +3,19 @@
 # differing only in what a run decides — timing (one CPU, one worker), ordering, worker count, colour — so
 # that both logs must give the same test names (src/parsers/stable-names.test.ts).
 #
-#   bun run setup python go node rust                 # the toolchain images
+#   bun run setup python go node rust java cpp        # the toolchain images
 #   packages/harness/vectors/scripts/pair-logs.sh OUT_DIR [pair…]
 #
-# Sources as scripts/native-logs.sh: the dayjs mirror under $MIRRORS (default /work/.mirror); Debian packages
-# for go-cmp, regex-syntax and numpy. Containers use the network only for Debian's apt and the npm registry.
-# Pairs: dayjs-jest go-cmp regex-syntax numpy-pytest (default: all).
+# Sources as scripts/native-logs.sh: the dayjs, express and gson mirrors under $MIRRORS (default
+# /work/.mirror); Debian packages for go-cmp, regex-syntax, numpy and googletest. Containers use the network
+# only for Debian's apt and the npm registry.
+# Pairs: dayjs-jest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gtest-samples (default: all).
 set -euo pipefail
 
 OUT=${1:?usage: pair-logs.sh OUT_DIR [pair…]}
 shift
-PAIRS=${*:-dayjs-jest go-cmp regex-syntax numpy-pytest}
+ALL="dayjs-jest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gtest-samples"
+PAIRS=${*:-$ALL}
 MIRRORS=${MIRRORS:-/work/.mirror}
 NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -45,8 +47,7 @@ dayjs_jest() {
   local git="$MIRRORS/iamkun+dayjs/repo" npm o="$OUT/dayjs-jest" src="$WORK/dayjs"
   [ -d "$git" ] || { echo "missing mirror $git (fetch github:iamkun/dayjs first)" >&2; exit 1; }
   git clone -q "$git" "$src" && git -C "$src" checkout -q 0f6c19e3b63bcc3ff74917cb3a60125020c75648
-  mkdir -p "$WORK/npm" && curl -sSfL "$NPM_TARBALL_URL" | tar xz -C "$WORK/npm"
-  npm="$WORK/npm/package"
+  npm=$(npm_cli)
   run "$(tag node)" "$o" '
 cd /src && node /npm/bin/npm-cli.js install --legacy-peer-deps --ignore-scripts --no-audit --no-fund > /tmp/npm-install.log 2>&1' \
     -v "$src:/src" -v "$npm:/npm:ro" $(ca_args)
@@ -69,7 +70,7 @@ go test -json -count=1 ./... > /out/json-a.log 2>&1 || true
 go test -json -count=1 -p 1 -parallel 1 ./... > /out/json-b.log 2>&1 || true'
 }
 
-# cargo test: run b with one test thread (another order) and colour forced on.
+# cargo test: run b with one test thread (another order, other times).
 regex_syntax() {
   run "$(tag rust)" "$OUT/regex-syntax" '
 set -e
@@ -78,8 +79,7 @@ dpkg-query -W librust-regex-syntax-dev > /out/version.txt
 export CARGO_HOME=/tmp/cargo CARGO_TERM_COLOR=never
 cp -r /usr/share/cargo/registry/regex-syntax-0.6.* /tmp/rs && cd /tmp/rs && rm -f .cargo-checksum.json
 cargo test --offline --no-fail-fast --lib > /out/a.log 2>&1 || true
-cargo test --offline --no-fail-fast --lib -- --test-threads=1 > /out/b.log 2>&1 || true
-cargo test --offline --no-fail-fast --lib -- --color always > /out/colour.log 2>&1 || true'
+cargo test --offline --no-fail-fast --lib -- --test-threads=1 > /out/b.log 2>&1 || true'
 }
 
 # pytest -rA: run b with pytest-xdist on two workers (another order, `[gwN]` tags in the progress lines);
@@ -96,13 +96,79 @@ python3 -m pytest -rA -v -n 2 $T > /out/b.log 2>&1 || true
 python3 -m pytest -rA -v --color=yes $T > /out/colour.log 2>&1 || true'
 }
 
+# checkout REPO COMMIT DIR: a work tree of REPO at COMMIT from its mirror.
+checkout() {
+  local git="$MIRRORS/${1/\//+}/repo"
+  [ -d "$git" ] || { echo "missing mirror $git (fetch github:$1 first)" >&2; exit 1; }
+  git clone -q "$git" "$3" && git -C "$3" checkout -q "$2"
+}
+
+npm_cli() {
+  [ -d "$WORK/npm" ] || { mkdir -p "$WORK/npm" && curl -sSfL "$NPM_TARBALL_URL" | tar xz -C "$WORK/npm"; }
+  echo "$WORK/npm/package"
+}
+
+# mocha prints `(45ms)` after a slow test: run b on a fifth of a CPU prints other durations. Spec and TAP.
+express_mocha() {
+  local o="$OUT/express-mocha" src="$WORK/express" npm
+  npm=$(npm_cli)
+  checkout expressjs/express a3714473feb3d2908add734d340e7755fd85e0a3 "$src"
+  run "$(tag node)" "$o" '
+cd /src && node /npm/bin/npm-cli.js install --no-audit --no-fund > /tmp/npm-install.log 2>&1' \
+    -v "$src:/src" -v "$npm:/npm:ro" $(ca_args)
+  local m='cd /src && ./node_modules/.bin/mocha --require test/support/env --check-leaks test/ test/acceptance/'
+  run "$(tag node)" "$o" "$m --reporter spec > /out/spec-a.log 2>&1; $m --reporter tap > /out/tap-a.log 2>&1; true" -v "$src:/src"
+  run "$(tag node)" "$o" "$m --reporter spec > /out/spec-b.log 2>&1; $m --reporter tap > /out/tap-b.log 2>&1; true" \
+    -v "$src:/src" --cpus 0.2
+}
+
+GSON_TEMPLATES='for f in $(cd src/main/java-templates && find . -name "*.java"); do mkdir -p src/main/java/$(dirname $f); sed "s/\${project.version}/2.10.1/g" src/main/java-templates/$f > src/main/java/$f; done'
+
+# Surefire (`Tests run: …, Time elapsed: … - in Class`, its XML reports printed after the run, as faun's java
+# default does): run b runs the classes in reverse alphabetical order.
+gson_maven() {
+  local o="$OUT/gson-maven" src="$WORK/gson"
+  [ -d "$src" ] || checkout google/gson gson-parent-2.10.1 "$src"
+  mkdir -p "$o" && cp "$HERE/native/gson-pom.xml" "$o/pom.xml"
+  run "$(tag java)" "$o" "
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends libmaven-resources-plugin-java >/dev/null
+cp -r /src/gson /tmp/gson && cd /tmp/gson && cp /out/pom.xml pom.xml && rm -f src/main/java/module-info.java
+$GSON_TEMPLATES
+M='mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo -Dsurefire.useFile=false'
+\$M test > /out/a.log 2>&1 || true
+cat target/surefire-reports/*.xml >> /out/a.log
+rm -rf target/surefire-reports
+\$M test -Dsurefire.runOrder=reversealphabetical > /out/b.log 2>&1 || true
+cat target/surefire-reports/*.xml >> /out/b.log" -v "$src:/src:ro"
+}
+
+# GoogleTest's own samples under ctest: run b with two jobs (another order and other times), and the test
+# binaries run directly, b shuffled.
+gtest_samples() {
+  run "$(tag cpp)" "$OUT/gtest-samples" '
+set -e
+dpkg-query -W googletest > /out/version.txt
+cmake -S /usr/src/googletest/googletest -B /tmp/b -Dgtest_build_samples=ON > /tmp/cmake.log 2>&1
+cmake --build /tmp/b -j 2 >> /tmp/cmake.log 2>&1
+cd /tmp/b
+for t in sample*_unittest; do echo "add_test($t /tmp/b/$t)"; done > CTestTestfile.cmake
+ctest -V > /out/ctest-a.log 2>&1 || true
+ctest -V -j 2 > /out/ctest-b.log 2>&1 || true
+for t in sample*_unittest; do ./$t; done > /out/gtest-a.log 2>&1 || true
+for t in sample*_unittest; do ./$t --gtest_shuffle --gtest_random_seed=7; done > /out/gtest-b.log 2>&1 || true'
+}
+
 for p in $PAIRS; do
   case $p in
   dayjs-jest) dayjs_jest ;;
   go-cmp) go_cmp ;;
   regex-syntax) regex_syntax ;;
   numpy-pytest) numpy_pytest ;;
-  *) echo "unknown pair $p (known: dayjs-jest go-cmp regex-syntax numpy-pytest)" >&2 && exit 2 ;;
+  express-mocha) express_mocha ;;
+  gson-maven) gson_maven ;;
+  gtest-samples) gtest_samples ;;
+  *) echo "unknown pair $p (known: $ALL)" >&2 && exit 2 ;;
   esac
 done
 echo "logs in $OUT" >&2
