@@ -44,6 +44,13 @@ test('a test that flips between repeats of any stage is dropped from every stage
   expect(flakyTests([{ x: P }, {}, { x: P }])).toEqual(['x']);
 });
 
+test('a test read with a trailing space in one repeat only (a duration printed once) is not flaky', () => {
+  const spelt: TestMap[] = [{ 'f.js:t - : /': P }, { 'f.js:t - : / ': P }, { 'f.js:t - : /': P }];
+  expect(flakyTests(spelt)).toEqual([]);
+  // a real flip is still one, under every spelling it had
+  expect(flakyTests([{ 'f.js:t ': P }, { 'f.js:t': F }, { 'f.js:t ': P }])).toEqual(['f.js:t', 'f.js:t ']);
+});
+
 test("invalid as Multi-SWE-bench's Report.check says: regression, nothing fixed, anomaly, no results", () => {
   expect(deriveMsb(three({ a: P }), three({ a: P, b: F }), three({ a: F, b: P })).error).toBe(
     'test a passed before the fix patch and fails after it',

@@ -7,7 +7,7 @@
  */
 import type { MsbGrading, MsbStageResult } from '@faun/schema';
 import { type MsbCheck, msbCheck, stageResult } from './grading-msb.ts';
-import type { TestMap } from './parsers/index.ts';
+import { stableTestMap, stableTestName, type TestMap } from './parsers/index.ts';
 
 export interface MsbDerived {
   valid: boolean;
@@ -29,18 +29,27 @@ type St = 'PASS' | 'FAIL' | 'SKIP' | 'NONE';
 const msbStatus = (s: TestMap[string] | undefined): St =>
   s === undefined ? 'NONE' : s === 'PASSED' || s === 'XFAIL' ? 'PASS' : s === 'SKIPPED' ? 'SKIP' : 'FAIL';
 
-/** Tests whose Multi-SWE-bench status differs between repeats of one stage. */
+/**
+ * Tests whose Multi-SWE-bench status differs between repeats of one stage. Repeats are compared by stable
+ * name (parsers/stable-names.ts): a test read as `x` in one repeat and `x ` in the next (a duration printed
+ * once) is not flaky for that; every spelling of a flaky test is returned.
+ */
 export function flakyTests(...stages: TestMap[][]): string[] {
   const flaky = new Set<string>();
   for (const repeats of stages) {
-    const ids = new Set(repeats.flatMap((m) => Object.keys(m)));
-    for (const id of ids) {
-      const first = msbStatus(repeats[0]?.[id]);
-      if (repeats.some((m) => msbStatus(m[id]) !== first)) flaky.add(id);
+    const stable = repeats.map(stableTestMap);
+    const names = new Set(stable.flatMap((m) => Object.keys(m)));
+    const bad = new Set<string>();
+    for (const n of names) {
+      const first = msbStatus(own(stable[0], n));
+      if (stable.some((m) => msbStatus(own(m, n)) !== first)) bad.add(n);
     }
+    for (const m of repeats) for (const id of Object.keys(m)) if (bad.has(stableTestName(id))) flaky.add(id);
   }
   return [...flaky].sort();
 }
+
+const own = (m: TestMap | undefined, k: string) => (m && Object.hasOwn(m, k) ? m[k] : undefined);
 
 function without(m: TestMap | undefined, drop: Set<string>): TestMap {
   return Object.fromEntries(Object.entries(m ?? {}).filter(([id]) => !drop.has(id)));
