@@ -42,7 +42,8 @@ ca_args() { if [ -n "$CA_BUNDLE" ]; then echo "-e NODE_EXTRA_CA_CERTS=/ca.crt -v
 
 # jest 22 (dayjs's devDependencies at that commit) prints `(N ms)` after a test that took a millisecond or
 # more, and `(N s)` after a slow test file: run b, in a container limited to a fifth of a CPU (as on a loaded
-# machine), prints other durations than run a. The dependencies are installed once, in a shared work tree.
+# machine), and run d, one worker on one CPU, print other durations than runs a and c. The dependencies are
+# installed once, in a shared work tree.
 dayjs_jest() {
   local git="$MIRRORS/iamkun+dayjs/repo" npm o="$OUT/dayjs-jest" src="$WORK/dayjs"
   [ -d "$git" ] || { echo "missing mirror $git (fetch github:iamkun/dayjs first)" >&2; exit 1; }
@@ -51,9 +52,11 @@ dayjs_jest() {
   run "$(tag node)" "$o" '
 cd /src && node /npm/bin/npm-cli.js install --legacy-peer-deps --ignore-scripts --no-audit --no-fund > /tmp/npm-install.log 2>&1' \
     -v "$src:/src" -v "$npm:/npm:ro" $(ca_args)
-  local jest='cd /src && TZ=Europe/London ./node_modules/.bin/jest --verbose --coverage=false'
-  run "$(tag node)" "$o" "$jest > /out/a.log 2>&1 || true" -v "$src:/src"
-  run "$(tag node)" "$o" "$jest -w 1 > /out/b.log 2>&1 || true" -v "$src:/src" --cpus 0.2
+  local cd='cd /src && export TZ=Europe/London' jest='./node_modules/.bin/jest --verbose --coverage=false'
+  run "$(tag node)" "$o" "$cd && $jest > /out/a.log 2>&1 || true" -v "$src:/src"
+  run "$(tag node)" "$o" "$cd && $jest -w 1 > /out/b.log 2>&1 || true" -v "$src:/src" --cpus 0.2
+  # c and d: another default run, and one worker pinned to one CPU
+  run "$(tag node)" "$o" "$cd && $jest > /out/c.log 2>&1; taskset -c 0 $jest -w 1 > /out/d.log 2>&1; true" -v "$src:/src"
 }
 
 # go test -v: run b with one package and one test at a time (other durations, other interleaving).
