@@ -6,15 +6,16 @@
 #   bun run setup python go node rust java cpp        # the toolchain images
 #   packages/harness/vectors/scripts/pair-logs.sh OUT_DIR [pair…]
 #
-# Sources as scripts/native-logs.sh: the dayjs, express and gson mirrors under $MIRRORS (default
+# Sources as scripts/native-logs.sh: the dayjs, express, gson and jq mirrors under $MIRRORS (default
 # /work/.mirror); Debian packages for go-cmp, regex-syntax, numpy and googletest. Containers use the network
 # only for Debian's apt and the npm registry.
-# Pairs: dayjs-jest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gtest-samples (default: all).
+# Pairs: dayjs-jest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gtest-samples jq-automake
+# (default: all).
 set -euo pipefail
 
 OUT=${1:?usage: pair-logs.sh OUT_DIR [pair…]}
 shift
-ALL="dayjs-jest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gtest-samples"
+ALL="dayjs-jest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gtest-samples jq-automake"
 PAIRS=${*:-$ALL}
 MIRRORS=${MIRRORS:-/work/.mirror}
 NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
@@ -162,6 +163,22 @@ for t in sample*_unittest; do ./$t; done > /out/gtest-a.log 2>&1 || true
 for t in sample*_unittest; do ./$t --gtest_shuffle --gtest_random_seed=7; done > /out/gtest-b.log 2>&1 || true'
 }
 
+# automake's parallel test harness (jq 1.7.1, Debian's oniguruma): run b with make -j 2 (another order).
+jq_automake() {
+  local src="$WORK/jq"
+  checkout jqlang/jq 71c2ab509a8628dbbad4bc7b3f98a64aa90d3297 "$src"
+  run "$(tag cpp)" "$OUT/jq-automake" '
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends autoconf automake libtool libonig-dev >/dev/null
+cp -r /src /tmp/jq && cd /tmp/jq
+autoreconf -i > /tmp/build.log 2>&1
+./configure --with-oniguruma=yes --disable-docs --disable-valgrind >> /tmp/build.log 2>&1
+make -j 2 >> /tmp/build.log 2>&1
+make check > /out/a.log 2>&1 || true
+rm -f tests/*.log tests/*.trs test-suite.log
+make -j 2 check > /out/b.log 2>&1 || true' -v "$src:/src:ro"
+}
+
 for p in $PAIRS; do
   case $p in
   dayjs-jest) dayjs_jest ;;
@@ -171,6 +188,7 @@ for p in $PAIRS; do
   express-mocha) express_mocha ;;
   gson-maven) gson_maven ;;
   gtest-samples) gtest_samples ;;
+  jq-automake) jq_automake ;;
   *) echo "unknown pair $p (known: $ALL)" >&2 && exit 2 ;;
   esac
 done
