@@ -9,13 +9,13 @@
 # Sources as scripts/native-logs.sh: the dayjs, express, gson and jq mirrors under $MIRRORS (default
 # /work/.mirror); Debian packages for go-cmp, regex-syntax, numpy and googletest. Containers use the network
 # only for Debian's apt and the npm registry.
-# Pairs: dayjs-jest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gtest-samples jq-automake
-# (default: all).
+# Pairs: dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gtest-samples
+# jq-automake (default: all).
 set -euo pipefail
 
 OUT=${1:?usage: pair-logs.sh OUT_DIR [pair…]}
 shift
-ALL="dayjs-jest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gtest-samples jq-automake"
+ALL="dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gtest-samples jq-automake"
 PAIRS=${*:-$ALL}
 MIRRORS=${MIRRORS:-/work/.mirror}
 NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
@@ -58,6 +58,24 @@ cd /src && node /npm/bin/npm-cli.js install --legacy-peer-deps --ignore-scripts 
   run "$(tag node)" "$o" "$cd && $jest -w 1 > /out/b.log 2>&1 || true" -v "$src:/src" --cpus 0.2
   # c and d: another default run, and one worker pinned to one CPU
   run "$(tag node)" "$o" "$cd && $jest > /out/c.log 2>&1; taskset -c 0 $jest -w 1 > /out/d.log 2>&1; true" -v "$src:/src"
+}
+
+# vitest 1.6 (its verbose reporter prints a test's time after it when it was slow) over dayjs's jest-style
+# suite with vitest's globals (the files that call `jest.*` fail in both runs): run b on a fifth of a CPU in
+# one fork.
+dayjs_vitest() {
+  local git="$MIRRORS/iamkun+dayjs/repo" npm o="$OUT/dayjs-vitest" src="$WORK/dayjs-vitest"
+  [ -d "$git" ] || { echo "missing mirror $git (fetch github:iamkun/dayjs first)" >&2; exit 1; }
+  git clone -q "$git" "$src" && git -C "$src" checkout -q 0f6c19e3b63bcc3ff74917cb3a60125020c75648
+  npm=$(npm_cli)
+  run "$(tag node)" "$o" '
+cd /src && node /npm/bin/npm-cli.js install --legacy-peer-deps --ignore-scripts --no-audit --no-fund > /tmp/npm-install.log 2>&1
+node /npm/bin/npm-cli.js install --no-save --legacy-peer-deps --ignore-scripts --no-audit --no-fund vitest@1.6.0 >> /tmp/npm-install.log 2>&1' \
+    -v "$src:/src" -v "$npm:/npm:ro" $(ca_args)
+  local cd='cd /src && export TZ=Europe/London' v='./node_modules/.bin/vitest run --globals --reporter verbose --dir test'
+  run "$(tag node)" "$o" "$cd && $v > /out/a.log 2>&1 || true" -v "$src:/src"
+  run "$(tag node)" "$o" "$cd && $v --pool forks --poolOptions.forks.singleFork > /out/b.log 2>&1 || true" \
+    -v "$src:/src" --cpus 0.2
 }
 
 # go test -v: run b with one package and one test at a time (other durations, other interleaving).
@@ -189,6 +207,7 @@ for p in $PAIRS; do
   gson-maven) gson_maven ;;
   gtest-samples) gtest_samples ;;
   jq-automake) jq_automake ;;
+  dayjs-vitest) dayjs_vitest ;;
   *) echo "unknown pair $p (known: $ALL)" >&2 && exit 2 ;;
   esac
 done
