@@ -9,13 +9,13 @@
 # Sources as scripts/native-logs.sh: the dayjs, express, gson and jq mirrors under $MIRRORS (default
 # /work/.mirror); Debian packages for go-cmp, regex-syntax, numpy and googletest. Containers use the network
 # only for Debian's apt and the npm registry.
-# Pairs: dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gtest-samples
-# jq-automake (default: all).
+# Pairs: dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gson-gradle
+# gtest-samples jq-automake (default: all).
 set -euo pipefail
 
 OUT=${1:?usage: pair-logs.sh OUT_DIR [pair…]}
 shift
-ALL="dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gtest-samples jq-automake"
+ALL="dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gson-gradle gtest-samples jq-automake"
 PAIRS=${*:-$ALL}
 MIRRORS=${MIRRORS:-/work/.mirror}
 NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
@@ -165,6 +165,24 @@ rm -rf target/surefire-reports
 cat target/surefire-reports/*.xml >> /out/b.log" -v "$src:/src:ro"
 }
 
+# Gradle's text events (`Class > method PASSED`, Debian's gradle, scripts/native/gson-build.gradle): run b
+# again with two test forks (another interleaving of the classes).
+gson_gradle() {
+  local o="$OUT/gson-gradle" src="$WORK/gson"
+  [ -d "$src" ] || checkout google/gson gson-parent-2.10.1 "$src"
+  mkdir -p "$o" && cp "$HERE/native/gson-build.gradle" "$o/build.gradle"
+  run "$(tag java)" "$o" "
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends gradle >/dev/null
+dpkg-query -W gradle > /out/version.txt
+cp -r /src/gson /tmp/gson && cd /tmp/gson && rm -f pom.xml && cp /out/build.gradle build.gradle
+$GSON_TEMPLATES
+echo \"rootProject.name = 'gson'\" > settings.gradle
+gradle --offline --no-daemon test --console=plain > /out/a.log 2>&1 || true
+echo 'test { maxParallelForks = 2 }' >> build.gradle
+gradle --offline --no-daemon test --rerun-tasks --console=plain > /out/b.log 2>&1 || true" -v "$src:/src:ro"
+}
+
 # GoogleTest's own samples under ctest: run b with two jobs (another order and other times), and the test
 # binaries run directly, b shuffled.
 gtest_samples() {
@@ -205,6 +223,7 @@ for p in $PAIRS; do
   numpy-pytest) numpy_pytest ;;
   express-mocha) express_mocha ;;
   gson-maven) gson_maven ;;
+  gson-gradle) gson_gradle ;;
   gtest-samples) gtest_samples ;;
   jq-automake) jq_automake ;;
   dayjs-vitest) dayjs_vitest ;;
