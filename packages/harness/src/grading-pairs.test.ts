@@ -89,7 +89,7 @@ function msbGrade(parser: ParserName, log: string, from: TestMap) {
 }
 
 describe('two real runs of the same tests give the same names and verdicts', () => {
-  test('the pairs cover jest, mocha, TAP, go test (-v and -json), cargo, pytest, ctest, GoogleTest, Surefire and automake', () => {
+  test('the pairs cover jest, vitest, mocha, TAP, go test (-v and -json), cargo, pytest, ctest, GoogleTest, Surefire and automake', () => {
     const runners = new Set(PAIRS.map((p) => p.runner));
     for (const r of ['jest', 'go-v', 'go-json', 'cargo', 'pytest', 'ctest', 'gtest'])
       expect(runners).toContain(r);
