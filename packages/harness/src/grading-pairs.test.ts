@@ -91,8 +91,9 @@ function msbGrade(parser: ParserName, log: string, from: TestMap) {
 describe('two real runs of the same tests give the same names and verdicts', () => {
   test('the pairs cover jest, vitest, mocha, TAP, go test (-v and -json), cargo, pytest, ctest, GoogleTest, Surefire and automake', () => {
     const runners = new Set(PAIRS.map((p) => p.runner));
-    for (const r of ['jest', 'go-v', 'go-json', 'cargo', 'pytest', 'ctest', 'gtest'])
-      expect(runners).toContain(r);
+    const want = ['jest', 'vitest', 'mocha', 'tap', 'go-v', 'go-json', 'cargo', 'pytest', 'pytest-colour'];
+    want.push('ctest', 'gtest', 'surefire', 'automake');
+    for (const r of want) expect(runners).toContain(r);
   });
   for (const p of PAIRS) {
     const a = readLog(p.dir, p.a);
