@@ -7,15 +7,15 @@
 #   packages/harness/vectors/scripts/pair-logs.sh OUT_DIR [pair…]
 #
 # Sources as scripts/native-logs.sh: the dayjs, express, gson and jq mirrors under $MIRRORS (default
-# /work/.mirror); Debian packages for go-cmp, regex-syntax, numpy and googletest. Containers use the network
-# only for Debian's apt and the npm registry.
-# Pairs: dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gson-gradle
-# gtest-samples jq-automake (default: all).
+# /work/.mirror); Debian packages for go-cmp, regex-syntax, numpy, CPython's tests, sympy and googletest.
+# Containers use the network only for Debian's apt and the npm registry.
+# Pairs: dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest python-runners express-mocha gson-maven
+# gson-gradle gtest-samples jq-automake (default: all).
 set -euo pipefail
 
 OUT=${1:?usage: pair-logs.sh OUT_DIR [pair…]}
 shift
-ALL="dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest express-mocha gson-maven gson-gradle gtest-samples jq-automake"
+ALL="dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest python-runners express-mocha gson-maven gson-gradle gtest-samples jq-automake"
 PAIRS=${*:-$ALL}
 MIRRORS=${MIRRORS:-/work/.mirror}
 NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
@@ -130,6 +130,25 @@ npm_cli() {
   echo "$WORK/npm/package"
 }
 
+# Python's own runners on Debian's packages: unittest -v over CPython's json and csv tests (read by the
+# unittest and django parsers), run b on a fifth of a CPU; sympy's runner (SWE-bench's sympy form, verbose)
+# under two hash seeds (hash randomisation changes set and dict order inside sympy).
+python_runners() {
+  local o="$OUT/python-runners"
+  run "$(tag python)" "$o" '
+set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends libpython3.11-testsuite python3-sympy >/dev/null
+dpkg-query -W libpython3.11-testsuite python3-sympy > /out/version.txt
+python3 -m unittest -v test.test_json test.test_csv > /out/unittest-a.log 2>&1 || true
+cd /usr/lib/python3/dist-packages
+S="import sys, sympy; sys.exit(not sympy.test(\"sympy/core/tests/test_numbers.py\", \"sympy/sets/tests/test_sets.py\", verbose=True, colors=False))"
+PYTHONHASHSEED=0 python3 -c "$S" > /out/sympy-a.log 2>&1 || true
+PYTHONHASHSEED=1 python3 -c "$S" > /out/sympy-b.log 2>&1 || true'
+  run "$(tag python)" "$o" '
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends libpython3.11-testsuite >/dev/null
+python3 -m unittest -v test.test_json test.test_csv > /out/unittest-b.log 2>&1 || true' --cpus 0.2
+}
+
 # mocha prints `(45ms)` after a slow test: run b on a fifth of a CPU prints other durations. Spec and TAP.
 express_mocha() {
   local o="$OUT/express-mocha" src="$WORK/express" npm
@@ -222,6 +241,7 @@ for p in $PAIRS; do
   go-cmp) go_cmp ;;
   regex-syntax) regex_syntax ;;
   numpy-pytest) numpy_pytest ;;
+  python-runners) python_runners ;;
   express-mocha) express_mocha ;;
   gson-maven) gson_maven ;;
   gson-gradle) gson_gradle ;;
