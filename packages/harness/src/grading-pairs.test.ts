@@ -89,10 +89,10 @@ function msbGrade(parser: ParserName, log: string, from: TestMap) {
 }
 
 describe('two real runs of the same tests give the same names and verdicts', () => {
-  test('the pairs cover jest, vitest, mocha, TAP, go test (-v and -json), cargo, pytest, sympy, ctest, GoogleTest, Surefire, Gradle and automake', () => {
+  test('the pairs cover jest, vitest, mocha, TAP, go test (-v and -json), cargo, pytest, unittest, sympy, ctest, GoogleTest, Surefire, Gradle and automake', () => {
     const runners = new Set(PAIRS.map((p) => p.runner));
     const want = ['jest', 'vitest', 'mocha', 'tap', 'go-v', 'go-json', 'cargo', 'pytest', 'pytest-colour'];
-    want.push('sympy', 'ctest', 'gtest', 'surefire', 'gradle', 'automake');
+    want.push('unittest', 'sympy', 'ctest', 'gtest', 'surefire', 'gradle', 'automake');
     for (const r of want) expect(runners).toContain(r);
   });
   for (const p of PAIRS) {
