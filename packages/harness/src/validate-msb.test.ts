@@ -143,3 +143,12 @@ test('validated rows in both shapes, and the funnel of dropped rows', () => {
     },
   });
 });
+
+test('a test spelt with a trailing space in one stage only is one test to Report.check, spelt as after the fix', () => {
+  const k = 'f.js:Format - : /';
+  const d = deriveMsb([{ [k]: P }], [{ [k]: P, 'f.js:new': F }], [{ [`${k} `]: P, 'f.js:new': P }]);
+  expect(d.valid).toBe(true);
+  expect(d.pass_to_pass).toEqual([`${k} `]);
+  expect(d.fail_to_pass).toEqual(['f.js:new']);
+  expect(d.n2p).toEqual([]);
+});

@@ -55,14 +55,34 @@ function without(m: TestMap | undefined, drop: Set<string>): TestMap {
   return Object.fromEntries(Object.entries(m ?? {}).filter(([id]) => !drop.has(id)));
 }
 
+/**
+ * One spelling per stable name across the stages (the fix stage's first, then the test and run stages'), so
+ * that a test read as `x ` in one stage and `x` in another is one test to `Report.check`; where no run
+ * printed a volatile part, every name is kept as the parser read it.
+ */
+function spellings(...stages: Array<TestMap | undefined>): (m: TestMap) => TestMap {
+  const spelling = new Map<string, string>();
+  for (const m of stages)
+    for (const k of Object.keys(m ?? {})) {
+      const n = stableTestName(k);
+      if (n && !spelling.has(n)) spelling.set(n, k);
+    }
+  return (m) => {
+    const out: TestMap = {};
+    for (const [n, s] of Object.entries(stableTestMap(m))) out[spelling.get(n) ?? n] = s;
+    return out;
+  };
+}
+
 /** Derives validity and the test categories from the repeats of the three stages. */
 export function deriveMsb(run: TestMap[], test: TestMap[], fix: TestMap[]): MsbDerived {
   const flaky = flakyTests(run, test, fix);
   const drop = new Set(flaky);
+  const spelt = spellings(fix[0], test[0], run[0]);
   const stages = {
-    run: stageResult(without(run[0], drop)),
-    test: stageResult(without(test[0], drop)),
-    fix: stageResult(without(fix[0], drop)),
+    run: stageResult(spelt(without(run[0], drop))),
+    test: stageResult(spelt(without(test[0], drop))),
+    fix: stageResult(spelt(without(fix[0], drop))),
   };
   const check = msbCheck(stages.run, stages.test, stages.fix);
   const c = check.categories;
