@@ -89,9 +89,20 @@ function msbGrade(parser: ParserName, log: string, from: TestMap) {
 }
 
 describe('two real runs of the same tests give the same names and verdicts', () => {
-  test('the pairs cover jest, vitest, mocha, TAP, go test (-v and -json), cargo, pytest, unittest, sympy, ctest, GoogleTest, Surefire, Gradle and automake', () => {
+  test('the pairs cover jest, vitest, mocha, TAP, node --test, go test (-v and -json), cargo, pytest, unittest, sympy, ctest, GoogleTest, Surefire, Gradle and automake', () => {
     const runners = new Set(PAIRS.map((p) => p.runner));
-    const want = ['jest', 'vitest', 'mocha', 'tap', 'go-v', 'go-json', 'cargo', 'pytest', 'pytest-colour'];
+    const want = [
+      'jest',
+      'vitest',
+      'mocha',
+      'tap',
+      'node-test',
+      'go-v',
+      'go-json',
+      'cargo',
+      'pytest',
+      'pytest-colour',
+    ];
     want.push('unittest', 'sympy', 'ctest', 'gtest', 'surefire', 'gradle', 'automake');
     for (const r of want) expect(runners).toContain(r);
   });
@@ -104,7 +115,7 @@ describe('two real runs of the same tests give the same names and verdicts', () 
       test(`${label}: stable names`, () => {
         if (!isParserName(name)) throw new Error(`vectors/stable-names/pairs.json: unknown parser "${name}"`);
         const [ma, mb] = [stableTestMap(parseLog(parser, a)), stableTestMap(parseLog(parser, b))];
-        expect(Object.keys(ma).length).toBeGreaterThanOrEqual(5);
+        expect(Object.keys(ma).length).toBeGreaterThanOrEqual(3);
         expect(mb).toEqual(ma);
       });
       test(`${label}: SWE-bench's rule`, () => {

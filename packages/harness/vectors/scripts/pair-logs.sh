@@ -9,13 +9,13 @@
 # Sources as scripts/native-logs.sh: the dayjs, express, gson and jq mirrors under $MIRRORS (default
 # /work/.mirror); Debian packages for go-cmp, regex-syntax, numpy, CPython's tests, sympy and googletest.
 # Containers use the network only for Debian's apt and the npm registry.
-# Pairs: dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest python-runners express-mocha gson-maven
-# gson-gradle gtest-samples jq-automake (default: all).
+# Pairs: dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest python-runners express-mocha
+# node-test-fixture gson-maven gson-gradle gtest-samples jq-automake (default: all).
 set -euo pipefail
 
 OUT=${1:?usage: pair-logs.sh OUT_DIR [pair…]}
 shift
-ALL="dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest python-runners express-mocha gson-maven gson-gradle gtest-samples jq-automake"
+ALL="dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest python-runners express-mocha node-test-fixture gson-maven gson-gradle gtest-samples jq-automake"
 PAIRS=${*:-$ALL}
 MIRRORS=${MIRRORS:-/work/.mirror}
 NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
@@ -149,6 +149,18 @@ apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends 
 python3 -m unittest -v test.test_json test.test_csv > /out/unittest-b.log 2>&1 || true' --cpus 0.2
 }
 
+# node's test runner as faun's javascript default runs it (`node --test --test-reporter=tap`: durations in
+# each test's YAML block), over faun's own javascript fixture at its fix commit (testing/fixtures.ts): run b
+# on a fifth of a CPU.
+node_test_fixture() {
+  local o="$OUT/node-test-fixture"
+  (cd "$ROOT" && bun -e "import { makeFixture } from './packages/harness/testing/fixtures.ts'; makeFixture('javascript', '$WORK')") >/dev/null
+  git -C "$WORK/fixture-javascript" checkout -q main
+  local t='cd /src && node --test --test-reporter=tap'
+  run "$(tag node)" "$o" "$t > /out/a.log 2>&1; true" -v "$WORK/fixture-javascript:/src:ro"
+  run "$(tag node)" "$o" "$t > /out/b.log 2>&1; true" -v "$WORK/fixture-javascript:/src:ro" --cpus 0.2
+}
+
 # mocha prints `(45ms)` after a slow test: run b on a fifth of a CPU prints other durations. Spec and TAP.
 express_mocha() {
   local o="$OUT/express-mocha" src="$WORK/express" npm
@@ -243,6 +255,7 @@ for p in $PAIRS; do
   numpy-pytest) numpy_pytest ;;
   python-runners) python_runners ;;
   express-mocha) express_mocha ;;
+  node-test-fixture) node_test_fixture ;;
   gson-maven) gson_maven ;;
   gson-gradle) gson_gradle ;;
   gtest-samples) gtest_samples ;;
