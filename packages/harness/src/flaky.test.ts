@@ -36,6 +36,14 @@ describe('mergeRuns (pure)', () => {
     expect(mergedOutcome(mergeRuns(runs, 'passed'), full, 'passed')).toBe('resolved');
   });
 
+  test('runs are matched by stable name: a test spelt with a trailing space in one run is the same test', () => {
+    const m = mergeRuns([run([], ['t - : / '], ['k']), run(['t - : /'], [], ['k (3 ms)'])]);
+    expect(m.test_runs).toEqual({ 't - : / ': { passes: 1, runs: 2 }, k: { passes: 2, runs: 2 } });
+    expect(m.flaky).toEqual(['t - : / ']);
+    expect(m.alwaysFailed).toEqual([]);
+    expect(wantsRerun([run([], ['t '], ['k']), run(['t'], [], ['k'])], 2)).toBe(false);
+  });
+
   test('a test that passed first and failed on a re-run has failed too (a test that ever fails is failed)', () => {
     const m = mergeRuns([run([], ['b'], ['k']), run(['b'], [], [], ['k'])]);
     expect(m.flaky).toEqual(['b', 'k']);

@@ -7,7 +7,7 @@
  * fix stage is run; the run and test stages are the row's stored results, as Multi-SWE-bench does.
  */
 import type { MsbGrading, MsbStageResult } from '@faun/schema';
-import type { TestMap } from './parsers/index.ts';
+import { stableTestName, type TestMap } from './parsers/index.ts';
 
 export type MsbStatus = 'PASS' | 'FAIL' | 'SKIP' | 'NONE';
 export type MsbCategory = 'p2p' | 'f2p' | 's2p' | 'n2p';
@@ -108,6 +108,28 @@ export interface MsbVerdict {
 }
 
 const CATS: MsbCategory[] = ['p2p', 'f2p', 's2p', 'n2p'];
+const MSB_RANK: Record<MsbStatus, number> = { NONE: 0, PASS: 1, SKIP: 2, FAIL: 3 };
+
+/**
+ * One stage's result under stable test names; names that become one keep the worst outcome (failed over
+ * skipped over passed), so the stage never holds a name in two lists.
+ */
+export function stableStage(r: MsbStageResult): MsbStageResult {
+  const by = new Map<string, MsbStatus>();
+  for (const [id, s] of statuses(r)) {
+    const k = stableTestName(id);
+    if (k && MSB_RANK[s] > MSB_RANK[by.get(k) ?? 'NONE']) by.set(k, s);
+  }
+  const out: MsbStageResult = { passed_tests: [], failed_tests: [], skipped_tests: [] };
+  const list: Record<MsbStatus, string[]> = {
+    PASS: out.passed_tests,
+    FAIL: out.failed_tests,
+    SKIP: out.skipped_tests,
+    NONE: [],
+  };
+  for (const [k, s] of [...by].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) list[s].push(k);
+  return out;
+}
 
 /**
  * Multi-SWE-bench's evaluation (`gen_eval_reports`): the fix stage graded with the row's stored run and
@@ -115,13 +137,20 @@ const CATS: MsbCategory[] = ['p2p', 'f2p', 's2p', 'n2p'];
  */
 export function msbEvaluate(row: MsbGrading, fix: MsbStageResult): MsbVerdict {
   const none: MsbStageResult = { passed_tests: [], failed_tests: [], skipped_tests: [] };
-  const check = msbCheck(row.run_result ?? none, row.test_patch_result ?? none, fix);
+  // The stages and the row's lists meet as stable names (parsers/stable-names.ts): a test whose name a
+  // run printed with a duration or trailing space in one stage and without in another is one test.
+  const check = msbCheck(
+    stableStage(row.run_result ?? none),
+    stableStage(row.test_patch_result ?? none),
+    stableStage(fix),
+  );
   const found = Object.fromEntries(
     CATS.map((c) => [c, { success: [] as string[], failure: [] as string[] }]),
   ) as MsbVerdict['found'];
   for (const c of CATS) {
     const have = new Set(check.categories[c]);
-    for (const id of row[`${c}_tests`]) found[c][have.has(id) ? 'success' : 'failure'].push(id);
+    for (const id of row[`${c}_tests`])
+      found[c][have.has(stableTestName(id)) ? 'success' : 'failure'].push(id);
   }
   let reason = check.valid ? '' : `invalid report: ${check.error}`;
   if (!reason)

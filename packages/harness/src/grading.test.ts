@@ -79,6 +79,55 @@ describe('gradeLog', () => {
     });
   });
 
+  test('names meet as stable names: a duration or trailing space never decides a verdict, by either rule', () => {
+    // jest as Multi-SWE-bench's dayjs rule reads it: the title keeps its trailing space only before a duration
+    const jest = (d: string) => ['PASS test/display.test.js', `  ✓ Format - : / ${d}`, '  ✕ broken (3ms)'];
+    const listed = 'test/display.test.js:Format - : /';
+    for (const [d, spelt] of [
+      ['', listed],
+      [' (14ms)', `${listed} `],
+    ] as const) {
+      const row = {
+        ...base,
+        parser: 'msb-jest-suite' as const,
+        exactIds: true,
+        log: wrap(jest(d), 1),
+        exitCode: 1,
+      };
+      const g = gradeLog({ ...row, failToPass: [], passToPass: [listed] });
+      expect(Object.keys(g.tests)).toContain(spelt);
+      expect(g.tests_status.PASS_TO_PASS).toEqual({ success: [listed], failure: [] });
+      // fail_only: a listed failing test is found whatever was printed after it
+      const f = gradeLog({
+        ...row,
+        evalType: 'fail_only',
+        failToPass: ['test/display.test.js:broken '],
+        passToPass: [],
+      });
+      expect(f.tests_status.FAIL_TO_PASS.failure).toEqual(['test/display.test.js:broken ']);
+      // Multi-SWE-bench's rule: stored stages spelt one way, the fix run the other
+      const stage = (passed: string[], failed: string[]) => ({
+        passed_tests: passed,
+        failed_tests: failed,
+        skipped_tests: [],
+      });
+      const msb = {
+        fixed_tests: ['test/display.test.js:new'],
+        p2p_tests: [`${listed} `],
+        f2p_tests: ['test/display.test.js:new'],
+        s2p_tests: [],
+        n2p_tests: [],
+        run_result: stage([`${listed} `], []),
+        test_patch_result: stage([`${listed} `], ['test/display.test.js:new']),
+        fix_patch_result: null,
+      };
+      const m = gradeLog({ ...row, log: wrap([...jest(d), '  ✓ new'], 1), msb });
+      expect(m.note).toBeNull();
+      expect(m.resolved_status).toBe('RESOLVED_FULL');
+      expect(m.tests_status.PASS_TO_PASS).toEqual({ success: [`${listed} `], failure: [] });
+    }
+  });
+
   test('no test results and no sign the suite ran (build broken) is an unusable log', () => {
     const g = gradeLog({ ...base, log: wrap(['SyntaxError: invalid syntax'], 2), exitCode: 2 });
     expect(g.valid).toBe(false);

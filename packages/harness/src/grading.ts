@@ -9,7 +9,14 @@ import type { ExecutionResult, MsbGrading, TestStatus } from '@faun/schema';
 import { forgedMarkers, framedSection } from './framing.ts';
 import { msbEvaluate, stageConflict, stageResult } from './grading-msb.ts';
 import { type EvalType, judged, referenceLog, referenceStatus, SWE_MARKERS } from './grading-swebench.ts';
-import { normaliseUnittestId, type ParserName, parseLog, type TestMap } from './parsers/index.ts';
+import {
+  normaliseUnittestId,
+  type ParserName,
+  parseLog,
+  stableTestMap,
+  stableTestName,
+  type TestMap,
+} from './parsers/index.ts';
 
 export type { EvalType } from './grading-swebench.ts';
 export type ResolvedStatus = 'RESOLVED_FULL' | 'RESOLVED_PARTIAL' | 'RESOLVED_NO';
@@ -148,7 +155,9 @@ export function gradeLog(input: GradeInput): Grade {
     };
   }
   const variants = new Set<string>();
-  const statusOf = statusFinder(ref.tests, Boolean(input.exactIds), variants);
+  // Listed and parsed names meet as stable names: a duration, colour or worker tag never decides a verdict.
+  const stable = stableTestMap(ref.tests);
+  const statusOf = statusFinder(stable, Boolean(input.exactIds), variants);
   const lists: Array<[keyof TestsStatus, string[], 'f2p' | 'p2p']> = [
     ['FAIL_TO_PASS', input.failToPass, 'f2p'],
     ['PASS_TO_PASS', input.passToPass, 'p2p'],
@@ -157,7 +166,9 @@ export function gradeLog(input: GradeInput): Grade {
   ];
   for (const [key, ids, kind] of lists)
     for (const id of ids)
-      status[key][judged(id, ref.tests, kind, evalType, statusOf) ? 'success' : 'failure'].push(id);
+      status[key][judged(stableTestName(id), stable, kind, evalType, statusOf) ? 'success' : 'failure'].push(
+        id,
+      );
   if (variants.size) flags.push(`id-variants:${variants.size}`);
   return {
     valid: true,
@@ -229,12 +240,16 @@ function gradeMsb(input: GradeInput, msb: MsbGrading): Grade {
   if (!msb.run_result || !msb.test_patch_result) {
     // Without the stored stages only the fix stage can be checked: every listed test must pass.
     flags.push('msb-stage-results-missing');
+    const stable = stableTestMap(tests);
+    const passed = (id: string) => {
+      const k = stableTestName(id);
+      return Object.hasOwn(stable, k) && (stable[k] === 'PASSED' || stable[k] === 'XFAIL');
+    };
     for (const [key, ids] of [
       ['FAIL_TO_PASS', listed],
       ['PASS_TO_PASS', msb.p2p_tests],
     ] as const)
-      for (const id of ids)
-        status[key][tests[id] === 'PASSED' || tests[id] === 'XFAIL' ? 'success' : 'failure'].push(id);
+      for (const id of ids) status[key][passed(id) ? 'success' : 'failure'].push(id);
     const ok = !status.FAIL_TO_PASS.failure.length && !status.PASS_TO_PASS.failure.length;
     return {
       ...base,

@@ -75,3 +75,26 @@ test('a torn last line is skipped; a broken line elsewhere names the file and li
   await expect(readGoldRuns(join(root, 'missing.jsonl'))).rejects.toThrow('no gold health file');
   expect(readFileSync(file, 'utf8')).toContain('oops');
 });
+
+test('a test is one test in the health report whatever its spelling (trailing space, duration) in a run', () => {
+  const runs = [
+    goldRun(
+      executionResult('d', 'unresolved', { tests_status: failing(['f.js:t - : / ']) }),
+      'r1',
+      'verify',
+      at('1'),
+    ),
+    goldRun(
+      executionResult('d', 'unresolved', { tests_status: failing(['f.js:t - : /']) }),
+      'r2',
+      'verify',
+      at('2'),
+    ),
+    goldRun(executionResult('d', 'resolved'), 'r3', 'verify', at('3')),
+  ];
+  expect(runs.map((r) => r?.failing)).toEqual([['f.js:t - : /'], ['f.js:t - : /'], []]);
+  // records written before names were stable are read by stable name too
+  const old = { ...runs[0]!, failing: ['f.js:t - : /  (14ms)'] };
+  const h = healthReport([old, runs[1]!, runs[2]!]);
+  expect(h[0]!.tests).toEqual([{ test: 'f.js:t - : /', failures: 2, runs: 3, rate: 2 / 3 }]);
+});

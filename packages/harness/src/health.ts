@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { InputError } from '@faun/kit';
 import { type DeterminismContract, type ExecutionResult, stableStringify } from '@faun/schema';
 import { failingTests } from './flaky.ts';
+import { stableTestName } from './parsers/index.ts';
 
 /** The health file's name inside a log directory (`<log-dir>/gold-health.jsonl`). */
 export const HEALTH_FILE = 'gold-health.jsonl';
@@ -20,7 +21,7 @@ export interface GoldRun {
   run_id: string;
   source: 'verify' | 'validate';
   outcome: ExecutionResult['outcome'];
-  /** Listed tests that failed in this run (over its re-runs). */
+  /** Listed tests that failed in this run (over its re-runs), by stable name (parsers/stable-names.ts). */
   failing: string[];
   /** Listed tests re-run: passes / runs. */
   test_runs: Record<string, { passes: number; runs: number }> | null;
@@ -104,7 +105,9 @@ export function healthReport(runs: GoldRun[], all = false): InstanceHealth[] {
     const failedRuns = rs.filter((r) => r.outcome !== 'resolved');
     if (!failedRuns.length && !all) continue;
     const failures = new Map<string, number>();
-    for (const r of rs) for (const t of r.failing) failures.set(t, (failures.get(t) ?? 0) + 1);
+    // by stable name (files written before names were stable may hold a test under two spellings)
+    for (const r of rs)
+      for (const t of new Set(r.failing.map(stableTestName))) failures.set(t, (failures.get(t) ?? 0) + 1);
     const outcomes: Record<string, number> = {};
     for (const r of failedRuns) outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
     const dates = rs.map((r) => r.date).sort();

@@ -26,6 +26,7 @@ export {
   PARSERS,
   type ParserName,
   parseLog,
+  stableTestName,
   stripAnsi,
   type TestMap,
 } from './parsers/index.ts';

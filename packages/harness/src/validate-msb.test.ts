@@ -44,6 +44,13 @@ test('a test that flips between repeats of any stage is dropped from every stage
   expect(flakyTests([{ x: P }, {}, { x: P }])).toEqual(['x']);
 });
 
+test('a test read with a trailing space in one repeat only (a duration printed once) is not flaky', () => {
+  const spelt: TestMap[] = [{ 'f.js:t - : /': P }, { 'f.js:t - : / ': P }, { 'f.js:t - : /': P }];
+  expect(flakyTests(spelt)).toEqual([]);
+  // a real flip is still one, under every spelling it had
+  expect(flakyTests([{ 'f.js:t ': P }, { 'f.js:t': F }, { 'f.js:t ': P }])).toEqual(['f.js:t', 'f.js:t ']);
+});
+
 test("invalid as Multi-SWE-bench's Report.check says: regression, nothing fixed, anomaly, no results", () => {
   expect(deriveMsb(three({ a: P }), three({ a: P, b: F }), three({ a: F, b: P })).error).toBe(
     'test a passed before the fix patch and fails after it',
@@ -135,4 +142,13 @@ test('validated rows in both shapes, and the funnel of dropped rows', () => {
       'run run 1: infra_error (environment build failed: image build failed for faun/env-x:1a2b': 1,
     },
   });
+});
+
+test('a test spelt with a trailing space in one stage only is one test to Report.check, spelt as after the fix', () => {
+  const k = 'f.js:Format - : /';
+  const d = deriveMsb([{ [k]: P }], [{ [k]: P, 'f.js:new': F }], [{ [`${k} `]: P, 'f.js:new': P }]);
+  expect(d.valid).toBe(true);
+  expect(d.pass_to_pass).toEqual([`${k} `]);
+  expect(d.fail_to_pass).toEqual(['f.js:new']);
+  expect(d.n2p).toEqual([]);
 });

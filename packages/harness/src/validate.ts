@@ -6,7 +6,7 @@
  */
 import type { ExecutionInstance, TestStatus } from '@faun/schema';
 import { framedSection } from './framing.ts';
-import { type ParserName, parseLog, type TestMap } from './parsers/index.ts';
+import { type ParserName, parseLog, stableTestMap, stableTestName, type TestMap } from './parsers/index.ts';
 import { repoSource } from './repo.ts';
 import { rowGrading } from './row-grading.ts';
 import { runInstance } from './run-instance.ts';
@@ -32,14 +32,27 @@ export interface Derived {
   flaky: string[];
 }
 
-/** F2P = stably not passing before and stably passing after; P2P = stably passing on both sides. */
+/**
+ * F2P = stably not passing before and stably passing after; P2P = stably passing on both sides. Runs are
+ * compared by stable name (parsers/stable-names.ts), so a test read as `x` in one run and `x ` in another (a
+ * duration printed once) is one test; it is listed as the first run after the fix spelt it.
+ */
 export function deriveTests(before: TestMap[], after: TestMap[]): Derived {
-  const ids = new Set<string>();
-  for (const m of [...before, ...after]) for (const k of Object.keys(m)) ids.add(k);
+  const spelling = new Map<string, string>();
+  for (const m of [...after, ...before])
+    for (const k of Object.keys(m)) {
+      const s = stableTestName(k);
+      if (s && !spelling.has(s)) spelling.set(s, k);
+    }
+  const [sb, sa] = [before.map(stableTestMap), after.map(stableTestMap)];
+  const seen = (m: TestMap, n: string): Seen => (Object.hasOwn(m, n) ? m[n]! : 'ABSENT');
   const out: Derived = { fail_to_pass: [], pass_to_pass: [], flaky: [] };
-  for (const id of [...ids].sort()) {
-    const b = before.map((m) => m[id] ?? 'ABSENT');
-    const a = after.map((m) => m[id] ?? 'ABSENT');
+  const ids = [...spelling]
+    .map(([n, id]) => [id, n] as const)
+    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+  for (const [id, n] of ids) {
+    const b = sb.map((m) => seen(m, n));
+    const a = sa.map((m) => seen(m, n));
     const stable = (xs: Seen[]) => xs.every((x) => ok(x) === ok(xs[0]!));
     if (!stable(b) || !stable(a)) {
       out.flaky.push(id);

@@ -15,6 +15,7 @@ import { parseUnittest } from './unittest.ts';
 export type { LogParser, TestMap } from './common.ts';
 export { put, stripAnsi } from './common.ts';
 export { conflictingReports } from './pytest.ts';
+export { stableTestMap, stableTestName } from './stable-names.ts';
 export { normaliseUnittestId } from './unittest.ts';
 
 /** Every parser by name. */
