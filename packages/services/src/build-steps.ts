@@ -52,6 +52,15 @@ function copySteps(rest: string, line: string): BuildStep[] {
   }));
 }
 
+/** Docker's test for exec form: the argument parses as a JSON array (else `[ … ]` is a shell test). */
+function isJsonArray(s: string): boolean {
+  try {
+    return Array.isArray(JSON.parse(s));
+  } catch {
+    return false;
+  }
+}
+
 /** The steps of a Dockerfile; the first must be FROM. */
 export function parseDockerfile(text: string): BuildStep[] {
   const steps: BuildStep[] = [];
@@ -62,7 +71,7 @@ export function parseDockerfile(text: string): BuildStep[] {
     if (!op || !rest) throw new DockerfileError(`Dockerfile line without an argument: ${line}`);
     if (op === 'FROM') steps.push({ kind: 'from', image: rest });
     else if (op === 'RUN') {
-      if (rest.startsWith('[')) throw new DockerfileError(`exec-form RUN is not supported: ${line}`);
+      if (isJsonArray(rest)) throw new DockerfileError(`exec-form RUN is not supported: ${line}`);
       steps.push({ kind: 'run', cmd: rest });
     } else if (op === 'COPY') steps.push(...copySteps(rest, line));
     else if (op === 'ENV' || op === 'LABEL' || op === 'WORKDIR' || op === 'USER')
