@@ -22,6 +22,7 @@ import { DEFAULT_OUTPUT_LIMITS } from './capture.ts';
 import { DockerBackend } from './docker.ts';
 import { DEFAULT_RERUNS, FLAKY_POLICIES, type FlakyPolicy } from './flaky.ts';
 import { HEALTH_FILE, healthLines, healthReport, readGoldRuns } from './health.ts';
+import { IMAGE_TRUST_OPTIONS, imageTrustOf } from './image-options.ts';
 import { loadInstanceRows, loadInstances, loadPredictions } from './instances.ts';
 import { LocalBackend } from './local-backend.ts';
 import { answers, registryUrl } from './network.ts';
@@ -293,6 +294,7 @@ export const commands = [
         default: false,
         description: 'accept an empty instances or predictions file (otherwise an error)',
       },
+      ...IMAGE_TRUST_OPTIONS,
     ],
     async run(ctx) {
       if (ctx.opts.pruneImages) return pruneCommand(ctx);
@@ -302,6 +304,7 @@ export const commands = [
             hint: 'faun verify --instances FILE --predictions FILE|gold|empty --run-id ID (or --prune-images)',
           });
       const runId = String(ctx.opts.runId);
+      const trust = imageTrustOf(ctx);
       const c = await common(ctx, runId);
       const instancesFile = String(ctx.opts.instances);
       const instances = await loadInstances(instancesFile);
@@ -356,6 +359,7 @@ export const commands = [
           reportDir: ctx.opts.reportDir ? String(ctx.opts.reportDir) : undefined,
           images,
           namespaces,
+          ...trust,
           healthFile: join(ctx.logDir, HEALTH_FILE),
           onResult: (r, reused) => {
             if (r.outcome === 'resolved') resolved++;

@@ -28,6 +28,7 @@ import {
   instanceDockerfile,
   LABEL,
 } from './docker-images.ts';
+import type { LockEntry } from './image-trust.ts';
 import type { PublishedPlan } from './published.ts';
 import { repoSource, snapshotRepo, treeOf } from './repo.ts';
 import type { Backend, PreparedEnv, Sandbox, StartOptions } from './sandbox.ts';
@@ -129,6 +130,14 @@ export class DockerBackend implements Backend {
       }
     });
     return { ref: plan.image, hash, workdir: plan.workdir };
+  }
+
+  async imageEntry(ref: string): Promise<LockEntry | null> {
+    const r = await docker(['image', 'inspect', '--format', '{{json .Id}} {{json .RepoDigests}}', ref]);
+    if (r.code !== 0) return null;
+    const [id, digests] = r.out.trim().split(' ');
+    const repo = (JSON.parse(digests ?? 'null') as string[] | null)?.[0] ?? null;
+    return { id: JSON.parse(id ?? '""') as string, repo_digest: repo };
   }
 
   start(env: PreparedEnv, opts: StartOptions): Promise<Sandbox> {
