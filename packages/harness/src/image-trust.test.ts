@@ -41,7 +41,7 @@ test("a row's image: allowed namespaces only (Docker Hub's prefixes are the same
 });
 
 test('trustedRow: ignored without trust, kept when allowed, a problem otherwise', () => {
-  const row = { instance_id: 'x', image: 'evil.example/x:1' };
+  const row: { instance_id: string; image: string | null } = { instance_id: 'x', image: 'evil.example/x:1' };
   expect(trustedRow(row, false)).toEqual({ row: { instance_id: 'x', image: null } });
   expect(trustedRow(row, true)).toEqual({
     problem:
