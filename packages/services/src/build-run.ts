@@ -10,6 +10,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FaunError } from '@faun/kit';
+import { processAlive } from '@faun/kit/lock';
 import { buildNetworkArgs } from './build-net.ts';
 import { BUILD_CAPS, type BuildPolicy } from './build-policy.ts';
 import { type BuildStep, parseDockerfile } from './build-steps.ts';
@@ -177,6 +178,21 @@ async function apply(
   else if (s.kind === 'run') await runStep(st, s.cmd, policy, await net());
 }
 
+/** Removes build containers (`faun-build-<pid>-<n>`) of processes that are gone (an interrupted build). */
+export async function reapBuildContainers(): Promise<number> {
+  const r = await docker(['ps', '-a', '--filter', 'name=^faun-build-[0-9]', '--format', '{{.Names}}']);
+  if (r.code !== 0) return 0;
+  const dead = r.out
+    .split('\n')
+    .filter((n) => {
+      const m = /^faun-build-(\d+)-\d+$/.exec(n.trim());
+      return m && !processAlive(Number(m[1]));
+    })
+    .map((n) => n.trim());
+  if (dead.length) await docker(['rm', '-f', ...dead]);
+  return dead.length;
+}
+
 /** Builds `tag` from `dockerfile` (faun's own) with the files of `ctx`, every step confined by `policy`. */
 export async function buildImage(
   tag: string,
@@ -186,6 +202,8 @@ export async function buildImage(
   log: (l: string) => void = () => {},
 ): Promise<void> {
   const steps = parseDockerfile(dockerfile);
+  const reaped = await reapBuildContainers();
+  if (reaped) log(`removed ${reaped} build container(s) of interrupted builds`);
   const first = steps[0];
   if (first?.kind !== 'from') throw new BuildStepError('a Dockerfile must start with FROM');
   const st = await fromStep(first.image);
