@@ -79,6 +79,7 @@ test('a build step reaches no host service, no other host, only the registries, 
       `${tcp('127.0.0.1', loopPort)} > /probe/loopback`,
       `${tcp(gateway, gwPort)} > /probe/gateway`,
       `${tcp(registryIp, 80)} > /probe/direct`,
+      '(getent hosts registry.npmjs.org || echo "no resolution ($?)") > /probe/dns',
       `${fetchPy('http://example.com/')} > /probe/other-host`,
       `${fetchPy(`http://${gateway}:${gwPort}/`)} > /probe/gateway-via-proxy`,
       `${fetchPy('https://registry.npmjs.org/left-pad')} > /probe/npm`,
@@ -108,6 +109,7 @@ test('a build step reaches no host service, no other host, only the registries, 
     'loopback',
     'gateway',
     'direct',
+    'dns',
     'other-host',
     'gateway-via-proxy',
     'npm',
@@ -128,6 +130,7 @@ test('a build step reaches no host service, no other host, only the registries, 
   expect(probes['inst-loopback']).toMatch(/no connection \((1|124)\)/);
   // no route out except through the proxy, which refuses what is not a registry
   expect(probes.direct).toMatch(/no connection \((1|124)\)/);
+  expect(probes.dns).toBe('no resolution (2)'); // no name service either: names go to the proxy
   expect(probes['other-host']).toMatch(/403.*Forbidden/);
   expect(probes['gateway-via-proxy']).toMatch(/403.*Forbidden/);
   // the registries work: apt installed jq, npm answered over CONNECT
