@@ -4,8 +4,8 @@
  * `--cap-drop ALL` plus BUILD_CAPS, `no-new-privileges`, CPU/memory/pids limits and the policy's network,
  * committed into the next layer; COPY is a tar stream into a created container; ENV/LABEL/WORKDIR/USER are
  * commit changes. The proxy variables reach a step through its command line only, never the image's
- * configuration. Images have the content `docker build` gave them; their command is the base image's,
- * else `bash`, and PATH is set as the builder sets it.
+ * configuration. Images have the content `docker build` gave them; their entrypoint and command are the
+ * base image's (a base with no command gets `bash`), and PATH is set as the builder sets it.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -79,12 +79,18 @@ async function startAttached(name: string): Promise<{ code: number; tail: string
 interface State {
   image: string;
   cmd: string;
+  /** The base image's entrypoint (JSON), cleared while steps run and restored at each commit. */
+  entrypoint: string | null;
   pending: string[];
 }
 
+/** `docker create` flags that clear the base image's entrypoint for a step (restored by commit). */
+const noEntrypoint = (st: State) => (st.entrypoint ? ['--entrypoint', ''] : []);
+
 /** Commits container `name` with the pending changes and the base command; removes it. */
 async function commit(st: State, name: string): Promise<string> {
-  const changes = [...st.pending, `CMD ${st.cmd}`].flatMap((c) => ['--change', c]);
+  const restore = st.entrypoint ? [`ENTRYPOINT ${st.entrypoint}`] : [];
+  const changes = [...st.pending, ...restore, `CMD ${st.cmd}`].flatMap((c) => ['--change', c]);
   st.pending = [];
   try {
     return await must(['commit', ...changes, name], `docker commit of ${name}`);
@@ -97,7 +103,17 @@ async function runStep(st: State, cmd: string, policy: BuildPolicy, net: { args:
   if (st.pending.length) await metaStep(st);
   const name = `faun-build-${process.pid}-${++seq}`;
   await must(
-    ['create', ...stepFlags(policy, name, net.args), st.image, 'env', ...net.env, '/bin/sh', '-c', cmd],
+    [
+      'create',
+      ...stepFlags(policy, name, net.args),
+      ...noEntrypoint(st),
+      st.image,
+      'env',
+      ...net.env,
+      '/bin/sh',
+      '-c',
+      cmd,
+    ],
     'docker create of a build step',
   );
   try {
@@ -115,7 +131,10 @@ async function runStep(st: State, cmd: string, policy: BuildPolicy, net: { args:
 
 async function metaStep(st: State): Promise<void> {
   const name = `faun-build-${process.pid}-${++seq}`;
-  await must(['create', '--name', name, '--network', 'none', st.image, 'true'], 'docker create');
+  await must(
+    ['create', '--name', name, '--network', 'none', ...noEntrypoint(st), st.image, 'true'],
+    'docker create',
+  );
   st.image = await commit(st, name);
 }
 
@@ -125,7 +144,10 @@ async function copyStep(st: State, ctx: string, src: string, dest: string): Prom
   const to = dest.replace(/^\/+/, '').replace(/\/+$/, '');
   if (/[,\\]/.test(to)) throw new BuildStepError(`COPY destination ${dest} has a character tar cannot map`);
   const name = `faun-build-${process.pid}-${++seq}`;
-  await must(['create', '--name', name, '--network', 'none', st.image, 'true'], 'docker create');
+  await must(
+    ['create', '--name', name, '--network', 'none', ...noEntrypoint(st), st.image, 'true'],
+    'docker create',
+  );
   const tar = [
     'tar',
     '--owner=0',
@@ -152,18 +174,14 @@ async function copyStep(st: State, ctx: string, src: string, dest: string): Prom
   st.image = await commit(st, name);
 }
 
-/** The starting state: the base image, its command, PATH when the base has none. */
+/** The starting state: the base image, its command and entrypoint, PATH when the base has none. */
 async function fromStep(image: string): Promise<State> {
   const out = await must(['image', 'inspect', '--format', '{{json .Config}}', image], `base image ${image}`);
-  const cfg = JSON.parse(out) as {
-    Cmd?: string[] | null;
-    Entrypoint?: string[] | null;
-    Env?: string[] | null;
-  };
-  if (cfg.Entrypoint?.length)
-    throw new BuildStepError(`base image ${image} has an entrypoint; the confined builder needs none`);
+  type Config = { Cmd?: string[] | null; Entrypoint?: string[] | null; Env?: string[] | null };
+  const cfg = (JSON.parse(out) ?? {}) as Config;
+  const entrypoint = cfg.Entrypoint?.length ? JSON.stringify(cfg.Entrypoint) : null;
   const pending = (cfg.Env ?? []).some((e) => e.startsWith('PATH=')) ? [] : [`ENV PATH=${DEFAULT_PATH}`];
-  return { image, cmd: JSON.stringify(cfg.Cmd?.length ? cfg.Cmd : ['bash']), pending };
+  return { image, cmd: JSON.stringify(cfg.Cmd?.length ? cfg.Cmd : ['bash']), entrypoint, pending };
 }
 
 async function apply(
