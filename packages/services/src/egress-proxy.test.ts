@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { connect, createServer, type Server } from 'node:net';
-import { decide, parseHead, startEgressProxy } from './egress-proxy.ts';
+import { connect as tlsConnect } from 'node:tls';
+import { clientHelloSni, decide, parseHead, startEgressProxy } from './egress-proxy.ts';
 
 const allow = new Set(['deb.debian.org:80', 'registry.npmjs.org:443']);
 const head = (s: string) => {
@@ -88,7 +89,7 @@ function exchange(send: string): Promise<string> {
   });
 }
 
-test('the proxy forwards an allowed request (Host rewritten) and refuses another host with 403', async () => {
+test('the proxy: an allowed GET forwarded (Host rewritten), other hosts 403, bodies 405, tunnels only for the allowed TLS name', async () => {
   const ok = await exchange(`GET http://127.0.0.1:${originPort}/x HTTP/1.1\r\nHost: evil.example\r\n\r\n`);
   expect(ok).toStartWith('HTTP/1.1 200 OK');
   expect(seen.at(-1)).toStartWith(`GET /x HTTP/1.1\r\nHost: 127.0.0.1:${originPort}\r\n`);
@@ -96,8 +97,74 @@ test('the proxy forwards an allowed request (Host rewritten) and refuses another
   const denied = await exchange(`GET http://127.0.0.1:${originPort + 1}/x HTTP/1.1\r\n\r\n`);
   expect(denied).toStartWith('HTTP/1.1 403 Forbidden');
   expect(denied).toContain(`127.0.0.1:${originPort + 1} is not an allowed package registry`);
-  const tunnel = await exchange(`CONNECT 127.0.0.1:${originPort} HTTP/1.1\r\n\r\nGET /t HTTP/1.1\r\n\r\n`);
+  const post = await exchange(`POST http://127.0.0.1:${originPort}/x HTTP/1.1\r\nContent-Length: 1\r\n\r\nx`);
+  expect(post).toStartWith('HTTP/1.1 405');
+  // a tunnel opens after a ClientHello naming the allowed host; its bytes reach the origin as sent
+  const ok2 = hello('127.0.0.1');
+  const tunnel = await exchange(`CONNECT 127.0.0.1:${originPort} HTTP/1.1\r\n\r\n${ok2.toString('latin1')}`);
   expect(tunnel).toStartWith('HTTP/1.1 200 Connection established\r\n\r\nHTTP/1.1 200 OK');
-  expect(seen.at(-1)).toStartWith('GET /t HTTP/1.1');
+  expect(seen.at(-1)).toBe(ok2.toString('latin1'));
+  // another name fronted through the allowed address: the tunnel closes, the origin never sees it
+  const fronted = await exchange(
+    `CONNECT 127.0.0.1:${originPort} HTTP/1.1\r\n\r\n${hello('evil.example').toString('latin1')}`,
+  );
+  expect(fronted).toBe('HTTP/1.1 200 Connection established\r\n\r\n');
+  const plain = await exchange(`CONNECT 127.0.0.1:${originPort} HTTP/1.1\r\n\r\nGET /t HTTP/1.1\r\n\r\n`);
+  expect(plain).toBe('HTTP/1.1 200 Connection established\r\n\r\n');
   expect(seen.length).toBe(before + 1);
+});
+
+/** A minimal TLS 1.2 ClientHello naming `name` (SNI), as a record. */
+function hello(name: string): Buffer {
+  const sniName = Buffer.from(name, 'latin1');
+  const sni = Buffer.concat([
+    u16(0),
+    u16(sniName.length + 5),
+    u16(sniName.length + 3),
+    Buffer.from([0]),
+    u16(sniName.length),
+    sniName,
+  ]);
+  const body = Buffer.concat([
+    Buffer.from([3, 3]),
+    Buffer.alloc(32, 7),
+    Buffer.from([0]), // session id
+    u16(2),
+    Buffer.from([0x13, 0x01]), // one cipher suite
+    Buffer.from([1, 0]), // compression: null
+    u16(sni.length),
+    sni,
+  ]);
+  const hs = Buffer.concat([Buffer.from([1, 0, body.length >> 8, body.length & 255]), body]);
+  return Buffer.concat([Buffer.from([0x16, 3, 1]), u16(hs.length), hs]);
+}
+function u16(n: number): Buffer {
+  const b = Buffer.alloc(2);
+  b.writeUInt16BE(n);
+  return b;
+}
+
+test("clientHelloSni reads the server name of a real TLS client's ClientHello, and waits for the whole record", async () => {
+  const got = await new Promise<Buffer>((resolve) => {
+    const srv = createServer((s) => {
+      let b = Buffer.alloc(0);
+      s.on('data', (d) => {
+        b = Buffer.concat([b, d as Buffer]);
+        if (clientHelloSni(b) !== 'more') {
+          s.destroy();
+          srv.close();
+          resolve(b);
+        }
+      });
+    });
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      tlsConnect({ host: '127.0.0.1', port, servername: 'registry.npmjs.org' }).on('error', () => {});
+    });
+  });
+  expect(clientHelloSni(got)).toBe('registry.npmjs.org');
+  expect(clientHelloSni(got.subarray(0, 40))).toBe('more');
+  expect(clientHelloSni(Buffer.from('GET / HTTP/1.1\r\n'))).toBeNull();
+  expect(clientHelloSni(hello('Deb.Debian.org'))).toBe('deb.debian.org');
 });
