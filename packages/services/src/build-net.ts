@@ -95,7 +95,18 @@ async function ensureProxy(registries: string[], log: (l: string) => void): Prom
   };
   const have = await ip();
   if (have) return have;
-  await docker(['rm', '-f', name]);
+  // a proxy for the same registries from another faun (source, bun) is superseded by this one
+  const same = sha256(registries.join(',')).slice(0, 12);
+  const old = await docker([
+    'ps',
+    '-a',
+    '--filter',
+    `label=${PROXY_LABEL}.registries=${same}`,
+    '--format',
+    '{{.Names}}',
+  ]);
+  const stale = old.out.split('\n').filter((n) => n && n !== name);
+  await docker(['rm', '-f', name, ...stale]);
   const hosts = await hostEntries(registries);
   log(`build proxy ${name}: forwarding only to ${registries.join(' ')}`);
   const r = await docker([
@@ -105,6 +116,8 @@ async function ensureProxy(registries: string[], log: (l: string) => void): Prom
     name,
     '--label',
     `${PROXY_LABEL}=${id}`,
+    '--label',
+    `${PROXY_LABEL}.registries=${same}`,
     '--restart',
     'unless-stopped',
     '--network',
