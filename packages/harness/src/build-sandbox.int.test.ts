@@ -166,3 +166,26 @@ test('the probe is not blind: with --build-network host the same step reaches th
   expect(r.out).toContain('connected');
   expect(hits.slice(before)).toEqual([`127.0.0.1:${loopPort}`]);
 }, 600_000);
+
+test('with --build-network none a build step has no network at all, not even the proxy', async () => {
+  const spec: EnvSpec = {
+    name: `faun-test/build-none-${process.pid}-${loopPort}`,
+    versions: null,
+    toolchain: 'python',
+    apt: [],
+    envSetup: [
+      `mkdir -p /probe && ${tcp(registryIp, 80)} > /probe/direct && env | grep -ci proxy > /probe/proxy; true`,
+    ],
+    install: [],
+    testCmd: 'true',
+    parser: 'pytest',
+    specVersion: '1',
+  };
+  const backend = new DockerBackend(`build-none-${process.pid}`, { buildNetwork: 'none' });
+  const env = await backend.prepare(fx.instance, spec, fx.dir, () => {});
+  made.push(env.ref);
+  const read = async (f: string) =>
+    (await docker(['run', '--rm', '--network', 'none', env.ref, 'cat', `/probe/${f}`])).out.trim();
+  expect(await read('direct')).toMatch(/Network is unreachable.*no connection \(1\)/);
+  expect(await read('proxy')).toBe('0');
+}, 600_000);
