@@ -166,6 +166,8 @@ async function forward(client: Socket, head: Head, d: Extract<Decision, { allow:
       : await open(d.host, d.port, null);
     const h = d.head ?? '';
     server.write(via ? h.replace(/^(\S+) /, `$1 http://${d.host}:${d.port}`) : h);
+    client.setTimeout(0);
+    server.on('error', () => client.destroy());
     server.pipe(client);
     client.on('close', () => server.destroy());
     return;
@@ -176,6 +178,8 @@ async function forward(client: Socket, head: Head, d: Extract<Decision, { allow:
   const sni = clientHelloSni(hello);
   if (sni !== d.host) throw new Error(`TLS server name ${JSON.stringify(sni)} is not ${d.host}`);
   const server = await open(d.host, d.port, upstreamOf);
+  client.setTimeout(0);
+  server.on('error', () => client.destroy());
   server.write(hello);
   server.pipe(client);
   client.pipe(server);
@@ -211,7 +215,6 @@ function serve(client: Socket, allow: ReadonlySet<string>, log: (l: string) => v
       return refuse(client, '405 Method Not Allowed', 'only GET and HEAD are forwarded (and CONNECT)');
     }
     log(`allow ${head.method} ${d.host}:${d.port}`);
-    client.setTimeout(0);
     try {
       await forward(client, head, d, buf.subarray(end + 4));
     } catch (e) {
@@ -241,6 +244,8 @@ export function startEgressProxy(
 }
 
 if (import.meta.main) {
+  // one broken connection never takes the proxy (and every build using it) down
+  process.on('uncaughtException', (e) => console.log(`error: ${e.message}`));
   const allow = (process.env.FAUN_ALLOW ?? '').split(',').filter(Boolean);
   const { port } = await startEgressProxy(allow, {
     port: Number(process.env.FAUN_PROXY_PORT ?? 3128),
