@@ -3,6 +3,7 @@
  * RUN, with `\` continuations and comments. The text stays the cache key of an image; the steps are what
  * the confined builder (build-run.ts) executes, one container per RUN.
  */
+import { FaunError } from '@faun/kit';
 
 export type BuildStep =
   | { kind: 'from'; image: string }
@@ -10,8 +11,8 @@ export type BuildStep =
   | { kind: 'copy'; src: string; dest: string }
   | { kind: 'run'; cmd: string };
 
-/** Thrown for an instruction this builder does not execute: a bug in the Dockerfile's generator. */
-export class DockerfileError extends Error {}
+/** An instruction this builder does not execute: the Dockerfile's generator must write another form. */
+export class DockerfileError extends FaunError {}
 
 /** Logical lines: comments and blank lines dropped, `\`-continued lines joined as Docker joins them. */
 function logicalLines(text: string): string[] {
