@@ -13,7 +13,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { ensureDocker, ensureToolchainImage } from '@faun/services';
 import { type Fixture, makeFixture } from '../testing/fixtures.ts';
 import { DockerBackend } from './docker.ts';
-import { docker } from './docker-images.ts';
+import { docker, envTag } from './docker-images.ts';
 import type { EnvSpec } from './specs.ts';
 
 const root = mkdtempSync(`${tmpdir()}/faun-build-sbx-`);
@@ -99,7 +99,7 @@ test('a build step reaches no host service, no other host, only the registries, 
   };
   const backend = new DockerBackend(`build-sbx-${process.pid}`);
   const env = await backend.prepare(fx.instance, spec, fx.dir, () => {});
-  made.push(env.ref);
+  made.push(envTag(spec), env.ref);
   const envImage = (await docker(['image', 'inspect', '--format', '{{.Parent}}', env.ref])).out.trim();
   expect(envImage.length).toBeGreaterThan(0);
   const read = async (f: string) =>
@@ -160,7 +160,7 @@ test('the probe is not blind: with --build-network host the same step reaches th
   };
   const backend = new DockerBackend(`build-host-${process.pid}`, { buildNetwork: 'host' });
   const env = await backend.prepare(fx.instance, spec, fx.dir, () => {});
-  made.push(env.ref);
+  made.push(envTag(spec), env.ref);
   const r = await docker(['run', '--rm', '--network', 'none', env.ref, 'cat', '/probe/loopback']);
   expect(r.out).toContain('faun-probe');
   expect(r.out).toContain('connected');
@@ -183,7 +183,7 @@ test('with --build-network none a build step has no network at all, not even the
   };
   const backend = new DockerBackend(`build-none-${process.pid}`, { buildNetwork: 'none' });
   const env = await backend.prepare(fx.instance, spec, fx.dir, () => {});
-  made.push(env.ref);
+  made.push(envTag(spec), env.ref);
   const read = async (f: string) =>
     (await docker(['run', '--rm', '--network', 'none', env.ref, 'cat', `/probe/${f}`])).out.trim();
   expect(await read('direct')).toMatch(/Network is unreachable.*no connection \(1\)/);
