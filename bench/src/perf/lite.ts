@@ -145,7 +145,7 @@ export default async function lite(args: string[]): Promise<Record<string, unkno
     for (let p = 1; p <= Math.max(1, f.passes); p++) {
       const build: Record<string, number> = {};
       const backend = timed(
-        new DockerBackend(`bench-lite-${p}`, { buildNetwork: 'host', repoDirs: sourceDirs }),
+        new DockerBackend(`bench-lite-${p}`, { buildNetwork: 'registries', repoDirs: sourceDirs }),
         build,
       );
       const t = performance.now();

@@ -17,13 +17,15 @@ import {
   UsageError,
 } from '@faun/kit';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
+import { BUILD_NETWORKS, type BuildPolicy, buildPolicy, parseBuildNetwork } from '@faun/services';
 import { DEFAULT_OUTPUT_LIMITS } from './capture.ts';
 import { DockerBackend } from './docker.ts';
 import { DEFAULT_RERUNS, FLAKY_POLICIES, type FlakyPolicy } from './flaky.ts';
 import { HEALTH_FILE, healthLines, healthReport, readGoldRuns } from './health.ts';
+import { IMAGE_TRUST_OPTIONS, imageTrustOf } from './image-options.ts';
 import { loadInstanceRows, loadInstances, loadPredictions } from './instances.ts';
 import { LocalBackend } from './local-backend.ts';
-import { answers, anyAnswers, PACKAGE_REGISTRIES, registryUrl } from './network.ts';
+import { answers, registryUrl } from './network.ts';
 import { pruneCommand } from './prune.ts';
 import { DEFAULT_NAMESPACES } from './published.ts';
 import { regradeRun } from './regrade.ts';
@@ -89,10 +91,18 @@ const RUN_OPTIONS: OptionSpec[] = [
   {
     name: 'build-network',
     type: 'string',
-    choices: ['auto', 'host', 'none'],
-    default: 'auto',
+    choices: [...BUILD_NETWORKS],
+    default: 'registries',
     description:
-      'network of environment builds (pip/npm/go installs); auto = host when a package registry answers. Tests never have a network',
+      "network of image builds: registries = only the package registries the host uses (its apt sources, its npm registry), through faun's egress proxy; none = no network; host = the host's network, loopback services included. Tests never have a network",
+  },
+  {
+    name: 'build-registry',
+    type: 'list',
+    arg: 'URL',
+    repeatable: true,
+    description:
+      'another package registry builds may reach with --build-network registries (host and port of the URL)',
   },
   {
     name: 'cache-level',
@@ -104,17 +114,17 @@ const RUN_OPTIONS: OptionSpec[] = [
   },
 ];
 
-async function buildNetwork(ctx: CommandContext): Promise<'host' | 'none'> {
-  const o = ctx.opts.buildNetwork;
-  if (o === 'host' || o === 'none') return o;
-  if (ctx.opts.backend === 'local') return 'none';
-  const hit = await anyAnswers(PACKAGE_REGISTRIES);
-  ctx.log(
-    hit
-      ? `environment builds: host network (${hit} answers)`
-      : 'environment builds: no network (no package registry answers)',
-  );
-  return hit ? 'host' : 'none';
+/** The build policy of `--build-network` / `--build-registry` (said once, with what it allows). */
+function buildPolicyOf(ctx: CommandContext): BuildPolicy {
+  const network = parseBuildNetwork(ctx.opts.buildNetwork);
+  const extra = (ctx.opts.buildRegistry as string[] | undefined) ?? [];
+  const policy = buildPolicy(network, { extraRegistries: extra });
+  if (network === 'registries')
+    ctx.log(`image builds: only ${policy.registries.join(' ')} (--build-network)`);
+  else if (network === 'host')
+    ctx.log('image builds: host network — build steps can reach the host and its loopback services');
+  else ctx.log('image builds: no network');
+  return policy;
 }
 
 /** --disk MB: a positive whole number of MB (every sandbox has a quota). */
@@ -137,7 +147,7 @@ async function common(ctx: CommandContext, runId: string) {
   const backend: Backend =
     o.backend === 'local'
       ? new LocalBackend(join(CACHE, 'local-envs'))
-      : new DockerBackend(runId, { buildNetwork: await buildNetwork(ctx), repoDirs });
+      : new DockerBackend(runId, { buildPolicy: buildPolicyOf(ctx), repoDirs });
   const workers = Number(o.workers ?? 1);
   if (!(workers >= 1)) throw new UsageError('--workers must be ≥ 1');
   const reruns = Number(o.reruns ?? DEFAULT_RERUNS);
@@ -288,18 +298,12 @@ export const commands = [
           "files of a prediction that are the benchmark's test infrastructure (conftest.py, runner configuration, package.json, pom.xml, Cargo.toml, CMakeLists.txt, _test.go, files the test patch touches…): drop them before the run and record them (default), or keep them (research on agents that write tests)",
       },
       {
-        name: 'trust-rows',
-        type: 'boolean',
-        default: false,
-        description:
-          "trust the instances file: run a row's own eval_script (published images) and test_cmd; otherwise such a row is bad input",
-      },
-      {
         name: 'allow-empty',
         type: 'boolean',
         default: false,
         description: 'accept an empty instances or predictions file (otherwise an error)',
       },
+      ...IMAGE_TRUST_OPTIONS,
     ],
     async run(ctx) {
       if (ctx.opts.pruneImages) return pruneCommand(ctx);
@@ -309,6 +313,7 @@ export const commands = [
             hint: 'faun verify --instances FILE --predictions FILE|gold|empty --run-id ID (or --prune-images)',
           });
       const runId = String(ctx.opts.runId);
+      const trust = imageTrustOf(ctx);
       const c = await common(ctx, runId);
       const instancesFile = String(ctx.opts.instances);
       const instances = await loadInstances(instancesFile);
@@ -363,9 +368,9 @@ export const commands = [
           reportDir: ctx.opts.reportDir ? String(ctx.opts.reportDir) : undefined,
           images,
           namespaces,
+          ...trust,
           healthFile: join(ctx.logDir, HEALTH_FILE),
           testInfra: (ctx.opts.testInfra === 'keep' ? 'keep' : 'drop') as TestInfraMode,
-          trustRows: Boolean(ctx.opts.trustRows),
           onResult: (r, reused) => {
             if (r.outcome === 'resolved') resolved++;
             progress.tick(

@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { FaunError, sha256 } from '@faun/kit';
 import type { ExecutionInstance } from '@faun/schema';
 import {
+  type BuildPolicy,
+  buildImage,
+  buildPolicy,
   ensureDebs,
   ensureToolchainImage,
   imageExists,
@@ -125,40 +128,47 @@ export function instanceDockerfile(spec: EnvSpec, inst: ExecutionInstance): stri
   return lines.join('\n');
 }
 
-/** `docker build` of `dockerfile` in `ctx`. */
+/** Builds `dockerfile` in `ctx` with the confined builder of @faun/services (every step under `policy`). */
 export async function build(
   tag: string,
   dockerfile: string,
   ctx: string,
-  network: 'host' | 'none',
+  policy: BuildPolicy,
   log: (l: string) => void,
 ): Promise<void> {
   writeFileSync(join(ctx, 'Dockerfile'), dockerfile);
-  log(`building ${tag}`);
-  const r = await docker(['build', '--network', network, '-t', tag, ctx]);
-  if (r.code !== 0) throw new ImageBuildError(`image build failed for ${tag}:\n${r.out.slice(-3000)}`);
+  log(`building ${tag} (build network: ${policy.network})`);
+  try {
+    await buildImage(tag, dockerfile, ctx, policy, log);
+  } catch (e) {
+    throw new ImageBuildError(`image build failed for ${tag}:\n${(e as Error).message.slice(-3000)}`);
+  }
 }
 
 /** Builds `tag` from a fresh temporary context prepared by `fill`. */
 export async function buildIn(
   tag: string,
   dockerfile: string,
-  network: 'host' | 'none',
+  policy: BuildPolicy,
   log: (l: string) => void,
   fill: (ctx: string) => Promise<void> = async () => {},
 ): Promise<void> {
   const ctx = mkdtempSync(join(tmpdir(), 'faun-build-'));
   try {
     await fill(ctx);
-    await build(tag, dockerfile, ctx, network, log);
+    await build(tag, dockerfile, ctx, policy, log);
   } finally {
     await rm(ctx, { recursive: true, force: true });
   }
 }
 
 /** The spec's toolchain image: from @faun/services for bookworm, built here for older suites. */
-export async function ensureSpecToolchain(spec: EnvSpec, log: (l: string) => void): Promise<string> {
-  if (!spec.suite || spec.suite === 'bookworm') return ensureToolchainImage(spec.toolchain, log);
+export async function ensureSpecToolchain(
+  spec: EnvSpec,
+  log: (l: string) => void,
+  policy: BuildPolicy = buildPolicy('registries'),
+): Promise<string> {
+  if (!spec.suite || spec.suite === 'bookworm') return ensureToolchainImage(spec.toolchain, log, policy);
   const tag = toolchainTag(spec);
   if (await imageExists(tag)) return tag;
   await mkdir(STATE_DIR, { recursive: true });
@@ -201,7 +211,7 @@ export async function ensureSpecToolchain(spec: EnvSpec, log: (l: string) => voi
         `LABEL org.faun.toolchain=${spec.toolchain}`,
         '',
       ].join('\n'),
-      'none',
+      buildPolicy('none'),
       log,
     );
     return tag;

@@ -9,7 +9,14 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { FaunError, PrerequisiteError, sha256 } from '@faun/kit';
 import type { ExecutionInstance } from '@faun/schema';
-import { ensureDocker, imageExists, processAlive } from '@faun/services';
+import {
+  type BuildNetwork,
+  type BuildPolicy,
+  buildPolicy,
+  ensureDocker,
+  imageExists,
+  processAlive,
+} from '@faun/services';
 import { startContainer } from './container-sandbox.ts';
 import {
   buildIn,
@@ -21,6 +28,7 @@ import {
   instanceDockerfile,
   LABEL,
 } from './docker-images.ts';
+import type { LockEntry } from './image-trust.ts';
 import type { PublishedPlan } from './published.ts';
 import { repoSource, snapshotRepo, treeOf } from './repo.ts';
 import type { Backend, PreparedEnv, Sandbox, StartOptions } from './sandbox.ts';
@@ -39,20 +47,21 @@ export class DockerBackend implements Backend {
   readonly name = 'docker';
   private readonly building = new Map<string, Promise<void>>();
 
-  private readonly buildNetwork: 'host' | 'none';
+  private readonly buildPolicy: BuildPolicy;
 
   private readonly repoDirs: Record<string, string>;
 
   /**
    * `runId` labels every container; the run's pid lets later runs detect leftovers of dead runs.
-   * `buildNetwork`: the network of instance-layer builds (install steps); tests always run without one.
+   * `buildPolicy` (or `buildNetwork`, with the default limits): what toolchain, env and instance builds may
+   * reach and use — by default only the package registries; tests always run without a network.
    * `repoDirs`: local git directories of the repositories specs take sources from (else cloned).
    */
   constructor(
     private readonly runId: string,
-    opts: { buildNetwork?: 'host' | 'none'; repoDirs?: Record<string, string> } = {},
+    opts: { buildNetwork?: BuildNetwork; buildPolicy?: BuildPolicy; repoDirs?: Record<string, string> } = {},
   ) {
-    this.buildNetwork = opts.buildNetwork ?? 'none';
+    this.buildPolicy = opts.buildPolicy ?? buildPolicy(opts.buildNetwork ?? 'registries');
     this.repoDirs = opts.repoDirs ?? {};
   }
 
@@ -93,13 +102,13 @@ export class DockerBackend implements Backend {
     const env = envTag(spec);
     const tag = `faun/inst-${inst.repo.toLowerCase().replace(/[^a-z0-9]+/g, '-')}:${hash}`;
     await this.once(env, async () => {
-      await ensureSpecToolchain(spec, log);
-      await buildIn(env, envDockerfile(spec), 'host', log, (ctx) =>
+      await ensureSpecToolchain(spec, log, this.buildPolicy);
+      await buildIn(env, envDockerfile(spec), this.buildPolicy, log, (ctx) =>
         fillEnvContext(spec, ctx, (repo) => repoSource(repo, this.repoDirs, REPO_CACHE)),
       );
     });
     await this.once(tag, () =>
-      buildIn(tag, instanceDockerfile(spec, inst), this.buildNetwork, log, async (ctx) => {
+      buildIn(tag, instanceDockerfile(spec, inst), this.buildPolicy, log, async (ctx) => {
         await snapshotRepo(source, inst.base_commit, join(ctx, 'testbed'));
       }),
     );
@@ -121,6 +130,14 @@ export class DockerBackend implements Backend {
       }
     });
     return { ref: plan.image, hash, workdir: plan.workdir };
+  }
+
+  async imageEntry(ref: string): Promise<LockEntry | null> {
+    const r = await docker(['image', 'inspect', '--format', '{{json .Id}} {{json .RepoDigests}}', ref]);
+    if (r.code !== 0) return null;
+    const [id, digests] = r.out.trim().split(' ');
+    const repo = (JSON.parse(digests ?? 'null') as string[] | null)?.[0] ?? null;
+    return { id: JSON.parse(id ?? '""') as string, repo_digest: repo };
   }
 
   start(env: PreparedEnv, opts: StartOptions): Promise<Sandbox> {

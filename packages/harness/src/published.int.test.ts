@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
 import {
+  buildPolicy,
   ensureDocker,
   ensureRegistry,
   ensureToolchainImage,
@@ -89,7 +90,7 @@ beforeAll(async () => {
       'WORKDIR /testbed',
       '',
     ].join('\n'),
-    'none',
+    buildPolicy('none'),
     () => {},
     async (ctx) => cloneAt(join(ctx, 'testbed')),
   );
@@ -100,10 +101,14 @@ beforeAll(async () => {
   const pytest = 'python3 -m pytest -rA -p no:cacheprovider tests/';
   await buildIn(
     msbImage,
-    [`FROM ${tc}`, `COPY ${name} /home/${name}`, 'COPY *.sh test.patch /home/', 'WORKDIR /home', ''].join(
-      '\n',
-    ),
-    'none',
+    [
+      `FROM ${tc}`,
+      `COPY ${name} /home/${name}`,
+      'COPY run.sh test-run.sh fix-run.sh test.patch /home/',
+      'WORKDIR /home',
+      '',
+    ].join('\n'),
+    buildPolicy('none'),
     () => {},
     async (ctx) => {
       cloneAt(join(ctx, name));

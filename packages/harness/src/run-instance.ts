@@ -10,6 +10,7 @@ import type { OutputLimits } from './capture.ts';
 import { contractEnv, determinismContract } from './contract.ts';
 import { DEFAULT_RERUNS, type FlakyPolicy, mergedOutcome, mergeRuns, wantsRerun } from './flaky.ts';
 import { failedStatus, type Grade, gradeLog, resolvedStatus, type TestsStatus } from './grading.ts';
+import type { ImageLockState } from './image-trust.ts';
 import type { PatchPrediction } from './instances.ts';
 import type { TestMap } from './parsers/index.ts';
 import { isEmptyPatch, unsafePaths } from './patch.ts';
@@ -24,6 +25,8 @@ import { untrustedTestCmd } from './trust-rows.ts';
 
 export interface RunOptions {
   backend: Backend;
+  /** Pins prebuilt images (published ones, a trusted row's) by content id. */
+  imageLock?: ImageLockState;
   spec: EnvSpec;
   /** Git directory with the repository's objects. */
   source: string;
@@ -97,6 +100,18 @@ interface Graded {
 }
 
 const round = (ms: number) => Math.round(ms / 10) / 100;
+
+/**
+ * A prebuilt image's content id goes into the contract (`image_digest`); with an image lock, an image that
+ * moved or is not pinned is refused (the message says what to do).
+ */
+async function pinPrebuilt(env: PreparedEnv, prebuilt: boolean, opts: RunOptions): Promise<string | null> {
+  if (!prebuilt || !opts.backend.imageEntry) return null;
+  const entry = await opts.backend.imageEntry(env.ref);
+  if (!entry) return `image ${env.ref} has no content id`;
+  env.digest = entry.id;
+  return opts.imageLock?.check(env.ref, entry) ?? null;
+}
 
 /** Runs one instance with one prediction; never throws for model or infrastructure failures. */
 export async function runInstance(
@@ -190,6 +205,8 @@ export async function runInstance(
     ];
     return finish('infra_error', { error: `${what}: ${(e as Error).message}` }, {}, true);
   }
+  const pinned = await pinPrebuilt(prepared, Boolean(pub || inst.image), opts);
+  if (pinned) return finish('infra_error', { error: pinned });
   const build: ExecutionStage = {
     name: 'build',
     status: 'ok',

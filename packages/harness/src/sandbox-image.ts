@@ -3,8 +3,12 @@
  * adds what a contained run needs — the unprivileged test user, and a time-limit supervisor the tests cannot
  * trace. Built once per environment image (tagged by its content), with no network.
  */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FaunError, sha256 } from '@faun/kit';
-import { run } from '@faun/services';
+import { buildImage, buildPolicy } from '@faun/services';
 import { docker, LABEL } from './docker-images.ts';
 
 /** The user every command in a sandbox runs as: no capabilities, no root, owner of the writable places. */
@@ -59,14 +63,18 @@ export async function ensureSandboxImage(
     p = (async () => {
       if (await imageId(tag)) return tag;
       log(`building ${tag} (sandbox layer over ${ref})`);
-      // no context, no network: the recipe only edits files the base image has
-      const r = await run(['docker', 'build', '--network', 'none', '-q', '-t', tag, '-'], {
-        input: sandboxDockerfile(baseId),
-      });
-      if (r.code !== 0)
+      // no context, no network, confined (the base may be a published image): the recipe only edits files
+      // the base image has
+      const ctx = mkdtempSync(join(tmpdir(), 'faun-sbx-'));
+      try {
+        await buildImage(tag, sandboxDockerfile(baseId), ctx, buildPolicy('none'));
+      } catch (e) {
         throw new FaunError(
-          `sandbox layer over ${ref} failed to build: ${(r.stdout + r.stderr).slice(-2000)}`,
+          `sandbox layer over ${ref} failed to build: ${(e as Error).message.slice(-2000)}`,
         );
+      } finally {
+        rmSync(ctx, { recursive: true, force: true });
+      }
       return tag;
     })();
     building.set(tag, p);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
 import { captureProcess, type OutputLimits } from './capture.ts';
+import type { LockEntry } from './image-trust.ts';
 import type { PublishedPlan } from './published.ts';
 import type { EnvSpec } from './specs.ts';
 
@@ -133,6 +134,8 @@ export interface Backend {
   start(env: PreparedEnv, opts: StartOptions): Promise<Sandbox>;
   /** A published image (pulled when missing and `pull`); absent when the backend cannot run images. */
   preparePublished?(plan: PublishedPlan, pull: boolean, log: (l: string) => void): Promise<PreparedEnv>;
+  /** A local image's content id and registry digest (null when it is not present). */
+  imageEntry?(ref: string): Promise<LockEntry | null>;
   /** Removes sandboxes left behind by runs that are no longer alive; returns how many. */
   reapOrphans?(): Promise<number>;
   /** Drops an instance environment that is no longer needed (`--cache-level env`); shared ones stay. */

@@ -12,6 +12,7 @@ import type { OutputLimits } from './capture.ts';
 import { determinismContract } from './contract.ts';
 import { DEFAULT_RERUNS, type FlakyPolicy } from './flaky.ts';
 import { appendGoldRuns, goldRun } from './health.ts';
+import { type ImageLockState, trustedRow } from './image-trust.ts';
 import type { PatchPrediction } from './instances.ts';
 import { isEmptyPatch } from './patch.ts';
 import { DEFAULT_NAMESPACES, type ImageNamespaces, publishedPlan } from './published.ts';
@@ -71,6 +72,10 @@ export interface VerifyOptions {
   flakyPolicy?: FlakyPolicy;
   /** How much test output each run keeps (head and tail). */
   maxOutput?: OutputLimits;
+  /** Namespaces a trusted row's image may come from (default `swebench/`, `mswebench/`). */
+  imageAllow?: string[];
+  /** Pins every prebuilt image by content id (image-trust.ts); written back when entries were added. */
+  imageLock?: ImageLockState;
   /** Where gold runs are recorded (health.ts), when the predictions are the gold patches. */
   healthFile?: string | null;
   /**
@@ -78,7 +83,10 @@ export interface VerifyOptions {
    * the run and recorded (test-infra.ts); `keep`: applied as given (research on agents that write tests).
    */
   testInfra?: TestInfraMode;
-  /** Rows are trusted: a row's own `eval_script` and `test_cmd` run (trust-rows.ts). */
+  /**
+   * Rows are trusted (off by default): a row's own `eval_script` and `test_cmd` run (trust-rows.ts), and its
+   * `image` is used when it comes from an `imageAllow` namespace (image-trust.ts).
+   */
   trustRows?: boolean;
 }
 
@@ -151,14 +159,19 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
   });
 
   const todo = instances.filter((i) => preds.has(i.instance_id));
+  const own = todo.filter((i) => i.image).length;
+  if (own && !opts.trustRows)
+    log(`${own} row(s) name their own image: not used (--trust-rows uses images of allowed namespaces)`);
   const results = new Map<string, ExecutionResult>();
   let reused = 0;
   let next = 0;
   const work = async () => {
     while (next < todo.length && !opts.signal?.aborted) {
-      const inst = todo[next++]!;
-      const pred = preds.get(inst.instance_id)!;
-      const r = await runOne(inst, pred, opts, log);
+      const row = todo[next++]!;
+      const pred = preds.get(row.instance_id)!;
+      const t = trustedRow(row, Boolean(opts.trustRows), opts.imageAllow);
+      const inst = 'row' in t ? t.row : row;
+      const r = 'row' in t ? await runOne(inst, pred, opts, log) : unrun(inst, pred, 'bad_input', t.problem);
       if (!r) break;
       results.set(inst.instance_id, r.result);
       if (r.reused) reused++;
@@ -176,6 +189,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.workers ?? 1) }, work));
+  if (await opts.imageLock?.save()) log(`image lock ${opts.imageLock?.file}: updated`);
 
   const ordered = instances.flatMap((i) => results.get(i.instance_id) ?? []);
   const report = runReport({
@@ -209,6 +223,31 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
     resumeCommand: cancelled ? (opts.resumeCommand ?? null) : null,
   });
   return { report, results: ordered, reused, cancelled, formatReports };
+}
+
+/** The result of a row that is not run (no environment, a field that cannot be used). */
+function unrun(
+  inst: ExecutionInstance,
+  pred: PatchPrediction,
+  outcome: 'bad_input' | 'infra_error',
+  error: string,
+): { result: ExecutionResult; reused: boolean } {
+  const result = ExecutionResult.parse({
+    v: 1,
+    instance_id: inst.instance_id,
+    model: pred.model,
+    patch_sha256: sha256(pred.patch),
+    outcome,
+    resolved_status: null,
+    applied_with: null,
+    image_id: null,
+    spec_version: null,
+    exit_code: null,
+    tests_status: emptyStatus(inst),
+    duration_s: 0,
+    error,
+  });
+  return { result, reused: false };
 }
 
 async function runOne(
@@ -336,6 +375,7 @@ async function runOne(
     maxOutput: opts.maxOutput,
     testInfra,
     trustRows: opts.trustRows,
+    imageLock: opts.imageLock,
   };
   let run = await runInstance(inst, pred, runOpts);
   if (run.infra && !opts.signal?.aborted) {

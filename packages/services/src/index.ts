@@ -7,11 +7,24 @@
 
 export { processAlive, withLock } from '@faun/kit/lock';
 export { ensureDebs, missingDebs } from './apt.ts';
+export { baseImageTag, ensureBaseImage } from './base-image.ts';
+export { BUILD_NET, BuildNetworkError, buildNetworkArgs } from './build-net.ts';
+export {
+  BUILD_CAPS,
+  BUILD_NETWORKS,
+  type BuildLimits,
+  type BuildNetwork,
+  type BuildPolicy,
+  buildPolicy,
+  DEFAULT_BUILD_LIMITS,
+  hostRegistries,
+  parseBuildNetwork,
+} from './build-policy.ts';
+export { BuildStepError, buildImage } from './build-run.ts';
+export { type BuildStep, DockerfileError, parseDockerfile } from './build-steps.ts';
 export { CHROMIUM_ARGS, chromiumPath } from './chromium.ts';
 export { type DockerStatus, dockerReachable, ensureDocker, imageExists, STATE_DIR } from './docker.ts';
 export {
-  baseImageTag,
-  ensureBaseImage,
   ensureToolchainImage,
   ensureToolchainImages,
   TOOLCHAIN_PACKAGES,
