@@ -473,6 +473,7 @@ export const commands = [
         description:
           'validate every instance again, ignoring <out>.journal.jsonl (by default the instances validated there with the same row, spec, rule and repeats are reused: an interrupted run continues)',
       },
+      ...IMAGE_TRUST_OPTIONS.filter((o) => o.name === 'trust-rows' || o.name === 'image-allow'),
     ],
     async run(ctx) {
       const rule = ctx.opts.rule === 'multi-swe-bench' ? 'multi-swe-bench' : 'swebench';
@@ -491,8 +492,11 @@ export const commands = [
       const progress = ctx.progress({ label: 'validate', total: instances.length });
       const interrupt = onInterrupt(() => 'the same command (finished instances are kept in the journal)');
       try {
+        const { trustRows, imageAllow } = imageTrustOf(ctx);
         const results = await validateInstances(instances, {
           ...c,
+          trustRows,
+          imageAllow,
           goldChecks: Number(ctx.opts.goldChecks ?? DEFAULT_GOLD_CHECKS),
           goldParallel: Number(ctx.opts.goldParallel ?? DEFAULT_GOLD_PARALLEL),
           healthFile: join(ctx.logDir, HEALTH_FILE),

@@ -104,3 +104,16 @@ test('a torn last line is ignored; a bad line elsewhere names the file and line'
   writeFileSync(bad, `${JSON.stringify({ key: 'k1' })}\n`);
   expect(() => openJournal(bad)).toThrow(`${bad}:1: journal entry without key`);
 });
+
+test("a row's own image: ignored unless trusted, and then only from an allowed namespace", async () => {
+  const row = { ...inst(7), image: 'evilns/r:latest' } as ExecutionInstance;
+  const j = openJournal(join(root, 'images.journal.jsonl'));
+  // journalled under the row as faun uses it without trust: no image of its own
+  await j.put(validationKey({ ...row, image: null }, specFor(row), 'swebench', 1), verdict('o/r-7', true));
+  const base = { backend: untouchable, repeats: 1, goldChecks: 0, journal: j };
+  const [untrusted] = await validateInstances([row], base);
+  expect(untrusted).toMatchObject({ instance_id: 'o/r-7', valid: true });
+  const [trusted] = await validateInstances([row], { ...base, trustRows: true });
+  expect(trusted?.valid).toBe(false);
+  expect(trusted?.reason).toContain('evilns/r:latest');
+});

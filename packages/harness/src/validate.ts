@@ -6,6 +6,7 @@
  */
 import type { ExecutionInstance, TestStatus } from '@faun/schema';
 import { framedSection } from './framing.ts';
+import { trustedRow } from './image-trust.ts';
 import { type ParserName, parseLog, stableTestMap, stableTestName, type TestMap } from './parsers/index.ts';
 import { repoSource } from './repo.ts';
 import { rowGrading } from './row-grading.ts';
@@ -93,6 +94,9 @@ export interface ValidateOptions {
    */
   onStageLog?: (log: StageLog) => Promise<void> | void;
   signal?: AbortSignal;
+  /** Use a row's own `image` (only from `imageAllow` namespaces); off: the image is ignored (image-trust.ts). */
+  trustRows?: boolean;
+  imageAllow?: string[];
   /** Rounds of gold runs a valid instance must pass, all of them, to be kept (default 3; 0 = no check). */
   goldChecks?: number;
   /** Gold runs side by side in each round (default 2). */
@@ -272,11 +276,19 @@ export async function validateInstances(
 ): Promise<Validation[]> {
   const out: Validation[] = new Array(instances.length);
   const repeats = Math.max(1, opts.repeats ?? 1);
+  const rows = instances.map((i) => trustedRow(i, opts.trustRows ?? false, opts.imageAllow));
   let next = 0;
   const work = async () => {
     while (next < instances.length && !opts.signal?.aborted) {
       const i = next++;
-      const inst = instances[i]!;
+      const row = rows[i]!;
+      if ('problem' in row) {
+        const id = instances[i]!.instance_id;
+        out[i] = { instance_id: id, valid: false, reason: row.problem, derived: null, instance: null };
+        opts.onDone?.(id, false);
+        continue;
+      }
+      const inst = row.row;
       const key = validationKey(inst, specFor(inst, opts.specs), opts.rule ?? 'swebench', repeats);
       const stored = opts.journal?.get(key);
       const checked = stored && stableEnough(stored, opts);
