@@ -264,21 +264,7 @@ async function runOne(
     model: pred.model,
     patch_sha256: sha256(pred.patch),
   };
-  if (!spec) {
-    const r = ExecutionResult.parse({
-      ...base,
-      outcome: 'infra_error',
-      resolved_status: null,
-      applied_with: null,
-      image_id: null,
-      spec_version: null,
-      exit_code: null,
-      tests_status: emptyStatus(inst),
-      duration_s: 0,
-      error: `no environment spec for ${inst.repo} (${inst.language})`,
-    });
-    return { result: r, reused: false };
-  }
+  if (!spec) return unrun(inst, pred, 'infra_error', `no environment spec for ${inst.repo} (${inst.language})`);
   const published =
     opts.images === 'pull' ? publishedPlan(inst, opts.namespaces ?? DEFAULT_NAMESPACES) : null;
   // a row's own eval_script runs only when rows are trusted; otherwise faun builds the environment
