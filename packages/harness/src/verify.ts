@@ -264,7 +264,8 @@ async function runOne(
     model: pred.model,
     patch_sha256: sha256(pred.patch),
   };
-  if (!spec) return unrun(inst, pred, 'infra_error', `no environment spec for ${inst.repo} (${inst.language})`);
+  if (!spec)
+    return unrun(inst, pred, 'infra_error', `no environment spec for ${inst.repo} (${inst.language})`);
   const published =
     opts.images === 'pull' ? publishedPlan(inst, opts.namespaces ?? DEFAULT_NAMESPACES) : null;
   // a row's own eval_script runs only when rows are trusted; otherwise faun builds the environment
