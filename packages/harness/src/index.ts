@@ -12,6 +12,7 @@ export {
   type ResolvedStatus,
   resolvedStatus,
 } from './grading.ts';
+export { HEALTH_FILE } from './health.ts';
 export {
   builtinPredictions,
   loadInstances,
@@ -40,4 +41,3 @@ export { deriveTests, type StageLog, type Validation, validateInstances } from '
 export { openJournal } from './validate-journal.ts';
 export { deriveMsb, type MsbDerived } from './validate-msb.ts';
 export { type VerifyOptions, type VerifyOutcome, verifyRun } from './verify.ts';
-export { HEALTH_FILE } from './health.ts';
