@@ -13,11 +13,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import {
-  PAIRS_PER_THREAD,
-  PAIRS_PER_THREAD_NATIVE,
-} from '../../../packages/metrics/src/commands/score-pairs.ts';
-import { loadNative, nativeStatus } from '../../../packages/syntax/src/index.ts';
+import { PAIRS_PER_THREAD, PAIRS_PER_THREAD_NATIVE } from '@faun/metrics/cli-pairs';
+import { loadNative, nativeStatus } from '@faun/syntax';
 import { DEFAULT_OUT, mirrorsDir, mirrorsPresent, POINTERS, writePairFiles } from './build.ts';
 
 const CLI = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
