@@ -134,11 +134,9 @@ function compare(faunOut: string, refOut: string): { rows: number; differ: numbe
 const rate = (n: number, r: Run) => Math.round(n / r.wall_s);
 const fmt = (x: number) => x.toLocaleString('en', { maximumFractionDigits: 2 });
 
-/** Runs the benchmark; returns its figures (empty with a note when the pairs cannot be built). */
-export async function realCodeBench(args: string[] = []): Promise<Record<string, unknown>> {
-  const mirrors = mirrorsDir(args);
-  const dir = DEFAULT_OUT;
-  let files = {
+/** The pair files, built from the mirrors unless those of the same pointers are there; null without mirrors. */
+function pairFiles(mirrors: string, dir: string) {
+  const files = {
     pairs: join(dir, 'pairs.jsonl'),
     fiveHyp: join(dir, 'pairs-5hyp.jsonl'),
     many: join(dir, 'pairs-50k.jsonl'),
@@ -146,10 +144,76 @@ export async function realCodeBench(args: string[] = []): Promise<Record<string,
   const fresh = Object.values(files).every(
     (f) => existsSync(f) && statSync(f).mtimeMs >= statSync(POINTERS).mtimeMs,
   );
-  if (fresh) {
-    // built earlier from the same pointers
-  } else if (mirrorsPresent(mirrors)) files = writePairFiles(mirrors, dir);
-  else {
+  if (fresh) return files; // built earlier from the same pointers
+  if (mirrorsPresent(mirrors)) return writePairFiles(mirrors, dir);
+  return null;
+}
+
+/** One input's row: --threads 1 against all cores, and against the reference command when there is one. */
+function languageRow(
+  name: string,
+  input: string,
+  n: number,
+  at: { work: string; logDir: string; cores: number; refCmd: string | undefined },
+): { row: Record<string, unknown>; line: string } {
+  const { work, logDir, cores, refCmd } = at;
+  const o1 = join(work, `${name}.t1.jsonl`);
+  const oN = join(work, `${name}.t${cores}.jsonl`);
+  const r1 = faun(input, o1, 1, logDir);
+  const rN = faun(input, oN, cores, logDir);
+  const identical = readFileSync(o1).equals(readFileSync(oN));
+  const row: Record<string, unknown> = {
+    pairs: n,
+    t1_pairs_per_s: rate(n, r1),
+    tN_pairs_per_s: rate(n, rN),
+    t1: r1,
+    tN: rN,
+    threads_identical: identical,
+  };
+  let line = `  ${name.padEnd(11)} ${String(n).padStart(5)} pairs  t1 ${fmt(r1.wall_s)}s (${rate(n, r1)}/s)  t${cores} ${fmt(rN.wall_s)}s (${rate(n, rN)}/s)`;
+  if (refCmd) {
+    const oR = join(work, `${name}.ref.jsonl`);
+    const rR = reference(refCmd, input, oR);
+    const cmp = compare(o1, oR);
+    Object.assign(row, {
+      ref: rR,
+      ref_pairs_per_s: rate(n, rR),
+      ratio_t1: rR.wall_s / r1.wall_s,
+      ratio_tN: rR.wall_s / rN.wall_s,
+      parity: cmp,
+    });
+    line += `  ref ${fmt(rR.wall_s)}s (${rate(n, rR)}/s)  ×${fmt(rR.wall_s / r1.wall_s)} t1, ×${fmt(rR.wall_s / rN.wall_s)} t${cores}  differ ${cmp.differ} (dataflow only ${cmp.dataflow_only})`;
+    if (name === 'all' && cmp.differ > 0) {
+      // the per-language files are parts of this one: their differing rows are checked here
+      const seeds = seedCheck(refCmd, input, o1, oR, work);
+      row.seed_check = seeds;
+      line += `, ${seeds.reproduced}/${seeds.checked} equal to the reference under PYTHONHASHSEED 1–${seeds.seeds}`;
+    }
+  }
+  line += `  | CPU-s t1 ${fmt(r1.cpu_s)} t${cores} ${fmt(rN.cpu_s)}${row.ref ? ` ref ${fmt((row.ref as Run).cpu_s)}` : ''}`;
+  return { row, line: `${line}${identical ? '' : '  OUTPUTS DIFFER BETWEEN THREAD COUNTS'}` };
+}
+
+/** With FAUN_BENCH_50K=1: the 50,000-pair file with one thread and all cores (byte identity, peak memory). */
+function manyPairs(file: string, work: string, logDir: string, cores: number): Record<string, unknown> {
+  const n = lines(file).length;
+  const o1 = join(work, 'many.t1.jsonl');
+  const oN = join(work, `many.t${cores}.jsonl`);
+  const r1 = faun(file, o1, 1, logDir);
+  const rN = faun(file, oN, cores, logDir);
+  const identical = readFileSync(o1).equals(readFileSync(oN));
+  console.log(
+    `  50k pairs   t1 ${fmt(r1.wall_s)}s ${r1.max_rss_mb} MB  t${cores} ${fmt(rN.wall_s)}s ${rN.max_rss_mb} MB  ${identical ? 'byte-identical' : 'OUTPUTS DIFFER'}`,
+  );
+  return { pairs: n, t1: r1, tN: rN, threads_identical: identical };
+}
+
+/** Runs the benchmark; returns its figures (empty with a note when the pairs cannot be built). */
+export async function realCodeBench(args: string[] = []): Promise<Record<string, unknown>> {
+  const mirrors = mirrorsDir(args);
+  const dir = DEFAULT_OUT;
+  const files = pairFiles(mirrors, dir);
+  if (!files) {
     console.log(
       `codebleu real-code: skipped (mirrors missing under ${mirrors}; see bench/src/codebleu-real/build.ts)`,
     );
@@ -182,41 +246,8 @@ export async function realCodeBench(args: string[] = []): Promise<Record<string,
     `codebleu real-code (whole commands, wall pairs/s; t1 = --threads 1, t${cores} = --threads ${cores}, which score-pairs runs on one lane per ${native ? PAIRS_PER_THREAD_NATIVE : PAIRS_PER_THREAD} pairs; parser ${native ? 'native' : 'WASM'}${refCmd ? '; ref = FAUN_CODEBLEU_REF' : ''})`,
   );
   for (const [name, input, n] of inputs) {
-    const o1 = join(work, `${name}.t1.jsonl`);
-    const oN = join(work, `${name}.t${cores}.jsonl`);
-    const r1 = faun(input, o1, 1, logDir);
-    const rN = faun(input, oN, cores, logDir);
-    const identical = readFileSync(o1).equals(readFileSync(oN));
-    const row: Record<string, unknown> = {
-      pairs: n,
-      t1_pairs_per_s: rate(n, r1),
-      tN_pairs_per_s: rate(n, rN),
-      t1: r1,
-      tN: rN,
-      threads_identical: identical,
-    };
-    let line = `  ${name.padEnd(11)} ${String(n).padStart(5)} pairs  t1 ${fmt(r1.wall_s)}s (${rate(n, r1)}/s)  t${cores} ${fmt(rN.wall_s)}s (${rate(n, rN)}/s)`;
-    if (refCmd) {
-      const oR = join(work, `${name}.ref.jsonl`);
-      const rR = reference(refCmd, input, oR);
-      const cmp = compare(o1, oR);
-      Object.assign(row, {
-        ref: rR,
-        ref_pairs_per_s: rate(n, rR),
-        ratio_t1: rR.wall_s / r1.wall_s,
-        ratio_tN: rR.wall_s / rN.wall_s,
-        parity: cmp,
-      });
-      line += `  ref ${fmt(rR.wall_s)}s (${rate(n, rR)}/s)  ×${fmt(rR.wall_s / r1.wall_s)} t1, ×${fmt(rR.wall_s / rN.wall_s)} t${cores}  differ ${cmp.differ} (dataflow only ${cmp.dataflow_only})`;
-      if (name === 'all' && cmp.differ > 0) {
-        // the per-language files are parts of this one: their differing rows are checked here
-        const seeds = seedCheck(refCmd, input, o1, oR, work);
-        row.seed_check = seeds;
-        line += `, ${seeds.reproduced}/${seeds.checked} equal to the reference under PYTHONHASHSEED 1–${seeds.seeds}`;
-      }
-    }
-    line += `  | CPU-s t1 ${fmt(r1.cpu_s)} t${cores} ${fmt(rN.cpu_s)}${row.ref ? ` ref ${fmt((row.ref as Run).cpu_s)}` : ''}`;
-    console.log(`${line}${identical ? '' : '  OUTPUTS DIFFER BETWEEN THREAD COUNTS'}`);
+    const { row, line } = languageRow(name, input, n, { work, logDir, cores, refCmd });
+    console.log(line);
     figures[`real_code_${name}`] = row;
   }
   const nFive = lines(files.fiveHyp).length;
@@ -232,18 +263,7 @@ export async function realCodeBench(args: string[] = []): Promise<Record<string,
   console.log(
     `  5 hyps/ref  ${String(nFive).padStart(5)} pairs  t${cores} ${fmt(five.wall_s)}s (${rate(nFive, five)}/s) = ×${fmt(speedup)} the distinct-pair rate`,
   );
-  if (process.env.FAUN_BENCH_50K === '1') {
-    const n = lines(files.many).length;
-    const o1 = join(work, 'many.t1.jsonl');
-    const oN = join(work, `many.t${cores}.jsonl`);
-    const r1 = faun(files.many, o1, 1, logDir);
-    const rN = faun(files.many, oN, cores, logDir);
-    const identical = readFileSync(o1).equals(readFileSync(oN));
-    figures.real_code_50k = { pairs: n, t1: r1, tN: rN, threads_identical: identical };
-    console.log(
-      `  50k pairs   t1 ${fmt(r1.wall_s)}s ${r1.max_rss_mb} MB  t${cores} ${fmt(rN.wall_s)}s ${rN.max_rss_mb} MB  ${identical ? 'byte-identical' : 'OUTPUTS DIFFER'}`,
-    );
-  }
+  if (process.env.FAUN_BENCH_50K === '1') figures.real_code_50k = manyPairs(files.many, work, logDir, cores);
   return figures;
 }
 
