@@ -13,19 +13,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
+import { CODEBLEU_FIELDS } from '@faun/metrics';
 import { PAIRS_PER_THREAD, PAIRS_PER_THREAD_NATIVE } from '@faun/metrics/cli-pairs';
 import { loadNative, nativeStatus } from '@faun/syntax';
 import { DEFAULT_OUT, mirrorsDir, mirrorsPresent, POINTERS, writePairFiles } from './build.ts';
 
 const CLI = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
-const FIELDS = [
-  'codebleu',
-  'ngram_match_score',
-  'weighted_ngram_match_score',
-  'syntax_match_score',
-  'dataflow_match_score',
-] as const;
-
 interface Run {
   wall_s: number;
   cpu_s: number;
@@ -93,7 +86,7 @@ function seedCheck(cmd: string, input: string, faunOut: string, refOut: string, 
   const same = (x: Record<string, number>, y: Record<string, number>, k: string) =>
     Math.abs((x[k] as number) - (y[k] as number)) <= 1e-6;
   const rows = a.flatMap((r, i) =>
-    FIELDS.every((k) => same(r, b[i] as Record<string, number>, k)) ? [] : [i],
+    CODEBLEU_FIELDS.every((k) => same(r, b[i] as Record<string, number>, k)) ? [] : [i],
   );
   if (rows.length === 0) return { checked: 0, reproduced: 0, seeds: SEEDS };
   const sub = join(dir, 'seed-rows.jsonl');
@@ -104,7 +97,8 @@ function seedCheck(cmd: string, input: string, faunOut: string, refOut: string, 
     reference(cmd, sub, out, { PYTHONHASHSEED: String(seed) });
     lines(out).forEach((l, j) => {
       const r = JSON.parse(l) as Record<string, number>;
-      if (FIELDS.every((k) => same(a[rows[j] as number] as Record<string, number>, r, k))) left.delete(j);
+      if (CODEBLEU_FIELDS.every((k) => same(a[rows[j] as number] as Record<string, number>, r, k)))
+        left.delete(j);
     });
   }
   return { checked: rows.length, reproduced: rows.length - left.size, seeds: SEEDS };
@@ -124,7 +118,7 @@ function compare(faunOut: string, refOut: string): { rows: number; differ: numbe
   let differ = 0;
   let dataflowOnly = 0;
   a.forEach((r, i) => {
-    const bad = FIELDS.filter((k) => Math.abs((r[k] as number) - (b[i]?.[k] as number)) > 1e-6);
+    const bad = CODEBLEU_FIELDS.filter((k) => Math.abs((r[k] as number) - (b[i]?.[k] as number)) > 1e-6);
     if (bad.length) differ++;
     if (bad.length && bad.every((k) => k === 'codebleu' || k === 'dataflow_match_score')) dataflowOnly++;
   });
