@@ -321,6 +321,22 @@ function issueAnswer(g: GraphqlAsk): GraphqlResult {
   };
 }
 
+/** A connection page's answer: its nodes (after faults), page info, cost and node count. */
+function pageAnswer(
+  repo: FakeRepo,
+  key: 'pullRequests' | 'issues',
+  page: { hasNextPage: boolean; endCursor: string | null },
+  faulted: ReturnType<typeof applyFaults>,
+  cost: number,
+  nodes: number,
+): GraphqlResult {
+  const inner = {
+    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+    nodes: faulted.nodes,
+  };
+  return { status: 200, body: wrap(repo, key, inner, faulted.errors), cost, nodes, connection: key };
+}
+
 /** A page of `pullRequests(...)`. */
 function pullRequestsAnswer(g: GraphqlAsk): GraphqlResult {
   const { corpus, query, repo } = g;
@@ -333,23 +349,12 @@ function pullRequestsAnswer(g: GraphqlAsk): GraphqlResult {
   const page = /field:\s*UPDATED_AT/.test(query)
     ? pageByUpdated(corpus, repo, g.cursor, first, keep)
     : pageOver(corpus, repo, g.cursor, first, keep);
-  const faulted = applyFaults(
-    page.nodes.map((e) => prNode(repo, e, f)),
-    ['closingIssuesReferences', 'files'],
-    g.faults,
-    ['repository', 'pullRequests'],
-  );
-  const inner = {
-    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
-    nodes: faulted.nodes,
-  };
-  return {
-    status: 200,
-    body: wrap(repo, 'pullRequests', inner, faulted.errors),
-    cost: costOf(first, 2),
-    nodes: first * (1 + f.closing + f.files),
-    connection: 'pullRequests',
-  };
+  const nodes = page.nodes.map((e) => prNode(repo, e, f));
+  const faulted = applyFaults(nodes, ['closingIssuesReferences', 'files'], g.faults, [
+    'repository',
+    'pullRequests',
+  ]);
+  return pageAnswer(repo, 'pullRequests', page, faulted, costOf(first, 2), first * (1 + f.closing + f.files));
 }
 
 /** A page of `issues(...)`, each with its first timeline items. */
@@ -370,23 +375,9 @@ function issuesAnswer(g: GraphqlAsk): GraphqlResult {
       // `filterBy:{since:$since}` (IssueFilters.since: issues updated at or after the time).
       (since === null || !/filterBy/.test(query) || e.updatedAt >= since),
   );
-  const faulted = applyFaults(
-    page.nodes.map((e) => issueNode(corpus, repo, e, tl)),
-    ['timelineItems'],
-    g.faults,
-    ['repository', 'issues'],
-  );
-  const inner = {
-    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
-    nodes: faulted.nodes,
-  };
-  return {
-    status: 200,
-    body: wrap(repo, 'issues', inner, faulted.errors),
-    cost: costOf(first, Math.ceil(tl / 100)),
-    nodes: first * (1 + tl),
-    connection: 'issues',
-  };
+  const nodes = page.nodes.map((e) => issueNode(corpus, repo, e, tl));
+  const faulted = applyFaults(nodes, ['timelineItems'], g.faults, ['repository', 'issues']);
+  return pageAnswer(repo, 'issues', page, faulted, costOf(first, Math.ceil(tl / 100)), first * (1 + tl));
 }
 
 /** The query shapes answered about a repository, in the order they are tried. */
