@@ -88,6 +88,30 @@ export const FLAGS = { 'swebench-src': undefined, 'msb-src': undefined };
 
 type Fixture = ReturnType<typeof makeFixture>;
 
+/** faun verify of the fixture's rows with a report folder; its output. */
+function verifyFixture(
+  root: string,
+  fx: Fixture,
+  instances: string,
+  preds: string,
+  runId: string,
+  dir: string,
+) {
+  const repoDir = `${fx.repo}=${fx.dir}`;
+  return verify(root, [
+    '--instances',
+    instances,
+    '--predictions',
+    preds,
+    '--run-id',
+    runId,
+    '--repo-dir',
+    repoDir,
+    '--report-dir',
+    dir,
+  ]);
+}
+
 /** SWE-bench rows (gold, half, empty, a malformed patch, one without a prediction) through SWE-bench's report code. */
 function swebenchSide(root: string, fx: Fixture, sweSrc: string) {
   const ids = ['py-gold', 'py-half', 'py-empty', 'py-bad', 'py-none'];
@@ -104,18 +128,7 @@ function swebenchSide(root: string, fx: Fixture, sweSrc: string) {
   );
   writeFileSync(join(root, 'preds.jsonl'), `${preds.join('\n')}\n`);
   const sweDir = join(root, 'swe-report');
-  const sweOut = verify(root, [
-    '--instances',
-    join(root, 'inst.jsonl'),
-    '--predictions',
-    join(root, 'preds.jsonl'),
-    '--run-id',
-    'rep1',
-    '--repo-dir',
-    `${fx.repo}=${fx.dir}`,
-    '--report-dir',
-    sweDir,
-  ]);
+  const sweOut = verifyFixture(root, fx, join(root, 'inst.jsonl'), join(root, 'preds.jsonl'), 'rep1', sweDir);
   const faunFile = join(sweDir, 'org__model.rep1.json');
   const swe = python(
     SWE_CHECK(sweSrc, 'rep1', join(root, 'preds.jsonl'), join(root, 'inst.jsonl'), faunFile),
@@ -162,18 +175,14 @@ function msbSide(root: string, fx: Fixture, msbSrc: string) {
   ];
   writeFileSync(join(root, 'msb-preds.jsonl'), `${msbPreds.map((p) => JSON.stringify(p)).join('\n')}\n`);
   const msbDir = join(root, 'msb-report');
-  const msbOut = verify(root, [
-    '--instances',
+  const msbOut = verifyFixture(
+    root,
+    fx,
     join(root, 'msb.jsonl'),
-    '--predictions',
     join(root, 'msb-preds.jsonl'),
-    '--run-id',
     'rep2',
-    '--repo-dir',
-    `${fx.repo}=${fx.dir}`,
-    '--report-dir',
     msbDir,
-  ]);
+  );
   const msb = python(MSB_CHECK(msbSrc, join(msbDir, 'final_report.json')), msbDir) as Record<string, number>;
   const msbPrinted = printed(msbOut, 'Multi-SWE-bench');
   const msbCountsEqual = COUNT_KEYS.every((k) => msb[`${k}_instances`] === msbPrinted[k]);
