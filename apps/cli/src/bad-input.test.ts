@@ -44,6 +44,10 @@ function faun(...args: string[]) {
   return { code: p.exitCode, stderr };
 }
 
+/** `faun score --task fl --dataset fl.jsonl --predictions FILE ...rest`. */
+const scoreFl = (predictions: string, ...rest: string[]) =>
+  faun('score', '--task', 'fl', '--dataset', 'fl.jsonl', '--predictions', predictions, ...rest);
+
 test('a missing file is a usage error (exit 2) in every verb, naming the option and the path', () => {
   const cases: [string[], string][] = [
     [['score-pairs', '--metric', 'bleu', '--input', 'nope.jsonl'], '--input nope.jsonl: no such file'],
@@ -111,30 +115,10 @@ test('--out pointing at a folder, or at an input, is a usage error (exit 2) for 
   const p = faun('predict', '--task', 'fl', '--dataset', 'fl.jsonl', '--model', 'bm25', '--out', 'folder');
   expect(p.code).toBe(2);
   expect(p.stderr).toContain('--out folder: is a directory');
-  const s = faun(
-    'score',
-    '--task',
-    'fl',
-    '--dataset',
-    'fl.jsonl',
-    '--predictions',
-    'preds.jsonl',
-    '--out',
-    'folder',
-  );
+  const s = scoreFl('preds.jsonl', '--out', 'folder');
   expect(s.code).toBe(2);
   expect(s.stderr).toContain('--out folder: is a directory');
-  const same = faun(
-    'score',
-    '--task',
-    'fl',
-    '--dataset',
-    'fl.jsonl',
-    '--predictions',
-    'preds.jsonl',
-    '--out',
-    './preds.jsonl',
-  );
+  const same = scoreFl('preds.jsonl', '--out', './preds.jsonl');
   expect(same.code).toBe(2);
   expect(same.stderr).toContain('is an input file');
 }, 60_000);
@@ -178,16 +162,7 @@ test('empty inputs are an error unless --allow-empty (score, build, verify)', ()
     expect(r.stderr).toContain('--allow-empty');
     expect(r.code).toBe(1);
   }
-  const ok = faun(
-    'score',
-    '--task',
-    'fl',
-    '--dataset',
-    'fl.jsonl',
-    '--predictions',
-    'empty.jsonl',
-    '--allow-empty',
-  );
+  const ok = scoreFl('empty.jsonl', '--allow-empty');
   expect(ok.code).toBe(0);
 }, 60_000);
 
