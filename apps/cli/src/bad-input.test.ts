@@ -8,25 +8,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
+import { testFlItem } from '@faun/schema/testing';
 
 const MAIN = join(REPO_ROOT, 'apps/cli/src/main.ts');
 const dir = mkdtempSync(join(tmpdir(), 'faun-bad-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 mkdirSync(join(dir, 'folder'));
 writeFileSync(join(dir, 'bad.jsonl'), '{"instance_id": "a__b-1",\n');
-const fl = {
-  v: 1,
-  id: 'o/r#1',
-  repo: 'o/r',
-  language: 'python',
-  issue_number: 1,
-  issue_title: 't',
-  issue_body: 'b',
-  task: 'fl',
-  base_commit: null,
-  tree: ['a.py'],
-  gold_path: 'a.py',
-};
+const fl = testFlItem();
 writeFileSync(join(dir, 'fl.jsonl'), `${JSON.stringify(fl)}\n`);
 writeFileSync(
   join(dir, 'preds.jsonl'),
