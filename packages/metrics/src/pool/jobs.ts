@@ -10,7 +10,7 @@ import { GrammarNotLoadedError, initSyntax } from '@faun/syntax';
 import { CODE_LANGS, type CodeLang, initCodeBleu } from '../codebleu/index.ts';
 import { needsCodeBleu, type PairMetric, scorePair } from '../pairs.ts';
 import { type ItemResult, scoreCe, scoreFl, scoreQa } from '../score/items.ts';
-import { type ScoreTaskOptions, scoreTask, type TaskScore } from '../score/task.ts';
+import type { ScoreTaskOptions, TaskScore } from '../score/task.ts';
 
 /** One pair for {@link scorePair}. */
 export interface PairJob {
@@ -60,13 +60,12 @@ function codeLangOf(job: Job): CodeLang | null {
 
 /** Runs one job (loading the grammar it needs first). Throws what the metric throws. */
 export async function runJob(job: Job): Promise<Record<string, number> | ItemResult | TaskScore> {
-  if (job.kind === 'task')
-    return (scoreTask as (...a: unknown[]) => Promise<TaskScore>)(
-      job.task,
-      job.items,
-      job.predictions,
-      job.opts,
-    );
+  if (job.kind === 'task') {
+    // loaded on first use: pair scoring (score-pairs) does not load the task-record schemas
+    const { scoreTask } = await import('../score/task.ts');
+    const run = scoreTask as (...a: unknown[]) => Promise<TaskScore>;
+    return run(job.task, job.items, job.predictions, job.opts);
+  }
   const lang = codeLangOf(job);
   if (lang && !loaded.has(lang)) await ensureCodeBleu(lang);
   try {
