@@ -117,7 +117,9 @@ describe('faun score-pairs', () => {
     },
     60_000,
   );
+});
 
+describe('faun score-pairs input errors', () => {
   test('bad lines get a per-line error, never stop the run, and make the exit code 1', () => {
     const input = join(dir, 'bad.jsonl');
     const lines = [
