@@ -1,12 +1,13 @@
 /**
  * `bun run layering`: fails on an import circle, a deep import into another package, or an arrow against
  * the floors written in DEVELOPERS-NOTES.md (its ```floors block, highest floor first).
+ * `bun scripts/layering.ts --arrows` prints the package-to-package arrows instead (to draw the floors from).
  * scripts/layering-allow.txt lists known findings still to be fixed; it may only shrink: a listed finding
  * that is gone fails the check too, so the list is kept exact.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkTree, type Finding } from './layering/check.ts';
+import { checkTree, type Finding, packageArrows } from './layering/check.ts';
 
 /** The floors from the ```floors block of `markdown`, highest first; one floor a line, `#` starts a comment. */
 export function floorsFrom(markdown: string, file: string): string[][] {
@@ -49,6 +50,10 @@ if (import.meta.main) {
   const root = join(import.meta.dir, '..');
   const notes = join(root, 'DEVELOPERS-NOTES.md');
   const allowPath = join(root, 'scripts/layering-allow.txt');
+  if (process.argv.includes('--arrows')) {
+    console.log(packageArrows(root).join('\n'));
+    process.exit(0);
+  }
   try {
     const findings = checkTree(root, floorsFrom(readFileSync(notes, 'utf8'), notes));
     const { fresh, stale, allowed } = judge(findings, readAllow(allowPath));
