@@ -1,14 +1,14 @@
 /**
  * `bun run bench tables [--datasets DIR] [--predictions DIR] [--execution DIR] [--out DIR] [--seed N]`:
- * regenerates the paper tables and figures from prediction files (see paper/index.ts). Without
+ * regenerates the paper tables and figures from prediction files (see @faun/paper). Without
  * `--predictions` it uses the offline demo's outputs (`demo-out/`), running `faun demo` first when they
  * are missing. Writes to `bench/out/tables/` by default; byte-identical on re-run.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
+import { buildPaper } from '@faun/paper';
 import { parseFlags } from './args.ts';
-import { buildPaper } from './paper/index.ts';
 
 export const FLAGS = {
   datasets: undefined,

@@ -21,24 +21,13 @@ afterAll(async () => {
   await pg?.stop();
 });
 
-const backends = ['pglite', 'postgres'] as const;
+/** The API's behaviour, one case a test, run against each database backend. */
+type Backend = 'pglite' | 'postgres';
 
-for (const backend of backends) {
-  describe(`API over ${backend}`, () => {
-    let s: TestServer;
-    beforeAll(async () => {
-      let db: string | undefined;
-      if (backend === 'postgres') {
-        pg ??= await ensurePostgres();
-        db = pg.url;
-      }
-      s = await startTestServer(db ? { db } : {});
-    }, 60_000);
-    afterAll(async () => {
-      await s?.close();
-    });
-
-    test('healthz reports the version; readyz sees the database and the queue', async () => {
+const CASES: [name: string, run: (s: TestServer, backend: Backend) => Promise<void>, timeoutMs?: number][] = [
+  [
+    'healthz reports the version; readyz sees the database and the queue',
+    async (s, backend) => {
       const h = await s.req('/healthz', { token: null });
       expect(h.status).toBe(200);
       expect(await h.json()).toEqual({ status: 'ok', version: FAUN_VERSION });
@@ -54,9 +43,11 @@ for (const backend of backends) {
       expect(mine.headers.get('x-request-id')).toBe('client-42');
       const bad = await s.req('/healthz', { headers: { 'x-request-id': '<script>' } });
       expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    });
-
-    test('401 without a key, with a wrong key, with a malformed header, with a revoked key', async () => {
+    },
+  ],
+  [
+    '401 without a key, with a wrong key, with a malformed header, with a revoked key',
+    async (s) => {
       const body = { items: flItems(1), predictions: [] };
       const none = await s.req('/v1/score/fl', { method: 'POST', json: body, token: null });
       expect(none.status).toBe(401);
@@ -88,9 +79,11 @@ for (const backend of backends) {
       // reads are public by default, but a wrong key on a read is still rejected
       expect((await s.req('/v1/datasets', { token: null })).status).toBe(200);
       expect((await s.req('/v1/datasets', { token: wrongSecret })).status).toBe(401);
-    });
-
-    test('413 for a body over the limit', async () => {
+    },
+  ],
+  [
+    '413 for a body over the limit',
+    async (s) => {
       const big = {
         items: flItems(1).map((it) => ({ ...it, issue_body: 'y'.repeat(300 * 1024) })),
         predictions: [],
@@ -98,9 +91,11 @@ for (const backend of backends) {
       const r = await s.req('/v1/score/fl', { method: 'POST', json: big });
       expect(r.status).toBe(413);
       expect(((await r.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
-    });
-
-    test('400 with field paths for malformed bodies', async () => {
+    },
+  ],
+  [
+    '400 with field paths for malformed bodies',
+    async (s) => {
       const items = flItems(2) as Record<string, unknown>[];
       delete items[1]!.gold_path;
       const r = await s.req('/v1/score/fl', { method: 'POST', json: { items, predictions: [] } });
@@ -132,9 +127,11 @@ for (const backend of backends) {
       expect(((await page.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path).toBe(
         'query.page',
       );
-    });
-
-    test('scores equal scoreTask: exact match is 1 for the gold path and 0 otherwise', async () => {
+    },
+  ],
+  [
+    'scores equal scoreTask: exact match is 1 for the gold path and 0 otherwise',
+    async (s) => {
       const items = flItems(6);
       const preds = flPredictions(items, (i) => i % 2 === 0);
       const r = await s.req('/v1/score/fl', {
@@ -151,9 +148,11 @@ for (const backend of backends) {
       const { scoreTask } = await import('@faun/metrics');
       const direct = await scoreTask('fl', items, preds, { seed: 3, bootstrap: 200 });
       expect(body).toEqual(JSON.parse(JSON.stringify(direct)));
-    });
-
-    test('quotas: runs per day and items per day; rate limit with Retry-After', async () => {
+    },
+  ],
+  [
+    'quotas: runs per day and items per day; rate limit with Retry-After',
+    async (s) => {
       const oneRun = await s.newKey({ name: 'one-run', runsPerDay: 1 });
       const items = flItems(FL_DATASET_SIZE);
       const json = { dataset: 'fl-small', predictions: flPredictions(items.slice(0, 3), () => true) };
@@ -173,9 +172,11 @@ for (const backend of backends) {
       expect(codes).toEqual([200, 200, 429]);
       const limited = await s.req('/v1/datasets', { token: slow });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    });
-
-    test('a run: 202 + id, progress to done, report with CIs, paged samples, idempotency, list, leaderboard, delete', async () => {
+    },
+  ],
+  [
+    'a run: 202 + id, progress to done, report with CIs, paged samples, idempotency, list, leaderboard, delete',
+    async (s, backend) => {
       const items = flItems(FL_DATASET_SIZE);
       const preds = flPredictions(items.slice(0, 20), (i) => i < 15, 'test:run-model');
       const submit = await s.req('/v1/runs', {
@@ -235,9 +236,12 @@ for (const backend of backends) {
       expect((await s.req(`/v1/runs/${run.id}`, { method: 'DELETE', token: other })).status).toBe(403);
       expect((await s.req(`/v1/runs/${run.id}`, { method: 'DELETE' })).status).toBe(204);
       expect((await s.req(`/v1/runs/${run.id}`)).status).toBe(404);
-    }, 60_000);
-
-    test('a resubmitted model has one leaderboard row (its latest run); the runs list shows scores', async () => {
+    },
+    60_000,
+  ],
+  [
+    'a resubmitted model has one leaderboard row (its latest run); the runs list shows scores',
+    async (s) => {
       const items = flItems(FL_DATASET_SIZE);
       const ids: string[] = [];
       for (const right of [10, 20]) {
@@ -264,9 +268,12 @@ for (const backend of backends) {
       const page = await (await s.req('/leaderboard?dataset=fl-small&task=fl')).text();
       expect(page.split('>test:resubmit</a></td>').length - 1).toBe(1);
       for (const id of ids) expect((await s.req(`/v1/runs/${id}`, { method: 'DELETE' })).status).toBe(204);
-    }, 60_000);
-
-    test('QA items are `scored`, never `pass`, even at BLEU 0; the run page filters by the outcomes QA has', async () => {
+    },
+    60_000,
+  ],
+  [
+    'QA items are `scored`, never `pass`, even at BLEU 0; the run page filters by the outcomes QA has',
+    async (s) => {
       const items = qaItems(12);
       const preds = items.slice(0, 8).map((it, i) => ({
         v: 1,
@@ -297,9 +304,12 @@ for (const backend of backends) {
       const filtered = await (await s.req(`/runs/${id}?status=scored`)).text();
       expect(filtered.split('b-scored">scored</span></td>').length - 1).toBe(8);
       expect((await s.req(`/v1/runs/${id}`, { method: 'DELETE' })).status).toBe(204);
-    }, 60_000);
-
-    test('submitting unknown ids or datasets is rejected with paths', async () => {
+    },
+    60_000,
+  ],
+  [
+    'submitting unknown ids or datasets is rejected with paths',
+    async (s) => {
       const bad = await s.req('/v1/runs', {
         method: 'POST',
         json: {
@@ -316,9 +326,11 @@ for (const backend of backends) {
         json: { dataset: 'nope', predictions: [{}] },
       });
       expect(missing.status).toBe(404);
-    });
-
-    test('datasets and their stats', async () => {
+    },
+  ],
+  [
+    'datasets and their stats',
+    async (s) => {
       const list = (await (await s.req('/v1/datasets')).json()) as {
         items: { name: string; task: string; items: number }[];
       };
@@ -333,15 +345,38 @@ for (const backend of backends) {
       expect(st.per_repo).toEqual([...REPOS].sort().map((repo) => ({ repo, items: 10 })));
       expect(st.length.reduce((a, b) => a + b.items, 0)).toBe(30);
       expect((await s.req('/v1/datasets/none/stats')).status).toBe(404);
-    });
-
-    test('OpenAPI document and a reference page without external scripts', async () => {
+    },
+  ],
+  [
+    'OpenAPI document and a reference page without external scripts',
+    async (s) => {
       const doc = (await (await s.req('/openapi.json')).json()) as { paths: Record<string, unknown> };
       for (const p of ['/v1/score/fl', '/v1/runs', '/v1/runs/{id}/samples', '/v1/leaderboard', '/healthz'])
         expect(Object.keys(doc.paths)).toContain(p);
       const html = await (await s.req('/docs')).text();
       expect(html).toContain('/v1/score/qa');
       expect(html).not.toMatch(/<script[^>]+src=/);
+    },
+  ],
+];
+
+const backends: Backend[] = ['pglite', 'postgres'];
+
+for (const backend of backends) {
+  describe(`API over ${backend}`, () => {
+    let s: TestServer;
+    beforeAll(async () => {
+      let db: string | undefined;
+      if (backend === 'postgres') {
+        pg ??= await ensurePostgres();
+        db = pg.url;
+      }
+      s = await startTestServer(db ? { db } : {});
+    }, 60_000);
+    afterAll(async () => {
+      await s?.close();
     });
+
+    for (const [name, run, timeoutMs] of CASES) test(name, () => run(s, backend), timeoutMs);
   });
 }

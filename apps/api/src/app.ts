@@ -3,6 +3,7 @@
  * validation errors as 400 with field paths, the /v1 routes, /openapi.json, /docs and the HTML pages.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, Next } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { createAuth } from './auth/middleware.ts';
@@ -37,33 +38,17 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
-export function createApp(s: Services): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
-      if (!result.success) throw invalid(result.error, result.target === 'json' ? 'body' : result.target);
-    },
-  });
-  app.use(
-    requestId({
-      headerName: 'x-request-id',
-      generator: () => crypto.randomUUID(),
-      limitLength: 100,
-    }),
-  );
-  const security = Object.entries(SECURITY_HEADERS);
-  app.use(async (c, next) => {
-    await next();
-    const h = c.res.headers;
-    for (const [k, v] of security) h.set(k, v);
-  });
-  // One middleware for the checks every request passes and its log line (each layer of middleware costs
-  // a dispatch per request):
-  // - page numbers anywhere (API and pages) are small decimal integers: `page=1e308` is a 400, not a 500
-  // - bodies longer than any route accepts are refused before anything reads them (JSON envelope, not
-  //   the engine's bare 413)
-  // A request refused by these checks is answered by onError and not logged, as before.
+/**
+ * One middleware for the checks every request passes and its log line (each layer of middleware costs
+ * a dispatch per request):
+ * - page numbers anywhere (API and pages) are small decimal integers: `page=1e308` is a 400, not a 500
+ * - bodies longer than any route accepts are refused before anything reads them (JSON envelope, not
+ *   the engine's bare 413)
+ * A request refused by these checks is answered by onError and not logged.
+ */
+function checkAndLog(s: Services) {
   const maxBody = Math.max(s.config.runBodyLimit, s.config.scoreBodyLimit, 64 << 10);
-  app.use(async (c, next) => {
+  return async (c: Context<AppEnv>, next: Next) => {
     if (c.req.url.includes('page=')) {
       for (const name of ['page', 'per_page']) {
         const v = c.req.query(name);
@@ -91,7 +76,29 @@ export function createApp(s: Services): OpenAPIHono<AppEnv> {
         ms: Math.round((performance.now() - started) * 10) / 10,
         key_id: c.get('key')?.id ?? null,
       });
+  };
+}
+
+export function createApp(s: Services): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw invalid(result.error, result.target === 'json' ? 'body' : result.target);
+    },
   });
+  app.use(
+    requestId({
+      headerName: 'x-request-id',
+      generator: () => crypto.randomUUID(),
+      limitLength: 100,
+    }),
+  );
+  const security = Object.entries(SECURITY_HEADERS);
+  app.use(async (c, next) => {
+    await next();
+    const h = c.res.headers;
+    for (const [k, v] of security) h.set(k, v);
+  });
+  app.use(checkAndLog(s));
 
   app.onError((err, c) => {
     if (err instanceof ApiError) {

@@ -14,47 +14,62 @@ afterAll(async () => {
   await s?.close();
 });
 
-test('a few thousand random and malformed requests never produce a 5xx', async () => {
-  const r = mulberry32(20240601);
+const STRINGS = [
+  '',
+  'a',
+  'fl',
+  'qa',
+  'ce',
+  'exec',
+  '\u0000',
+  '😀',
+  'x'.repeat(300),
+  '../etc',
+  '%00',
+  '{"a":1}',
+  'null',
+];
+const FIELDS = [
+  'items',
+  'predictions',
+  'dataset',
+  'model',
+  'id',
+  'task',
+  'output',
+  'v',
+  'bootstrap',
+  'seed',
+  'x',
+];
+const POSTS = ['/v1/score/fl', '/v1/score/qa', '/v1/score/ce', '/v1/runs', '/v1/runs'];
+const GETS = [
+  '/v1/runs/run-x',
+  '/v1/runs/run-x/samples?status=bogus&page=-1',
+  '/v1/runs?page=abc&per_page=100000',
+  '/v1/runs?page=2&per_page=3',
+  '/v1/datasets/fl-small/stats',
+  '/v1/datasets/%2e%2e/stats',
+  '/v1/leaderboard?task=nope',
+  '/v1/leaderboard?task=fl',
+  '/runs/%3Cscript%3E',
+  '/leaderboard?dataset=%00',
+  '/datasets/nope',
+  '/v1/score/zz',
+  '/nope',
+];
+
+/** Seeded random requests: bodies valid, mutated, random or cut short, odd headers, paths and methods. */
+function fuzzer(r: () => number) {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-  const strings = [
-    '',
-    'a',
-    'fl',
-    'qa',
-    'ce',
-    'exec',
-    '\u0000',
-    '😀',
-    'x'.repeat(300),
-    '../etc',
-    '%00',
-    '{"a":1}',
-    'null',
-  ];
   const randValue = (depth: number): unknown => {
     const k = r();
     if (depth > 3 || k < 0.2)
       return pick([null, true, false, 0, -1, 1e308, Number.MAX_SAFE_INTEGER + 2, 0.5]);
-    if (k < 0.45) return pick(strings);
+    if (k < 0.45) return pick(STRINGS);
     if (k < 0.7) return Array.from({ length: Math.floor(r() * 4) }, () => randValue(depth + 1));
     const o: Record<string, unknown> = {};
-    for (let i = 0; i < Math.floor(r() * 5); i++)
-      o[
-        pick([
-          'items',
-          'predictions',
-          'dataset',
-          'model',
-          'id',
-          'task',
-          'output',
-          'v',
-          'bootstrap',
-          'seed',
-          'x',
-        ])
-      ] = randValue(depth + 1);
+    for (let i = 0; i < Math.floor(r() * 5); i++) o[pick(FIELDS)] = randValue(depth + 1);
     return o;
   };
   const valid = () => {
@@ -75,29 +90,10 @@ test('a few thousand random and malformed requests never produce a 5xx', async (
     else o[key] = randValue(1);
     return o;
   };
-  const posts = ['/v1/score/fl', '/v1/score/qa', '/v1/score/ce', '/v1/runs', '/v1/runs'];
-  const gets = [
-    '/v1/runs/run-x',
-    '/v1/runs/run-x/samples?status=bogus&page=-1',
-    '/v1/runs?page=abc&per_page=100000',
-    '/v1/runs?page=2&per_page=3',
-    '/v1/datasets/fl-small/stats',
-    '/v1/datasets/%2e%2e/stats',
-    '/v1/leaderboard?task=nope',
-    '/v1/leaderboard?task=fl',
-    '/runs/%3Cscript%3E',
-    '/leaderboard?dataset=%00',
-    '/datasets/nope',
-    '/v1/score/zz',
-    '/nope',
-  ];
-  const key = await s.newKey({ name: 'fuzz', runsPerDay: 100_000, itemsPerDay: 10_000_000 });
-  const statuses = new Map<number, number>();
-  const failures: string[] = [];
-  const TOTAL = 2500;
-  for (let i = 0; i < TOTAL; i++) {
+  /** One request, with `key` as the usual bearer token. */
+  const request = (key: string) => {
     const write = r() < 0.7;
-    const path = write ? pick(posts) : pick(gets);
+    const path = write ? pick(POSTS) : pick(GETS);
     const method = r() < 0.9 ? (write ? 'POST' : 'GET') : pick(['DELETE', 'PUT', 'PATCH', 'GET', 'POST']);
     const kind = r();
     let body: string | undefined;
@@ -129,6 +125,19 @@ test('a few thousand random and malformed requests never produce a 5xx', async (
         'multipart/form-data',
       ]);
     if (r() < 0.1) headers['x-request-id'] = pick(['abc', '<x>', 'z'.repeat(500)]);
+    return { method, path, headers, body };
+  };
+  return { request };
+}
+
+test('a few thousand random and malformed requests never produce a 5xx', async () => {
+  const f = fuzzer(mulberry32(20240601));
+  const key = await s.newKey({ name: 'fuzz', runsPerDay: 100_000, itemsPerDay: 10_000_000 });
+  const statuses = new Map<number, number>();
+  const failures: string[] = [];
+  const TOTAL = 2500;
+  for (let i = 0; i < TOTAL; i++) {
+    const { method, path, headers, body } = f.request(key);
     const res = await fetch(`${s.url}${path}`, { method, headers, body: body ?? null });
     await res.arrayBuffer();
     statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);

@@ -114,6 +114,24 @@ export async function startServer(o: ServeOptions = {}): Promise<ServerHandle> {
   }
 }
 
+/** `--import`: scores prediction files into runs before the server listens. */
+async function importAtStart(
+  services: Services,
+  o: ServeOptions,
+  loadScoreTask: Services['loadScoreTask'],
+): Promise<void> {
+  const { db, datasets, runs, log } = services;
+  const got = await importPredictions({ db: db.db, datasets, runs, loadScoreTask }, o.imports ?? []);
+  for (const r of got) {
+    log({ event: 'import', ...r });
+    o.progress?.(
+      r.status === 'skipped'
+        ? `import ${r.file}: skipped — ${r.reason}`
+        : `import ${r.file}: ${r.status === 'imported' ? 'scored as' : 'already imported as'} run ${r.run_id} on ${r.dataset}`,
+    );
+  }
+}
+
 async function serveWith(
   db: Database,
   o: ServeOptions,
@@ -165,20 +183,7 @@ async function serveWith(
   }
   const resumed = await runs.resume();
   if (resumed) log({ event: 'runs_resumed', runs: resumed });
-  if (o.imports?.length) {
-    const got = await importPredictions(
-      { db: db.db, datasets, runs, loadScoreTask: scoreTaskLoader },
-      o.imports,
-    );
-    for (const r of got) {
-      log({ event: 'import', ...r });
-      o.progress?.(
-        r.status === 'skipped'
-          ? `import ${r.file}: skipped — ${r.reason}`
-          : `import ${r.file}: ${r.status === 'imported' ? 'scored as' : 'already imported as'} run ${r.run_id} on ${r.dataset}`,
-      );
-    }
-  }
+  if (o.imports?.length) await importAtStart(services, o, scoreTaskLoader);
   const app = createApp(services);
   const server = Bun.serve({
     port: o.port ?? 8787,

@@ -8,25 +8,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
+import { testFlItem } from '@faun/schema/testing';
 
 const MAIN = join(REPO_ROOT, 'apps/cli/src/main.ts');
 const dir = mkdtempSync(join(tmpdir(), 'faun-bad-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 mkdirSync(join(dir, 'folder'));
 writeFileSync(join(dir, 'bad.jsonl'), '{"instance_id": "a__b-1",\n');
-const fl = {
-  v: 1,
-  id: 'o/r#1',
-  repo: 'o/r',
-  language: 'python',
-  issue_number: 1,
-  issue_title: 't',
-  issue_body: 'b',
-  task: 'fl',
-  base_commit: null,
-  tree: ['a.py'],
-  gold_path: 'a.py',
-};
+const fl = testFlItem();
 writeFileSync(join(dir, 'fl.jsonl'), `${JSON.stringify(fl)}\n`);
 writeFileSync(
   join(dir, 'preds.jsonl'),
@@ -43,6 +32,10 @@ function faun(...args: string[]) {
   expect(stderr).not.toMatch(/\n\s+at /);
   return { code: p.exitCode, stderr };
 }
+
+/** `faun score --task fl --dataset fl.jsonl --predictions FILE ...rest`. */
+const scoreFl = (predictions: string, ...rest: string[]) =>
+  faun('score', '--task', 'fl', '--dataset', 'fl.jsonl', '--predictions', predictions, ...rest);
 
 test('a missing file is a usage error (exit 2) in every verb, naming the option and the path', () => {
   const cases: [string[], string][] = [
@@ -111,30 +104,10 @@ test('--out pointing at a folder, or at an input, is a usage error (exit 2) for 
   const p = faun('predict', '--task', 'fl', '--dataset', 'fl.jsonl', '--model', 'bm25', '--out', 'folder');
   expect(p.code).toBe(2);
   expect(p.stderr).toContain('--out folder: is a directory');
-  const s = faun(
-    'score',
-    '--task',
-    'fl',
-    '--dataset',
-    'fl.jsonl',
-    '--predictions',
-    'preds.jsonl',
-    '--out',
-    'folder',
-  );
+  const s = scoreFl('preds.jsonl', '--out', 'folder');
   expect(s.code).toBe(2);
   expect(s.stderr).toContain('--out folder: is a directory');
-  const same = faun(
-    'score',
-    '--task',
-    'fl',
-    '--dataset',
-    'fl.jsonl',
-    '--predictions',
-    'preds.jsonl',
-    '--out',
-    './preds.jsonl',
-  );
+  const same = scoreFl('preds.jsonl', '--out', './preds.jsonl');
   expect(same.code).toBe(2);
   expect(same.stderr).toContain('is an input file');
 }, 60_000);
@@ -178,16 +151,7 @@ test('empty inputs are an error unless --allow-empty (score, build, verify)', ()
     expect(r.stderr).toContain('--allow-empty');
     expect(r.code).toBe(1);
   }
-  const ok = faun(
-    'score',
-    '--task',
-    'fl',
-    '--dataset',
-    'fl.jsonl',
-    '--predictions',
-    'empty.jsonl',
-    '--allow-empty',
-  );
+  const ok = scoreFl('empty.jsonl', '--allow-empty');
   expect(ok.code).toBe(0);
 }, 60_000);
 

@@ -1,23 +1,12 @@
 import { expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { FAUN_VERSION } from '@faun/kit';
+import { run } from '@faun/services';
 import { REGISTRY } from './registry.ts';
 
 const MAIN = join(import.meta.dir, 'main.ts');
 
-async function faun(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn(['bun', MAIN, ...args], {
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: { ...process.env, ...env },
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, code };
-}
+const faun = (args: string[], env: Record<string, string> = {}) => run(['bun', MAIN, ...args], { env });
 
 const ALL = [
   'crawl',
@@ -127,15 +116,7 @@ test('--limit and --concurrency exist only where they mean something', async () 
 });
 
 test('help piped into a reader that closes early ends quietly', async () => {
-  const proc = Bun.spawn(['bash', '-c', `bun ${MAIN} serve --help | head -1`], {
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const { stdout, stderr, code } = await run(['bash', '-c', `bun ${MAIN} serve --help | head -1`]);
   expect(code).toBe(0);
   expect(stdout.trim()).toStartWith('Usage: faun serve');
   expect(stderr).not.toContain('EPIPE');

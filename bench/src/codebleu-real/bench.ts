@@ -13,22 +13,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import {
-  PAIRS_PER_THREAD,
-  PAIRS_PER_THREAD_NATIVE,
-} from '../../../packages/metrics/src/commands/score-pairs.ts';
-import { loadNative, nativeStatus } from '../../../packages/syntax/src/index.ts';
+import { CODEBLEU_FIELDS } from '@faun/metrics';
+import { PAIRS_PER_THREAD, PAIRS_PER_THREAD_NATIVE } from '@faun/metrics/cli-pairs';
+import { loadNative, nativeStatus } from '@faun/syntax';
 import { DEFAULT_OUT, mirrorsDir, mirrorsPresent, POINTERS, writePairFiles } from './build.ts';
 
 const CLI = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
-const FIELDS = [
-  'codebleu',
-  'ngram_match_score',
-  'weighted_ngram_match_score',
-  'syntax_match_score',
-  'dataflow_match_score',
-] as const;
-
 interface Run {
   wall_s: number;
   cpu_s: number;
@@ -96,7 +86,7 @@ function seedCheck(cmd: string, input: string, faunOut: string, refOut: string, 
   const same = (x: Record<string, number>, y: Record<string, number>, k: string) =>
     Math.abs((x[k] as number) - (y[k] as number)) <= 1e-6;
   const rows = a.flatMap((r, i) =>
-    FIELDS.every((k) => same(r, b[i] as Record<string, number>, k)) ? [] : [i],
+    CODEBLEU_FIELDS.every((k) => same(r, b[i] as Record<string, number>, k)) ? [] : [i],
   );
   if (rows.length === 0) return { checked: 0, reproduced: 0, seeds: SEEDS };
   const sub = join(dir, 'seed-rows.jsonl');
@@ -107,7 +97,8 @@ function seedCheck(cmd: string, input: string, faunOut: string, refOut: string, 
     reference(cmd, sub, out, { PYTHONHASHSEED: String(seed) });
     lines(out).forEach((l, j) => {
       const r = JSON.parse(l) as Record<string, number>;
-      if (FIELDS.every((k) => same(a[rows[j] as number] as Record<string, number>, r, k))) left.delete(j);
+      if (CODEBLEU_FIELDS.every((k) => same(a[rows[j] as number] as Record<string, number>, r, k)))
+        left.delete(j);
     });
   }
   return { checked: rows.length, reproduced: rows.length - left.size, seeds: SEEDS };
@@ -127,7 +118,7 @@ function compare(faunOut: string, refOut: string): { rows: number; differ: numbe
   let differ = 0;
   let dataflowOnly = 0;
   a.forEach((r, i) => {
-    const bad = FIELDS.filter((k) => Math.abs((r[k] as number) - (b[i]?.[k] as number)) > 1e-6);
+    const bad = CODEBLEU_FIELDS.filter((k) => Math.abs((r[k] as number) - (b[i]?.[k] as number)) > 1e-6);
     if (bad.length) differ++;
     if (bad.length && bad.every((k) => k === 'codebleu' || k === 'dataflow_match_score')) dataflowOnly++;
   });
@@ -137,11 +128,9 @@ function compare(faunOut: string, refOut: string): { rows: number; differ: numbe
 const rate = (n: number, r: Run) => Math.round(n / r.wall_s);
 const fmt = (x: number) => x.toLocaleString('en', { maximumFractionDigits: 2 });
 
-/** Runs the benchmark; returns its figures (empty with a note when the pairs cannot be built). */
-export async function realCodeBench(args: string[] = []): Promise<Record<string, unknown>> {
-  const mirrors = mirrorsDir(args);
-  const dir = DEFAULT_OUT;
-  let files = {
+/** The pair files, built from the mirrors unless those of the same pointers are there; null without mirrors. */
+function pairFiles(mirrors: string, dir: string) {
+  const files = {
     pairs: join(dir, 'pairs.jsonl'),
     fiveHyp: join(dir, 'pairs-5hyp.jsonl'),
     many: join(dir, 'pairs-50k.jsonl'),
@@ -149,10 +138,76 @@ export async function realCodeBench(args: string[] = []): Promise<Record<string,
   const fresh = Object.values(files).every(
     (f) => existsSync(f) && statSync(f).mtimeMs >= statSync(POINTERS).mtimeMs,
   );
-  if (fresh) {
-    // built earlier from the same pointers
-  } else if (mirrorsPresent(mirrors)) files = writePairFiles(mirrors, dir);
-  else {
+  if (fresh) return files; // built earlier from the same pointers
+  if (mirrorsPresent(mirrors)) return writePairFiles(mirrors, dir);
+  return null;
+}
+
+/** One input's row: --threads 1 against all cores, and against the reference command when there is one. */
+function languageRow(
+  name: string,
+  input: string,
+  n: number,
+  at: { work: string; logDir: string; cores: number; refCmd: string | undefined },
+): { row: Record<string, unknown>; line: string } {
+  const { work, logDir, cores, refCmd } = at;
+  const o1 = join(work, `${name}.t1.jsonl`);
+  const oN = join(work, `${name}.t${cores}.jsonl`);
+  const r1 = faun(input, o1, 1, logDir);
+  const rN = faun(input, oN, cores, logDir);
+  const identical = readFileSync(o1).equals(readFileSync(oN));
+  const row: Record<string, unknown> = {
+    pairs: n,
+    t1_pairs_per_s: rate(n, r1),
+    tN_pairs_per_s: rate(n, rN),
+    t1: r1,
+    tN: rN,
+    threads_identical: identical,
+  };
+  let line = `  ${name.padEnd(11)} ${String(n).padStart(5)} pairs  t1 ${fmt(r1.wall_s)}s (${rate(n, r1)}/s)  t${cores} ${fmt(rN.wall_s)}s (${rate(n, rN)}/s)`;
+  if (refCmd) {
+    const oR = join(work, `${name}.ref.jsonl`);
+    const rR = reference(refCmd, input, oR);
+    const cmp = compare(o1, oR);
+    Object.assign(row, {
+      ref: rR,
+      ref_pairs_per_s: rate(n, rR),
+      ratio_t1: rR.wall_s / r1.wall_s,
+      ratio_tN: rR.wall_s / rN.wall_s,
+      parity: cmp,
+    });
+    line += `  ref ${fmt(rR.wall_s)}s (${rate(n, rR)}/s)  ×${fmt(rR.wall_s / r1.wall_s)} t1, ×${fmt(rR.wall_s / rN.wall_s)} t${cores}  differ ${cmp.differ} (dataflow only ${cmp.dataflow_only})`;
+    if (name === 'all' && cmp.differ > 0) {
+      // the per-language files are parts of this one: their differing rows are checked here
+      const seeds = seedCheck(refCmd, input, o1, oR, work);
+      row.seed_check = seeds;
+      line += `, ${seeds.reproduced}/${seeds.checked} equal to the reference under PYTHONHASHSEED 1–${seeds.seeds}`;
+    }
+  }
+  line += `  | CPU-s t1 ${fmt(r1.cpu_s)} t${cores} ${fmt(rN.cpu_s)}${row.ref ? ` ref ${fmt((row.ref as Run).cpu_s)}` : ''}`;
+  return { row, line: `${line}${identical ? '' : '  OUTPUTS DIFFER BETWEEN THREAD COUNTS'}` };
+}
+
+/** With FAUN_BENCH_50K=1: the 50,000-pair file with one thread and all cores (byte identity, peak memory). */
+function manyPairs(file: string, work: string, logDir: string, cores: number): Record<string, unknown> {
+  const n = lines(file).length;
+  const o1 = join(work, 'many.t1.jsonl');
+  const oN = join(work, `many.t${cores}.jsonl`);
+  const r1 = faun(file, o1, 1, logDir);
+  const rN = faun(file, oN, cores, logDir);
+  const identical = readFileSync(o1).equals(readFileSync(oN));
+  console.log(
+    `  50k pairs   t1 ${fmt(r1.wall_s)}s ${r1.max_rss_mb} MB  t${cores} ${fmt(rN.wall_s)}s ${rN.max_rss_mb} MB  ${identical ? 'byte-identical' : 'OUTPUTS DIFFER'}`,
+  );
+  return { pairs: n, t1: r1, tN: rN, threads_identical: identical };
+}
+
+/** Runs the benchmark; returns its figures (empty with a note when the pairs cannot be built). */
+export async function realCodeBench(args: string[] = []): Promise<Record<string, unknown>> {
+  const mirrors = mirrorsDir(args);
+  const dir = DEFAULT_OUT;
+  const files = pairFiles(mirrors, dir);
+  if (!files) {
     console.log(
       `codebleu real-code: skipped (mirrors missing under ${mirrors}; see bench/src/codebleu-real/build.ts)`,
     );
@@ -185,41 +240,8 @@ export async function realCodeBench(args: string[] = []): Promise<Record<string,
     `codebleu real-code (whole commands, wall pairs/s; t1 = --threads 1, t${cores} = --threads ${cores}, which score-pairs runs on one lane per ${native ? PAIRS_PER_THREAD_NATIVE : PAIRS_PER_THREAD} pairs; parser ${native ? 'native' : 'WASM'}${refCmd ? '; ref = FAUN_CODEBLEU_REF' : ''})`,
   );
   for (const [name, input, n] of inputs) {
-    const o1 = join(work, `${name}.t1.jsonl`);
-    const oN = join(work, `${name}.t${cores}.jsonl`);
-    const r1 = faun(input, o1, 1, logDir);
-    const rN = faun(input, oN, cores, logDir);
-    const identical = readFileSync(o1).equals(readFileSync(oN));
-    const row: Record<string, unknown> = {
-      pairs: n,
-      t1_pairs_per_s: rate(n, r1),
-      tN_pairs_per_s: rate(n, rN),
-      t1: r1,
-      tN: rN,
-      threads_identical: identical,
-    };
-    let line = `  ${name.padEnd(11)} ${String(n).padStart(5)} pairs  t1 ${fmt(r1.wall_s)}s (${rate(n, r1)}/s)  t${cores} ${fmt(rN.wall_s)}s (${rate(n, rN)}/s)`;
-    if (refCmd) {
-      const oR = join(work, `${name}.ref.jsonl`);
-      const rR = reference(refCmd, input, oR);
-      const cmp = compare(o1, oR);
-      Object.assign(row, {
-        ref: rR,
-        ref_pairs_per_s: rate(n, rR),
-        ratio_t1: rR.wall_s / r1.wall_s,
-        ratio_tN: rR.wall_s / rN.wall_s,
-        parity: cmp,
-      });
-      line += `  ref ${fmt(rR.wall_s)}s (${rate(n, rR)}/s)  ×${fmt(rR.wall_s / r1.wall_s)} t1, ×${fmt(rR.wall_s / rN.wall_s)} t${cores}  differ ${cmp.differ} (dataflow only ${cmp.dataflow_only})`;
-      if (name === 'all' && cmp.differ > 0) {
-        // the per-language files are parts of this one: their differing rows are checked here
-        const seeds = seedCheck(refCmd, input, o1, oR, work);
-        row.seed_check = seeds;
-        line += `, ${seeds.reproduced}/${seeds.checked} equal to the reference under PYTHONHASHSEED 1–${seeds.seeds}`;
-      }
-    }
-    line += `  | CPU-s t1 ${fmt(r1.cpu_s)} t${cores} ${fmt(rN.cpu_s)}${row.ref ? ` ref ${fmt((row.ref as Run).cpu_s)}` : ''}`;
-    console.log(`${line}${identical ? '' : '  OUTPUTS DIFFER BETWEEN THREAD COUNTS'}`);
+    const { row, line } = languageRow(name, input, n, { work, logDir, cores, refCmd });
+    console.log(line);
     figures[`real_code_${name}`] = row;
   }
   const nFive = lines(files.fiveHyp).length;
@@ -235,18 +257,7 @@ export async function realCodeBench(args: string[] = []): Promise<Record<string,
   console.log(
     `  5 hyps/ref  ${String(nFive).padStart(5)} pairs  t${cores} ${fmt(five.wall_s)}s (${rate(nFive, five)}/s) = ×${fmt(speedup)} the distinct-pair rate`,
   );
-  if (process.env.FAUN_BENCH_50K === '1') {
-    const n = lines(files.many).length;
-    const o1 = join(work, 'many.t1.jsonl');
-    const oN = join(work, `many.t${cores}.jsonl`);
-    const r1 = faun(files.many, o1, 1, logDir);
-    const rN = faun(files.many, oN, cores, logDir);
-    const identical = readFileSync(o1).equals(readFileSync(oN));
-    figures.real_code_50k = { pairs: n, t1: r1, tN: rN, threads_identical: identical };
-    console.log(
-      `  50k pairs   t1 ${fmt(r1.wall_s)}s ${r1.max_rss_mb} MB  t${cores} ${fmt(rN.wall_s)}s ${rN.max_rss_mb} MB  ${identical ? 'byte-identical' : 'OUTPUTS DIFFER'}`,
-    );
-  }
+  if (process.env.FAUN_BENCH_50K === '1') figures.real_code_50k = manyPairs(files.many, work, logDir, cores);
   return figures;
 }
 

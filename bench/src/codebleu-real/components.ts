@@ -8,29 +8,23 @@
  */
 import { readFileSync } from 'node:fs';
 import {
+  type CodeLang,
   corpusNgramMatch,
   corpusWeightedNgramMatch,
-  sampleCounts,
-} from '../../../packages/metrics/src/codebleu/bleu.ts';
-import { removeComments } from '../../../packages/metrics/src/codebleu/comments.ts';
-import {
+  countMatches,
   extractDataflow,
+  FIELD_PARENTS,
+  flattenFlat,
+  flattenTree,
+  KEYWORDS,
   matchDataflow,
   normalizeDataflow,
-} from '../../../packages/metrics/src/codebleu/dataflow.ts';
-import { FIELD_PARENTS } from '../../../packages/metrics/src/codebleu/dfg-langs.ts';
-import { KEYWORDS } from '../../../packages/metrics/src/codebleu/keywords.ts';
-import { pySplit, pyStrip } from '../../../packages/metrics/src/codebleu/pystr.ts';
-import { countMatches } from '../../../packages/metrics/src/codebleu/subtrees.ts';
-import { flattenFlat, flattenTree } from '../../../packages/metrics/src/codebleu/tree.ts';
-import type { CodeLang } from '../../../packages/metrics/src/codebleu/types.ts';
-import {
-  initSyntax,
-  nativeStatus,
-  parseCode,
-  parseFlat,
-  type SyntaxLang,
-} from '../../../packages/syntax/src/index.ts';
+  pySplit,
+  pyStrip,
+  removeComments,
+  sampleCounts,
+} from '@faun/metrics/codebleu-parts';
+import { initSyntax, nativeStatus, parseCode, parseFlat, type SyntaxLang } from '@faun/syntax';
 import { DEFAULT_OUT } from './build.ts';
 
 interface P {

@@ -148,6 +148,98 @@ interface RunFigures {
   wall_seconds: number;
 }
 
+/** Time inside store ingest: overlapping calls counted once (`ms`), and per stream (each call). */
+interface IngestTiming {
+  /** Ingest calls in progress (the virtual clock holds still meanwhile). */
+  active: number;
+  since: number;
+  ms: number;
+  byKind: Record<string, { batches: number; ms: number }>;
+}
+
+/** A crawl sink over the store (or the lean in-memory sink) that times each ingest. */
+function timedSink(target: Store | LeanSink, t: IngestTiming): CrawlSink {
+  return {
+    async ingest(b) {
+      if (t.active++ === 0) t.since = performance.now();
+      const t0 = performance.now();
+      try {
+        await target.ingest(b);
+      } finally {
+        if (--t.active === 0) t.ms += performance.now() - t.since;
+        const kind = b.checkpoint?.stream.replace(/@.*/, '') ?? 'other';
+        const k = (t.byKind[kind] ??= { batches: 0, ms: 0 });
+        k.batches++;
+        k.ms += performance.now() - t0;
+      }
+    },
+    checkpoint: (r, s) => target.checkpoint(r, s),
+    entries: (f) => target.entries(f),
+  };
+}
+
+/** The run's figures from the fake's request log and per-identity usage. */
+function crawlFigures(
+  c: Config,
+  entries: number,
+  fake: FakeGitHub,
+  client: ReturnType<typeof createClient>,
+  simulatedMs: number,
+  aborts: number,
+  wall: number,
+): RunFigures {
+  const log = fake.log;
+  const bulk = log.filter(
+    (r) =>
+      r.path.startsWith('/graphql') || /\/issues\?/.test(r.path) || /^\/repos\/[^/]+\/[^/]+$/.test(r.path),
+  );
+  const usage = fake.usage().filter((u) => u.identity !== 'anonymous');
+  const hours = usage.map((u) =>
+    Math.max(
+      u.coreCharged / u.coreLimit,
+      u.graphqlPoints / u.graphqlLimit,
+      (u.busyMs + u.penaltyMs) / 3_600_000,
+    ),
+  );
+  return {
+    config: LABEL[c],
+    identities: client.pool.identities().length,
+    requests_total: log.length,
+    requests_bulk: bulk.length,
+    requests_per_entry_bulk: bulk.length / entries,
+    pool_wide_aborts: aborts + client.counters.aborted,
+    secondary_limits: usage.reduce((s, u) => s + u.secondary, 0),
+    graphql_timeouts: usage.reduce((s, u) => s + u.timeouts, 0),
+    simulated_wall_hours: Math.max(0, ...hours),
+    simulated_clock_hours: simulatedMs / 3_600_000,
+    per_identity: usage.map((u, i) => ({ ...u, hours: hours[i] })),
+    wall_seconds: wall,
+  };
+}
+
+/** What the kept store shows: entries stored, ingest time and rate, the funnel query's time. */
+async function storeFigures(
+  store: Store,
+  t: IngestTiming,
+  entries: number,
+): Promise<Record<string, unknown>> {
+  const f0 = performance.now();
+  const stages = await store.stageCounts();
+  const funnelSeconds = (performance.now() - f0) / 1000;
+  const [row] = await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM entries');
+  return {
+    entries_stored: Number(row?.n ?? 0),
+    /** Time in store ingest for the entry pages (the issues stream: every entry, once). */
+    ingest_seconds: (t.byKind.issues?.ms ?? 0) / 1000,
+    ingest_entries_per_second: entries / ((t.byKind.issues?.ms ?? 1) / 1000),
+    /** Time in store ingest for every batch (entries, PR info, cross-references, comments, events, files). */
+    ingest_seconds_all_streams: t.ms / 1000,
+    ingest_by_stream: t.byKind,
+    funnel_query_seconds: funnelSeconds,
+    funnel_stages: stages.length,
+  };
+}
+
 export async function runConfig(
   c: Config,
   o: {
@@ -162,11 +254,11 @@ export async function runConfig(
   const dir = await mkdtemp(join(tmpdir(), 'faun-bench-crawl-'));
   // Store writes in progress, or requests queued behind a real timer (Bottleneck's scheduling): the
   // virtual clock holds still meanwhile (they take no simulated time).
-  let active = 0;
+  const timing: IngestTiming = { active: 0, since: 0, ms: 0, byKind: {} };
   const timers = trackRealTimers();
   const clock = new VirtualClock(
     Date.parse('2026-01-01T00:00:00Z'),
-    () => active > 0 || timers.pending() > 0,
+    () => timing.active > 0 || timers.pending() > 0,
   );
   let fakeUrl = '';
   const cred = await credentials(c, () => fakeUrl);
@@ -179,28 +271,7 @@ export async function runConfig(
   });
   fakeUrl = fake.url;
   const store = o.duckdb ? await Store.open(join(dir, 'crawl.duckdb')) : null;
-  const lean = new LeanSink();
-  // Time inside store.ingest (overlapping calls counted once).
-  let since = 0;
-  let ingestMs = 0;
-  const byKind: Record<string, { batches: number; ms: number }> = {};
-  const sink: CrawlSink = {
-    async ingest(b) {
-      if (active++ === 0) since = performance.now();
-      const t0 = performance.now();
-      try {
-        await (store ?? lean).ingest(b);
-      } finally {
-        if (--active === 0) ingestMs += performance.now() - since;
-        const kind = b.checkpoint?.stream.replace(/@.*/, '') ?? 'other';
-        const k = (byKind[kind] ??= { batches: 0, ms: 0 });
-        k.batches++;
-        k.ms += performance.now() - t0;
-      }
-    },
-    checkpoint: (r, s) => (store ?? lean).checkpoint(r, s),
-    entries: (f) => (store ?? lean).entries(f),
-  };
+  const sink = timedSink(store ?? new LeanSink(), timing);
   const sources = cred.app ? await cred.app().sources() : [];
   const client = createClient({
     baseUrl: fake.url,
@@ -241,57 +312,14 @@ export async function runConfig(
     }
     const t = performance.now();
     await store?.flush();
-    ingestMs += performance.now() - t;
+    timing.ms += performance.now() - t;
     const wall = (performance.now() - started) / 1000;
-    const log = fake.log;
-    const bulk = log.filter(
-      (r) =>
-        r.path.startsWith('/graphql') || /\/issues\?/.test(r.path) || /^\/repos\/[^/]+\/[^/]+$/.test(r.path),
-    );
-    const usage = fake.usage().filter((u) => u.identity !== 'anonymous');
-    const hours = usage.map((u) =>
-      Math.max(
-        u.coreCharged / u.coreLimit,
-        u.graphqlPoints / u.graphqlLimit,
-        (u.busyMs + u.penaltyMs) / 3_600_000,
-      ),
-    );
-    const figures: RunFigures = {
-      config: LABEL[c],
-      identities: client.pool.identities().length,
-      requests_total: log.length,
-      requests_bulk: bulk.length,
-      requests_per_entry_bulk: bulk.length / o.entries,
-      pool_wide_aborts: aborts + client.counters.aborted,
-      secondary_limits: usage.reduce((s, u) => s + u.secondary, 0),
-      graphql_timeouts: usage.reduce((s, u) => s + u.timeouts, 0),
-      simulated_wall_hours: Math.max(0, ...hours),
-      simulated_clock_hours: (clock.now() - t0) / 3_600_000,
-      per_identity: usage.map((u, i) => ({ ...u, hours: hours[i] })),
-      wall_seconds: wall,
-    };
+    const figures = crawlFigures(c, o.entries, fake, client, clock.now() - t0, aborts, wall);
     console.log(
       `  [${LABEL[c]}] ${figures.identities} identit${figures.identities === 1 ? 'y' : 'ies'}: ${figures.simulated_wall_hours.toFixed(2)} simulated hours (virtual clock ${figures.simulated_clock_hours.toFixed(2)} h), ${figures.requests_per_entry_bulk.toFixed(4)} bulk requests/entry, ${figures.secondary_limits} secondary limits, ${figures.pool_wide_aborts} aborts (${wall.toFixed(0)} s)`,
     );
     if (!o.keepStore || !store) return { figures };
-    const f0 = performance.now();
-    const stages = await store.stageCounts();
-    const funnelSeconds = (performance.now() - f0) / 1000;
-    const [row] = await store.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM entries');
-    return {
-      figures,
-      store: {
-        entries_stored: Number(row?.n ?? 0),
-        /** Time in store ingest for the entry pages (the issues stream: every entry, once). */
-        ingest_seconds: (byKind.issues?.ms ?? 0) / 1000,
-        ingest_entries_per_second: o.entries / ((byKind.issues?.ms ?? 1) / 1000),
-        /** Time in store ingest for every batch (entries, PR info, cross-references, comments, events, files). */
-        ingest_seconds_all_streams: ingestMs / 1000,
-        ingest_by_stream: byKind,
-        funnel_query_seconds: funnelSeconds,
-        funnel_stages: stages.length,
-      },
-    };
+    return { figures, store: await storeFigures(store, timing, o.entries) };
   } finally {
     clearInterval(progress);
     timers.restore();

@@ -13,10 +13,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bareDockerRun, DockerBackend, runInstance, specFor, testCommand, verifyRun } from '@faun/harness';
+import {
+  bareDockerRun,
+  DockerBackend,
+  docker,
+  envTag,
+  runInstance,
+  specFor,
+  testCommand,
+  verifyRun,
+} from '@faun/harness';
 import { FIXTURE_LANGUAGES, type FixtureLanguage, makeFixture } from '@faun/harness/testing';
 import { UsageError } from '@faun/kit';
-import { docker, envTag } from '../../../packages/harness/src/docker-images.ts';
 import { parseFlags } from '../args.ts';
 
 const TARGET_OVERHEAD_S = 1.5;

@@ -272,31 +272,31 @@ export function buildInputs(
 
 type Flags = ReturnType<typeof parseFlags<typeof FLAGS>>;
 
-/** build → validate → gold / empty / test-revert verify for one repository's pointers, in `work`. */
-async function runRepository(
-  repo: string,
-  mirror: string,
-  usable: Pointer[],
-  work: string,
-  f: Flags,
-): Promise<RepoResult> {
-  mkdirSync(work, { recursive: true });
-  const langOf = new Map(usable.map((p) => [`${p.repo}:pr-${p.pr}`, p.language]));
-  const figures: Record<string, LangFigures> = {};
-  const fig = (lang: string) => (figures[lang] ??= emptyFigures());
-  fig(usable[0]!.language).repositories++;
-  for (const p of usable) fig(p.language).pointers++;
+/** One repository's run: its folder, flags, the arguments every faun call shares, the figures per language. */
+interface RepoRun {
+  work: string;
+  f: Flags;
+  repoDirs: string[];
+  /** --workers, --timeout and --repo-dir. */
+  common: string[];
+  langOf: Map<string, string>;
+  figures: Record<string, LangFigures>;
+  fig: (lang: string) => LangFigures;
+  /** The validated instances file. */
+  valid: string;
+}
 
-  const repoDirs = ['--repo-dir', `${repo}=${mirror}`];
+/** [1/5] faun build --tasks exec (reused when the commits are those of the last run); the built rows. */
+async function buildStep(r: RepoRun, usable: Pointer[]) {
+  const { work, repoDirs, valid } = r;
   const commits = join(work, 'commits.jsonl');
   // Resume: the same commits as the last run reuse its build and validation (verify runs resume by run id).
-  const { text, inputs } = buildInputs(usable, f.repeats);
+  const { text, inputs } = buildInputs(usable, r.f.repeats);
   const stamp = join(work, 'inputs.stamp');
   const same = existsSync(stamp) && readFileSync(stamp, 'utf8') === inputs;
   writeFileSync(commits, text);
   writeFileSync(stamp, inputs);
   const ds = join(work, 'ds');
-  const valid = join(work, 'valid.jsonl');
   const reuse = same && existsSync(join(ds, 'exec.funnel.json'));
   console.log(`[1/5] faun build --tasks exec (${usable.length} commits)${reuse ? ': reused' : ''}`);
   if (!reuse) for (const f of [valid, `${valid}.funnel.json`]) rmSync(f, { force: true });
@@ -309,15 +309,19 @@ async function runRepository(
   )
     throw new FaunError(`faun build failed: see ${join(work, 'build.log')}`);
   const built = jsonl(join(ds, 'exec.msb.jsonl'));
-  for (const b of built) fig(langOf.get(String(b.instance_id)) ?? String(b.lang)).built++;
+  for (const b of built) r.fig(r.langOf.get(String(b.instance_id)) ?? String(b.lang)).built++;
   const buildFunnel = JSON.parse(readFileSync(join(ds, 'exec.funnel.json'), 'utf8'));
   console.log(`      ${built.length} built; skipped: ${stableStringify(buildFunnel.reasons)}`);
+  return { ds, built, buildFunnel };
+}
 
+/** [2/5] faun validate --rule multi-swe-bench (it resumes by itself); the valid instances and their funnel. */
+async function validateStep(r: RepoRun, ds: string, built: Record<string, unknown>[]) {
+  const { work, valid, f } = r;
   // faun validate resumes by itself (<out>.journal.jsonl): instances it has settled are not run again.
   console.log(
     `[2/5] faun validate --rule multi-swe-bench --repeats ${f.repeats} (${built.length} instances)`,
   );
-  const common = ['--workers', String(f.workers), '--timeout', String(f.timeout), ...repoDirs];
   if (built.length) {
     const code = await faun(
       [
@@ -336,7 +340,7 @@ async function runRepository(
         join(work, 'valid.swebench.jsonl'),
         '--stage-logs',
         join(work, 'stages'),
-        ...common,
+        ...r.common,
       ],
       join(work, 'validate.log'),
     );
@@ -348,109 +352,153 @@ async function runRepository(
     if (code !== 0) throw new FaunError(`faun validate failed: see ${join(work, 'validate.log')}`);
   } else writeFileSync(valid, '');
   const instances = jsonl(valid);
-  for (const i of instances) fig(langOf.get(String(i.instance_id)) ?? String(i.language)).instances++;
+  for (const i of instances) r.fig(r.langOf.get(String(i.instance_id)) ?? String(i.language)).instances++;
   const validateFunnel: { reasons?: Record<string, number> } | null = existsSync(`${valid}.funnel.json`)
     ? JSON.parse(readFileSync(`${valid}.funnel.json`, 'utf8'))
     : null;
   console.log(`      ${instances.length} valid; dropped: ${stableStringify(validateFunnel?.reasons ?? {})}`);
-  const msbSrc = f['msb-src'];
-  if (msbSrc && existsSync(join(work, 'stages'))) {
-    const parity = msbParity(join(work, 'stages'), resolve(msbSrc), recordedSides(`${valid}.journal.jsonl`));
-    const validIds = new Set(instances.map((i) => String(i.instance_id)));
-    for (const [id, same] of Object.entries(parity.agree)) {
-      if (!validIds.has(id)) continue;
-      const lang = fig(langOf.get(id) ?? 'unknown');
-      lang.reference_mismatches = (lang.reference_mismatches ?? 0) + (same ? 0 : 1);
-    }
-    writeFileSync(join(work, 'msb-parity.json'), `${stableStringify(parity, 2)}\n`);
-    console.log(
-      `      Multi-SWE-bench's report code: ${parity.compared} compared, ${parity.mismatches.length} mismatching fields, ${Object.keys(parity.not_comparable).length} not comparable, ${Object.keys(parity.recorded_flaky).length} recorded with flaky tests dropped → ${join(work, 'msb-parity.json')}`,
-    );
-  }
+  return { instances, validateFunnel };
+}
 
-  if (instances.length) {
-    const revert = writeRevert(join(work, 'revert-tests.jsonl'), instances);
-    const runs: Array<[string, string, keyof LangFigures]> = [
-      ['gold', 'gold', 'gold_resolved'],
-      ['empty', 'empty', 'empty_resolved'],
-      [revert, 'revert', 'revert_resolved'],
-    ];
-    const verify = async (instancesFile: string, pred: string, runId: string) => {
-      await faun(
-        [
-          'verify',
-          '--instances',
-          instancesFile,
-          '--predictions',
-          pred,
-          '--run-id',
-          runId,
-          '--log-dir',
-          join(work, 'logs'),
-          '--images',
-          'build',
-          '--overwrite',
-          ...common,
-        ],
-        join(work, `verify-${runId}.log`),
-      );
-      const report = JSON.parse(readFileSync(join(work, 'logs', runId, 'report.json'), 'utf8')) as {
-        resolved_ids: string[];
-      };
-      return report.resolved_ids;
-    };
-    const msbResolved: Record<string, Set<number>> = {};
-    for (const [n, [pred, name, key]] of runs.entries()) {
-      console.log(`[${n + 3}/5] faun verify --predictions ${name}`);
-      const resolved = await verify(valid, pred, `real-exec-${name}`);
-      for (const id of resolved) (fig(langOf.get(id) ?? 'other')[key] as number)++;
-      msbResolved[name] = new Set(resolved.map(prOf));
-      console.log(`      ${resolved.length}/${instances.length} resolved`);
-    }
-    if (f['second-run']) {
-      console.log('      gold again (run-to-run identity)');
-      await verify(valid, 'gold', 'real-exec-gold-2');
-      const [a, b] = ['real-exec-gold', 'real-exec-gold-2'].map((r) => verdicts(join(work, 'logs', r)));
-      const differing = instances.filter(
-        (i) => a!.get(String(i.instance_id)) !== b!.get(String(i.instance_id)),
-      );
-      for (const i of differing) {
-        const lang = fig(langOf.get(String(i.instance_id)) ?? 'other');
-        lang.second_run_mismatches = (lang.second_run_mismatches ?? 0) + 1;
-      }
-      for (const lang of Object.values(figures)) lang.second_run_mismatches ??= 0;
-      console.log(
-        `      second gold run: ${differing.length} of ${instances.length} with another outcome or test status${differing.length ? `: ${differing.map((i) => i.instance_id).join(', ')}` : ''}`,
-      );
-    }
-    // Java: the same instances as SWE-bench rows, on SWE-bench's Java path (one Maven run per test).
-    const sweRows = jsonl(join(work, 'valid.swebench.jsonl')).filter(
-      (r) => r.log_parser === 'parse_log_maven',
-    );
-    if (sweRows.length) {
-      const sweFile = join(work, 'valid.swebench-java.jsonl');
-      writeFileSync(sweFile, sweRows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-      const sweRevert = writeRevert(join(work, 'revert-tests.swebench.jsonl'), sweRows);
-      const differing = new Set<number>();
-      for (const [pred, name] of [
-        ['gold', 'gold'],
-        ['empty', 'empty'],
-        [sweRevert, 'revert'],
-      ] as const) {
-        console.log(
-          `      SWE-bench's Java path: faun verify --predictions ${name} (${sweRows.length} rows)`,
-        );
-        const resolved = new Set((await verify(sweFile, pred, `real-exec-swebench-java-${name}`)).map(prOf));
-        for (const r of sweRows) {
-          const pr = prOf(String(r.instance_id));
-          if (resolved.has(pr) !== msbResolved[name]!.has(pr)) differing.add(pr);
-        }
-        console.log(`      ${resolved.size}/${sweRows.length} resolved`);
-      }
-      fig('java').swebench_java_mismatches = differing.size;
-      console.log(`      SWE-bench's Java path: ${differing.size} instance(s) with another verdict`);
-    }
+/** With --msb-src: Multi-SWE-bench's own report code over the recorded stage logs, mismatches per language. */
+function parityStep(r: RepoRun, instances: Record<string, unknown>[]) {
+  const { work, valid } = r;
+  const msbSrc = r.f['msb-src'];
+  if (!msbSrc || !existsSync(join(work, 'stages'))) return;
+  const parity = msbParity(join(work, 'stages'), resolve(msbSrc), recordedSides(`${valid}.journal.jsonl`));
+  const validIds = new Set(instances.map((i) => String(i.instance_id)));
+  for (const [id, same] of Object.entries(parity.agree)) {
+    if (!validIds.has(id)) continue;
+    const lang = r.fig(r.langOf.get(id) ?? 'unknown');
+    lang.reference_mismatches = (lang.reference_mismatches ?? 0) + (same ? 0 : 1);
   }
+  writeFileSync(join(work, 'msb-parity.json'), `${stableStringify(parity, 2)}\n`);
+  console.log(
+    `      Multi-SWE-bench's report code: ${parity.compared} compared, ${parity.mismatches.length} mismatching fields, ${Object.keys(parity.not_comparable).length} not comparable, ${Object.keys(parity.recorded_flaky).length} recorded with flaky tests dropped → ${join(work, 'msb-parity.json')}`,
+  );
+}
+
+/** faun verify of `instancesFile` with `pred` as run `runId`; the resolved instance ids. */
+async function verifyRun(r: RepoRun, instancesFile: string, pred: string, runId: string): Promise<string[]> {
+  const { work } = r;
+  await faun(
+    [
+      'verify',
+      '--instances',
+      instancesFile,
+      '--predictions',
+      pred,
+      '--run-id',
+      runId,
+      '--log-dir',
+      join(work, 'logs'),
+      '--images',
+      'build',
+      '--overwrite',
+      ...r.common,
+    ],
+    join(work, `verify-${runId}.log`),
+  );
+  const report = JSON.parse(readFileSync(join(work, 'logs', runId, 'report.json'), 'utf8')) as {
+    resolved_ids: string[];
+  };
+  return report.resolved_ids;
+}
+
+/** With --second-run: gold again, and the instances whose outcome or test statuses differ. */
+async function secondGoldRun(r: RepoRun, instances: Record<string, unknown>[]) {
+  console.log('      gold again (run-to-run identity)');
+  await verifyRun(r, r.valid, 'gold', 'real-exec-gold-2');
+  const [a, b] = ['real-exec-gold', 'real-exec-gold-2'].map((id) => verdicts(join(r.work, 'logs', id)));
+  const differing = instances.filter((i) => a!.get(String(i.instance_id)) !== b!.get(String(i.instance_id)));
+  for (const i of differing) {
+    const lang = r.fig(r.langOf.get(String(i.instance_id)) ?? 'other');
+    lang.second_run_mismatches = (lang.second_run_mismatches ?? 0) + 1;
+  }
+  for (const lang of Object.values(r.figures)) lang.second_run_mismatches ??= 0;
+  console.log(
+    `      second gold run: ${differing.length} of ${instances.length} with another outcome or test status${differing.length ? `: ${differing.map((i) => i.instance_id).join(', ')}` : ''}`,
+  );
+}
+
+/** Java: the same instances as SWE-bench rows, on SWE-bench's Java path (one Maven run per test). */
+async function javaPath(r: RepoRun, msbResolved: Record<string, Set<number>>) {
+  const { work } = r;
+  const sweRows = jsonl(join(work, 'valid.swebench.jsonl')).filter(
+    (row) => row.log_parser === 'parse_log_maven',
+  );
+  if (!sweRows.length) return;
+  const sweFile = join(work, 'valid.swebench-java.jsonl');
+  writeFileSync(sweFile, sweRows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+  const sweRevert = writeRevert(join(work, 'revert-tests.swebench.jsonl'), sweRows);
+  const differing = new Set<number>();
+  for (const [pred, name] of [
+    ['gold', 'gold'],
+    ['empty', 'empty'],
+    [sweRevert, 'revert'],
+  ] as const) {
+    console.log(`      SWE-bench's Java path: faun verify --predictions ${name} (${sweRows.length} rows)`);
+    const resolved = new Set(
+      (await verifyRun(r, sweFile, pred, `real-exec-swebench-java-${name}`)).map(prOf),
+    );
+    for (const row of sweRows) {
+      const pr = prOf(String(row.instance_id));
+      if (resolved.has(pr) !== msbResolved[name]!.has(pr)) differing.add(pr);
+    }
+    console.log(`      ${resolved.size}/${sweRows.length} resolved`);
+  }
+  r.fig('java').swebench_java_mismatches = differing.size;
+  console.log(`      SWE-bench's Java path: ${differing.size} instance(s) with another verdict`);
+}
+
+/** [3–5/5] gold, empty and test-revert verify of the valid instances, then the second run and Java path. */
+async function verifySteps(r: RepoRun, instances: Record<string, unknown>[]) {
+  const revert = writeRevert(join(r.work, 'revert-tests.jsonl'), instances);
+  const runs: Array<[string, string, keyof LangFigures]> = [
+    ['gold', 'gold', 'gold_resolved'],
+    ['empty', 'empty', 'empty_resolved'],
+    [revert, 'revert', 'revert_resolved'],
+  ];
+  const msbResolved: Record<string, Set<number>> = {};
+  for (const [n, [pred, name, key]] of runs.entries()) {
+    console.log(`[${n + 3}/5] faun verify --predictions ${name}`);
+    const resolved = await verifyRun(r, r.valid, pred, `real-exec-${name}`);
+    for (const id of resolved) (r.fig(r.langOf.get(id) ?? 'other')[key] as number)++;
+    msbResolved[name] = new Set(resolved.map(prOf));
+    console.log(`      ${resolved.length}/${instances.length} resolved`);
+  }
+  if (r.f['second-run']) await secondGoldRun(r, instances);
+  await javaPath(r, msbResolved);
+}
+
+/** build → validate → gold / empty / test-revert verify for one repository's pointers, in `work`. */
+async function runRepository(
+  repo: string,
+  mirror: string,
+  usable: Pointer[],
+  work: string,
+  f: Flags,
+): Promise<RepoResult> {
+  mkdirSync(work, { recursive: true });
+  const figures: Record<string, LangFigures> = {};
+  const fig = (lang: string) => (figures[lang] ??= emptyFigures());
+  fig(usable[0]!.language).repositories++;
+  for (const p of usable) fig(p.language).pointers++;
+  const repoDirs = ['--repo-dir', `${repo}=${mirror}`];
+  const r: RepoRun = {
+    work,
+    f,
+    repoDirs,
+    common: ['--workers', String(f.workers), '--timeout', String(f.timeout), ...repoDirs],
+    langOf: new Map(usable.map((p) => [`${p.repo}:pr-${p.pr}`, p.language])),
+    figures,
+    fig,
+    valid: join(work, 'valid.jsonl'),
+  };
+  const { ds, built, buildFunnel } = await buildStep(r, usable);
+  const { instances, validateFunnel } = await validateStep(r, ds, built);
+  parityStep(r, instances);
+  if (instances.length) await verifySteps(r, instances);
   return {
     figures,
     build_funnel: buildFunnel.reasons ?? {},

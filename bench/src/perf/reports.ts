@@ -86,104 +86,121 @@ const COUNT_KEYS = ['total', 'completed', 'resolved', 'unresolved', 'empty_patch
 /** Flags (reference sources; also FAUN_SWEBENCH_SRC / FAUN_MSB_SRC). */
 export const FLAGS = { 'swebench-src': undefined, 'msb-src': undefined };
 
+type Fixture = ReturnType<typeof makeFixture>;
+
+/** faun verify of the fixture's rows with a report folder; its output. */
+function verifyFixture(
+  root: string,
+  fx: Fixture,
+  instances: string,
+  preds: string,
+  runId: string,
+  dir: string,
+) {
+  const repoDir = `${fx.repo}=${fx.dir}`;
+  return verify(root, [
+    '--instances',
+    instances,
+    '--predictions',
+    preds,
+    '--run-id',
+    runId,
+    '--repo-dir',
+    repoDir,
+    '--report-dir',
+    dir,
+  ]);
+}
+
+/** SWE-bench rows (gold, half, empty, a malformed patch, one without a prediction) through SWE-bench's report code. */
+function swebenchSide(root: string, fx: Fixture, sweSrc: string) {
+  const ids = ['py-gold', 'py-half', 'py-empty', 'py-bad', 'py-none'];
+  const rows = ids.map((id) => ({ ...fx.instance, instance_id: id }));
+  writeFileSync(join(root, 'inst.jsonl'), `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  const patches: Record<string, string> = {
+    'py-gold': fx.patches.gold,
+    'py-half': fx.patches.half,
+    'py-empty': '',
+    'py-bad': 'diff --git a/nope b/nope\n--- a/nope\n+++ b/nope\n@@ -1 +1 @@\n-x\n+y\n',
+  };
+  const preds = Object.entries(patches).map(([instance_id, model_patch]) =>
+    JSON.stringify({ instance_id, model_name_or_path: 'org/model', model_patch }),
+  );
+  writeFileSync(join(root, 'preds.jsonl'), `${preds.join('\n')}\n`);
+  const sweDir = join(root, 'swe-report');
+  const sweOut = verifyFixture(root, fx, join(root, 'inst.jsonl'), join(root, 'preds.jsonl'), 'rep1', sweDir);
+  const faunFile = join(sweDir, 'org__model.rep1.json');
+  const swe = python(
+    SWE_CHECK(sweSrc, 'rep1', join(root, 'preds.jsonl'), join(root, 'inst.jsonl'), faunFile),
+    sweDir,
+  );
+  const ref = swe.ref as Record<string, number>;
+  const swePrinted = printed(sweOut, 'SWE-bench');
+  const sweCountsEqual = COUNT_KEYS.every((k) => ref[`${k}_instances`] === swePrinted[k]);
+  console.log(`SWE-bench make_run_report on faun's layout equals faun's ${swe.name}: ${swe.equal}`);
+  console.log(`  reference counts ${JSON.stringify(ref)}`.slice(0, 400));
+  console.log(`  printed by verify ${JSON.stringify(swePrinted)}; equal: ${sweCountsEqual}`);
+  return { swe, ref, swePrinted, sweCountsEqual, faunFile };
+}
+
+/** The same fixture as Multi-SWE-bench org/repo:pr-N rows with stored stages, loaded by its FinalReport. */
+function msbSide(root: string, fx: Fixture, msbSrc: string) {
+  const [org, name] = fx.repo.split('/') as [string, string];
+  const stage = (passed: string[], failed: string[]) => ({
+    passed_count: passed.length,
+    failed_count: failed.length,
+    skipped_count: 0,
+    passed_tests: passed,
+    failed_tests: failed,
+    skipped_tests: [],
+  });
+  const msbRows = [1, 2, 3].map((n) => ({
+    org,
+    repo: name,
+    number: n,
+    lang: 'python',
+    base: { label: '', ref: '', sha: fx.instance.base_commit },
+    fix_patch: fx.patches.gold,
+    test_patch: fx.instance.test_patch,
+    f2p_tests: Object.fromEntries(fx.instance.fail_to_pass.map((t) => [t, {}])),
+    p2p_tests: Object.fromEntries(fx.instance.pass_to_pass.map((t) => [t, {}])),
+    run_result: stage(fx.instance.pass_to_pass, fx.instance.fail_to_pass),
+    test_patch_result: stage(fx.instance.pass_to_pass, fx.instance.fail_to_pass),
+  }));
+  writeFileSync(join(root, 'msb.jsonl'), `${msbRows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  const msbPreds = [
+    { org, repo: name, number: 1, fix_patch: fx.patches.gold },
+    { org, repo: name, number: 2, fix_patch: fx.patches.half },
+    { org, repo: name, number: 3, fix_patch: '' },
+  ];
+  writeFileSync(join(root, 'msb-preds.jsonl'), `${msbPreds.map((p) => JSON.stringify(p)).join('\n')}\n`);
+  const msbDir = join(root, 'msb-report');
+  const msbOut = verifyFixture(
+    root,
+    fx,
+    join(root, 'msb.jsonl'),
+    join(root, 'msb-preds.jsonl'),
+    'rep2',
+    msbDir,
+  );
+  const msb = python(MSB_CHECK(msbSrc, join(msbDir, 'final_report.json')), msbDir) as Record<string, number>;
+  const msbPrinted = printed(msbOut, 'Multi-SWE-bench');
+  const msbCountsEqual = COUNT_KEYS.every((k) => msb[`${k}_instances`] === msbPrinted[k]);
+  console.log(`Multi-SWE-bench FinalReport.from_dict loads faun's final_report.json: ${JSON.stringify(msb)}`);
+  console.log(`  printed by verify ${JSON.stringify(msbPrinted)}; equal: ${msbCountsEqual}`);
+  return { msb, msbPrinted, msbCountsEqual };
+}
+
 export default async function reports(args: string[]): Promise<Record<string, unknown>> {
-  const sweSrc = opt(args, 'swebench-src');
-  const msbSrc = opt(args, 'msb-src');
   const root = mkdtempSync(join(tmpdir(), 'faun-bench-reports-'));
   try {
-    // SWE-bench rows: gold, half, empty, a malformed patch, and one instance without a prediction.
     const fx = makeFixture('python', root);
-    const ids = ['py-gold', 'py-half', 'py-empty', 'py-bad', 'py-none'];
-    const rows = ids.map((id) => ({ ...fx.instance, instance_id: id }));
-    writeFileSync(join(root, 'inst.jsonl'), `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
-    const patches: Record<string, string> = {
-      'py-gold': fx.patches.gold,
-      'py-half': fx.patches.half,
-      'py-empty': '',
-      'py-bad': 'diff --git a/nope b/nope\n--- a/nope\n+++ b/nope\n@@ -1 +1 @@\n-x\n+y\n',
-    };
-    const preds = Object.entries(patches).map(([instance_id, model_patch]) =>
-      JSON.stringify({ instance_id, model_name_or_path: 'org/model', model_patch }),
+    const { swe, ref, swePrinted, sweCountsEqual, faunFile } = swebenchSide(
+      root,
+      fx,
+      opt(args, 'swebench-src'),
     );
-    writeFileSync(join(root, 'preds.jsonl'), `${preds.join('\n')}\n`);
-    const sweDir = join(root, 'swe-report');
-    const sweOut = verify(root, [
-      '--instances',
-      join(root, 'inst.jsonl'),
-      '--predictions',
-      join(root, 'preds.jsonl'),
-      '--run-id',
-      'rep1',
-      '--repo-dir',
-      `${fx.repo}=${fx.dir}`,
-      '--report-dir',
-      sweDir,
-    ]);
-    const faunFile = join(sweDir, 'org__model.rep1.json');
-    const swe = python(
-      SWE_CHECK(sweSrc, 'rep1', join(root, 'preds.jsonl'), join(root, 'inst.jsonl'), faunFile),
-      sweDir,
-    );
-    const ref = swe.ref as Record<string, number>;
-    const swePrinted = printed(sweOut, 'SWE-bench');
-    const sweCountsEqual = COUNT_KEYS.every((k) => ref[`${k}_instances`] === swePrinted[k]);
-    console.log(`SWE-bench make_run_report on faun's layout equals faun's ${swe.name}: ${swe.equal}`);
-    console.log(`  reference counts ${JSON.stringify(ref)}`.slice(0, 400));
-    console.log(`  printed by verify ${JSON.stringify(swePrinted)}; equal: ${sweCountsEqual}`);
-
-    // Multi-SWE-bench rows: the same fixture as org/repo:pr-N rows with stored stages.
-    const [org, name] = fx.repo.split('/') as [string, string];
-    const stage = (passed: string[], failed: string[]) => ({
-      passed_count: passed.length,
-      failed_count: failed.length,
-      skipped_count: 0,
-      passed_tests: passed,
-      failed_tests: failed,
-      skipped_tests: [],
-    });
-    const msbRows = [1, 2, 3].map((n) => ({
-      org,
-      repo: name,
-      number: n,
-      lang: 'python',
-      base: { label: '', ref: '', sha: fx.instance.base_commit },
-      fix_patch: fx.patches.gold,
-      test_patch: fx.instance.test_patch,
-      f2p_tests: Object.fromEntries(fx.instance.fail_to_pass.map((t) => [t, {}])),
-      p2p_tests: Object.fromEntries(fx.instance.pass_to_pass.map((t) => [t, {}])),
-      run_result: stage(fx.instance.pass_to_pass, fx.instance.fail_to_pass),
-      test_patch_result: stage(fx.instance.pass_to_pass, fx.instance.fail_to_pass),
-    }));
-    writeFileSync(join(root, 'msb.jsonl'), `${msbRows.map((r) => JSON.stringify(r)).join('\n')}\n`);
-    const msbPreds = [
-      { org, repo: name, number: 1, fix_patch: fx.patches.gold },
-      { org, repo: name, number: 2, fix_patch: fx.patches.half },
-      { org, repo: name, number: 3, fix_patch: '' },
-    ];
-    writeFileSync(join(root, 'msb-preds.jsonl'), `${msbPreds.map((p) => JSON.stringify(p)).join('\n')}\n`);
-    const msbDir = join(root, 'msb-report');
-    const msbOut = verify(root, [
-      '--instances',
-      join(root, 'msb.jsonl'),
-      '--predictions',
-      join(root, 'msb-preds.jsonl'),
-      '--run-id',
-      'rep2',
-      '--repo-dir',
-      `${fx.repo}=${fx.dir}`,
-      '--report-dir',
-      msbDir,
-    ]);
-    const msb = python(MSB_CHECK(msbSrc, join(msbDir, 'final_report.json')), msbDir) as Record<
-      string,
-      number
-    >;
-    const msbPrinted = printed(msbOut, 'Multi-SWE-bench');
-    const msbCountsEqual = COUNT_KEYS.every((k) => msb[`${k}_instances`] === msbPrinted[k]);
-    console.log(
-      `Multi-SWE-bench FinalReport.from_dict loads faun's final_report.json: ${JSON.stringify(msb)}`,
-    );
-    console.log(`  printed by verify ${JSON.stringify(msbPrinted)}; equal: ${msbCountsEqual}`);
+    const { msb, msbPrinted, msbCountsEqual } = msbSide(root, fx, opt(args, 'msb-src'));
     const ok = Boolean(swe.equal) && sweCountsEqual && msbCountsEqual;
     if (!ok) process.exitCode = 1;
     return {

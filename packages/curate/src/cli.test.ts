@@ -32,7 +32,7 @@ function ctx(opts: Record<string, unknown>, sources: Record<string, string> = {}
   return { c, lines, json };
 }
 
-describe('faun curate / faun build commands', () => {
+describe('the commands; faun curate', () => {
   test('both commands are exported', () => {
     expect(commands.map((c) => c.name)).toEqual(['curate', 'build']);
   });
@@ -95,7 +95,9 @@ describe('faun curate / faun build commands', () => {
     const a = ctx({ db: 'x', reviewIn: 'a.csv', reviewOut: 'b' });
     await expect(runCurate(a.c, async () => new MemoryStore())).rejects.toThrow('not both');
   });
+});
 
+describe('faun build', () => {
   test('build from the store without a source writes QA only (FL/CE skipped with reasons)', async () => {
     const store = new MemoryStore().add(plantedRepo());
     await runCurate(ctx({ db: 'x.duckdb' }).c, async () => store);

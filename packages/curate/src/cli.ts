@@ -129,9 +129,132 @@ export async function runBuild(ctx: CommandContext, open = openStore): Promise<n
   );
 }
 
-async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: RunRecord): Promise<number> {
+type Skipped = Array<{ task: string; reason: string; id: string }>;
+
+/** What the build read: the items per task, the skips, the store's funnel, the exec instances written. */
+interface Gathered {
+  name: string;
+  items: Partial<Record<TaskName, TaskItem[]>>;
+  skipped: Skipped;
+  funnel: FunnelRow[];
+  execBuilt: number;
+}
+
+interface BuildPlan {
+  tasks: TaskName[];
+  wantsExec: boolean;
+  source: ReturnType<typeof makeSource>;
+  limit: number;
+  signal: AbortSignal;
+}
+
+/** FL and CE items from SWE-bench-style rows (`--from-swebench`). */
+async function gatherFromRows(ctx: CommandContext, file: string, plan: BuildPlan): Promise<Gathered> {
+  const { tasks, limit, signal } = plan;
+  const want = tasks.filter((t) => t !== 'qa');
+  let skipped: Skipped = [];
+  if (tasks.includes('qa'))
+    skipped.push({ id: '*', task: 'qa', reason: 'benchmark rows carry no conversation' });
+  const progress = ctx.progress({ label: 'import' });
+  const fl: TaskItem[] = [];
+  const ce: TaskItem[] = [];
+  let rows = 0;
+  for await (const { line, value } of readJsonl<Record<string, unknown>>(file)) {
+    if (signal.aborted || rows++ >= limit) break;
+    const r = await importRow(normalizeRow(value, `${file}:${line}`), plan.source);
+    fl.push(...r.fl);
+    ce.push(...r.ce);
+    skipped.push(...r.skipped);
+    progress.tick(1, String(value.instance_id ?? line));
+  }
+  progress.done();
+  const items: Gathered['items'] = {};
+  if (want.includes('fl')) items.fl = fl;
+  if (want.includes('ce')) items.ce = ce;
+  skipped = skipped.filter((x) => tasks.includes(x.task as TaskName));
+  return { name: basename(file, extname(file)), items, skipped, funnel: [], execBuilt: 0 };
+}
+
+/** The task items of a curated store (`--db`), and the exec rows when asked for. */
+async function gatherFromStore(
+  ctx: CommandContext,
+  open: typeof openStore,
+  plan: BuildPlan,
+): Promise<Gathered> {
   const o = ctx.opts;
-  const out = String(o.out);
+  const { tasks } = plan;
+  const name = basename(String(o.db), extname(String(o.db)));
+  const g: Gathered = { name, items: {}, skipped: [], funnel: [], execBuilt: 0 };
+  const store = await open(needStore(String(o.db), open));
+  try {
+    if (plan.wantsExec) {
+      const r = await buildExecTask(ctx, typeof o.commits === 'string' ? null : store, plan.signal);
+      g.execBuilt = r.instances;
+      g.skipped.push(...r.skipped);
+    }
+    const progress = ctx.progress({ label: 'build' });
+    const built = await buildFromStore(store, {
+      tasks,
+      source: plan.source,
+      onPair: (id) => progress.tick(1, id),
+      signal: plan.signal,
+      limit: plan.limit,
+    });
+    progress.done();
+    for (const t of tasks) g.items[t] = built[t];
+    g.skipped.push(...built.skipped);
+    g.funnel = await collect(store.funnel());
+    for (const t of tasks) await store.putTaskItems?.(`${name}/${t}`, built[t]);
+  } finally {
+    await store.close?.();
+  }
+  return g;
+}
+
+/** Reads the build's input: exec rows from commits, benchmark rows, or a curated store. */
+async function gather(ctx: CommandContext, open: typeof openStore, plan: BuildPlan): Promise<Gathered> {
+  const o = ctx.opts;
+  if (plan.wantsExec && !plan.tasks.length && typeof o.commits === 'string') {
+    const name =
+      typeof o.name === 'string' ? o.name : basename(String(o.commits), extname(String(o.commits)));
+    const r = await buildExecTask(ctx, null, plan.signal);
+    return { name, items: {}, skipped: r.skipped, funnel: [], execBuilt: r.instances };
+  }
+  if (o.fromSwebench) return gatherFromRows(ctx, String(o.fromSwebench), plan);
+  if (!o.db)
+    throw new UsageError(
+      'give --db FILE (a curated store), --from-swebench rows.jsonl, or --tasks exec --commits FILE',
+    );
+  return gatherFromStore(ctx, open, plan);
+}
+
+/** The error for a build that produced nothing: the input, the commonest skip reasons, what to do. */
+function nothingBuilt(o: CommandContext['opts'], skipped: Skipped): InputError {
+  const reasons = new Map<string, number>();
+  for (const sk of skipped) reasons.set(sk.reason, (reasons.get(sk.reason) ?? 0) + 1);
+  const top = [...reasons]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([r, n]) => `${n}× ${r}`)
+    .join('; ');
+  const from = o.fromSwebench
+    ? `--from-swebench ${String(o.fromSwebench)}`
+    : o.db
+      ? `--db ${String(o.db)}`
+      : `--commits ${String(o.commits)}`;
+  return new InputError(
+    `${from}: no items were built${top ? ` (skipped: ${top})` : ' (the input has no rows)'}`,
+    {
+      hint: o.fromSwebench
+        ? 'benchmark rows carry no file contents: pass --repo-dir OWNER/REPO=PATH (or --api-url) so the files can be read; --allow-empty writes empty datasets'
+        : 'run faun curate first, or pass --allow-empty to write empty datasets',
+    },
+  );
+}
+
+/** The tasks asked for (`exec` apart); benchmark rows have no conversation, so no QA unless asked. */
+function plannedTasks(ctx: CommandContext): { tasks: TaskName[]; wantsExec: boolean } {
+  const o = ctx.opts;
   const requested = (o.tasks as string[] | undefined) ?? ['qa', 'fl', 'ce'];
   const wantsExec = requested.includes('exec');
   let tasks = requested.filter((t) => t !== 'exec') as TaskName[];
@@ -140,73 +263,20 @@ async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: R
   // Benchmark rows have no conversation: without an explicit --tasks, import builds FL and CE only.
   if (o.fromSwebench && ctx.sources.tasks !== 'flag' && ctx.sources.tasks !== 'env')
     tasks = tasks.filter((t) => t !== 'qa');
+  return { tasks, wantsExec };
+}
+
+async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: RunRecord): Promise<number> {
+  const o = ctx.opts;
+  const out = String(o.out);
+  const planned = plannedTasks(ctx);
   const source = makeSource((o.repoDir as string[] | undefined) ?? [], o.apiUrl as string | undefined);
   const irq = onInterrupt(() => (ctx.argv.length ? resumeCommand(ctx.argv) : null));
-  const items: Partial<Record<TaskName, TaskItem[]>> = {};
   const limit = typeof o.limit === 'number' ? o.limit : Number.POSITIVE_INFINITY;
   if (Number.isFinite(limit)) ctx.log(`--limit ${limit}: the dataset is partial (for testing only)`);
-  let funnel: FunnelRow[] = [];
-  let skipped: Array<{ task: string; reason: string; id: string }> = [];
-  let name: string;
-  let execBuilt = 0;
+  let g: Gathered;
   try {
-    if (wantsExec && !tasks.length && typeof o.commits === 'string') {
-      name = typeof o.name === 'string' ? o.name : basename(String(o.commits), extname(String(o.commits)));
-      const r = await buildExecTask(ctx, null, irq.signal);
-      execBuilt = r.instances;
-      skipped = r.skipped;
-    } else if (o.fromSwebench) {
-      const file = String(o.fromSwebench);
-      name = basename(file, extname(file));
-      const want = tasks.filter((t) => t !== 'qa');
-      if (tasks.includes('qa'))
-        skipped.push({ id: '*', task: 'qa', reason: 'benchmark rows carry no conversation' });
-      const progress = ctx.progress({ label: 'import' });
-      const fl: TaskItem[] = [];
-      const ce: TaskItem[] = [];
-      let rows = 0;
-      for await (const { line, value } of readJsonl<Record<string, unknown>>(file)) {
-        if (irq.signal.aborted || rows++ >= limit) break;
-        const r = await importRow(normalizeRow(value, `${file}:${line}`), source);
-        fl.push(...r.fl);
-        ce.push(...r.ce);
-        skipped.push(...r.skipped);
-        progress.tick(1, String(value.instance_id ?? line));
-      }
-      progress.done();
-      if (want.includes('fl')) items.fl = fl;
-      if (want.includes('ce')) items.ce = ce;
-      skipped = skipped.filter((s) => tasks.includes(s.task as TaskName));
-    } else {
-      if (!o.db)
-        throw new UsageError(
-          'give --db FILE (a curated store), --from-swebench rows.jsonl, or --tasks exec --commits FILE',
-        );
-      name = basename(String(o.db), extname(String(o.db)));
-      const store = await open(needStore(String(o.db), open));
-      try {
-        if (wantsExec) {
-          const r = await buildExecTask(ctx, typeof o.commits === 'string' ? null : store, irq.signal);
-          execBuilt = r.instances;
-          skipped.push(...r.skipped);
-        }
-        const progress = ctx.progress({ label: 'build' });
-        const built = await buildFromStore(store, {
-          tasks,
-          source,
-          onPair: (id) => progress.tick(1, id),
-          signal: irq.signal,
-          limit,
-        });
-        progress.done();
-        for (const t of tasks) items[t] = built[t];
-        skipped.push(...built.skipped);
-        funnel = await collect(store.funnel());
-        for (const t of tasks) await store.putTaskItems?.(`${name}/${t}`, built[t]);
-      } finally {
-        await store.close?.();
-      }
-    }
+    g = await gather(ctx, open, { ...planned, source, limit, signal: irq.signal });
     if (irq.signal.aborted) {
       ctx.log('interrupted: nothing written; run the same command again');
       return 130;
@@ -214,31 +284,11 @@ async function buildDatasets(ctx: CommandContext, open: typeof openStore, rec: R
   } finally {
     irq.dispose();
   }
-  const built = Object.values(items).reduce((n, list) => n + (list?.length ?? 0), execBuilt);
-  if (built === 0 && !o.allowEmpty) {
-    const reasons = new Map<string, number>();
-    for (const sk of skipped) reasons.set(sk.reason, (reasons.get(sk.reason) ?? 0) + 1);
-    const top = [...reasons]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 3)
-      .map(([r, n]) => `${n}× ${r}`)
-      .join('; ');
-    const from = o.fromSwebench
-      ? `--from-swebench ${String(o.fromSwebench)}`
-      : o.db
-        ? `--db ${String(o.db)}`
-        : `--commits ${String(o.commits)}`;
-    throw new InputError(
-      `${from}: no items were built${top ? ` (skipped: ${top})` : ' (the input has no rows)'}`,
-      {
-        hint: o.fromSwebench
-          ? 'benchmark rows carry no file contents: pass --repo-dir OWNER/REPO=PATH (or --api-url) so the files can be read; --allow-empty writes empty datasets'
-          : 'run faun curate first, or pass --allow-empty to write empty datasets',
-      },
-    );
-  }
+  const { items, skipped, funnel } = g;
+  const built = Object.values(items).reduce((n, list) => n + (list?.length ?? 0), g.execBuilt);
+  if (built === 0 && !o.allowEmpty) throw nothingBuilt(o, skipped);
   const card = await writeDataset(out, items, {
-    name: typeof o.name === 'string' ? o.name : name,
+    name: typeof o.name === 'string' ? o.name : g.name,
     source: o.fromSwebench
       ? `SWE-bench rows ${basename(String(o.fromSwebench))}`
       : o.db

@@ -111,26 +111,18 @@ export interface RepoCuration {
   agreement: Agreement;
 }
 
-/** Runs the issue and fix-pair steps over one repository. */
-export async function curateRepo(
-  data: RepoData,
-  cfg: FilterConfig,
-  commentOnly?: CommentOnlyCheck,
-): Promise<RepoCuration> {
-  const rows: FunnelRow[] = [];
-  const removed: Partial<Record<StepName, Removed[]>> = {};
-  const undecidedBy: Partial<Record<StepName, Undecided[]>> = {};
-  const record = (
-    step: StepName,
-    unit: 'issue' | 'pair',
-    input: number,
-    gone: Removed[],
-    unsure: Undecided[] = [],
-  ) => {
-    removed[step] = gone;
-    if (unsure.length) undecidedBy[step] = unsure;
-    rows.push({
-      repo: data.repo,
+/** The funnel rows of one repository as its steps run, with what each removed or could not decide. */
+class StepLog {
+  readonly rows: FunnelRow[] = [];
+  readonly removed: Partial<Record<StepName, Removed[]>> = {};
+  readonly undecided: Partial<Record<StepName, Undecided[]>> = {};
+  constructor(readonly repo: string) {}
+
+  record(step: StepName, unit: 'issue' | 'pair', input: number, gone: Removed[], unsure: Undecided[] = []) {
+    this.removed[step] = gone;
+    if (unsure.length) this.undecided[step] = unsure;
+    this.rows.push({
+      repo: this.repo,
       step,
       order: STEPS.indexOf(step),
       unit,
@@ -140,33 +132,45 @@ export async function curateRepo(
       skipped: false,
       undecided: tally(unsure.map((u) => u.reason)),
     });
-  };
-  const commentsBy = groupBy(data.comments, (c) => c.number);
-  const eventsBy = groupBy(data.events, (e) => e.number);
-  const entries = [...data.entries].sort((a, b) => a.number - b.number);
-  const prs = new Map(entries.filter((e) => e.kind === 'pr').map((e) => [e.number, e]));
+  }
 
-  let issues = entries.filter((e) => e.kind === 'issue');
-  const issueStep = (step: StepName, drop: (e: RawEntry) => Verdict) => {
+  /** Runs one step over `items` (in order) and records it; returns the items it kept. */
+  async step<T>(
+    step: StepName,
+    unit: 'issue' | 'pair',
+    items: T[],
+    idOf: (t: T) => Removed,
+    drop: (t: T) => Verdict | Promise<Verdict>,
+  ): Promise<T[]> {
     const gone: Removed[] = [];
     const unsure: Undecided[] = [];
-    const kept: RawEntry[] = [];
-    for (const e of issues) {
-      const v = drop(e);
-      if (v === true) gone.push({ issue: e.number, pr: null });
+    const kept: T[] = [];
+    for (const t of items) {
+      const v = await drop(t);
+      if (v === true) gone.push(idOf(t));
       else {
-        if (v !== false) unsure.push({ issue: e.number, pr: null, reason: v.undecided });
-        kept.push(e);
+        if (v !== false) unsure.push({ ...idOf(t), reason: v.undecided });
+        kept.push(t);
       }
     }
-    record(step, 'issue', issues.length, gone, unsure);
-    issues = kept;
+    this.record(step, unit, items.length, gone, unsure);
+    return kept;
+  }
+}
+
+/** The issue steps, in funnel order; returns the issues that pass them all. */
+async function issueSteps(log: StepLog, data: RepoData, cfg: FilterConfig, entries: RawEntry[]) {
+  const commentsBy = groupBy(data.comments, (c) => c.number);
+  const eventsBy = groupBy(data.events, (e) => e.number);
+  let issues = entries.filter((e) => e.kind === 'issue');
+  const issueStep = async (step: StepName, drop: (e: RawEntry) => Verdict) => {
+    issues = await log.step(step, 'issue', issues, (e) => ({ issue: e.number, pr: null }), drop);
   };
-  issueStep('botAuthored', (e) => isBot(e.author, cfg.bots));
-  issueStep('shortBody', (e) => isShortBody(e, cfg));
-  issueStep('tooLarge', (e) => isTooLarge(e, cfg));
+  await issueStep('botAuthored', (e) => isBot(e.author, cfg.bots));
+  await issueStep('shortBody', (e) => isShortBody(e, cfg));
+  await issueStep('tooLarge', (e) => isTooLarge(e, cfg));
   const seen = new Set<string>();
-  issueStep('duplicate', (e) => {
+  await issueStep('duplicate', (e) => {
     const comments = (commentsBy.get(e.number) ?? []).map((c) => ({
       body: c.body,
       human: !isBot(c.author, cfg.bots),
@@ -177,9 +181,9 @@ export async function curateRepo(
     seen.add(key);
     return false;
   });
-  issueStep('manyEvents', (e) => (eventsBy.get(e.number)?.length ?? 0) > cfg.maxEvents);
-  issueStep('externalLink', (e) => hasExternalLink(e, cfg));
-  issueStep('singleHumanParticipant', (e) => {
+  await issueStep('manyEvents', (e) => (eventsBy.get(e.number)?.length ?? 0) > cfg.maxEvents);
+  await issueStep('externalLink', (e) => hasExternalLink(e, cfg));
+  await issueStep('singleHumanParticipant', (e) => {
     const stored = commentsBy.get(e.number) ?? [];
     // Comments are crawled only for some issues; when GitHub counts comments the crawl did not store,
     // participation cannot be judged and the issue stays.
@@ -187,35 +191,29 @@ export async function curateRepo(
     const commenters = stored.map((c) => c.author);
     return humanParticipants(e.author, commenters, cfg.bots).length < 2;
   });
+  return issues;
+}
 
-  const links = findLinks(data.repo, data.entries, data.crossrefs);
-  const candidates = links.filter(isFixCandidate);
-  const alive = new Set(issues.map((e) => e.number));
-  const paired = new Set(candidates.map((c) => c.issue));
-  const unpaired = issues.filter((e) => !paired.has(e.number));
-  record(
-    'unpaired',
-    'issue',
-    issues.length,
-    unpaired.map((e) => ({ issue: e.number, pr: null })),
-  );
-  let pairs = candidates.filter((c) => alive.has(c.issue));
+/** What the pair steps read about a candidate: its PR and the PR's changed files. */
+interface PairLookups {
+  prOf: (c: LinkCandidate) => RawEntry;
+  filesOf: (c: LinkCandidate) => PrFile[];
+}
+
+/** The fix-pair steps, in funnel order, over `pairs` (of `candidates`); returns the pairs that pass. */
+async function pairSteps(
+  log: StepLog,
+  data: RepoData,
+  cfg: FilterConfig,
+  candidates: LinkCandidate[],
+  start: LinkCandidate[],
+  { prOf, filesOf }: PairLookups,
+  commentOnly?: CommentOnlyCheck,
+) {
+  let pairs = start;
   const pairStep = async (step: StepName, drop: (c: LinkCandidate) => Verdict | Promise<Verdict>) => {
-    const gone: Removed[] = [];
-    const unsure: Undecided[] = [];
-    const kept: LinkCandidate[] = [];
-    for (const c of pairs) {
-      const v = await drop(c);
-      if (v === true) gone.push({ issue: c.issue, pr: c.pr });
-      else {
-        if (v !== false) unsure.push({ issue: c.issue, pr: c.pr, reason: v.undecided });
-        kept.push(c);
-      }
-    }
-    record(step, 'pair', pairs.length, gone, unsure);
-    pairs = kept;
+    pairs = await log.step(step, 'pair', pairs, (c) => ({ issue: c.issue, pr: c.pr }), drop);
   };
-  const prOf = (c: LinkCandidate) => prs.get(c.pr) as RawEntry;
   const mergedToDefault = (c: LinkCandidate) => isMerged(prOf(c)) && targetsDefaultBranch(prOf(c));
   await pairStep('notMerged', (c) => !isMerged(prOf(c)));
   await pairStep('notDefaultBranch', (c) =>
@@ -229,7 +227,6 @@ export async function curateRepo(
   const perIssue = countBy(qualifying, (c) => c.issue);
   const perPr = countBy(qualifying, (c) => c.pr);
   await pairStep('notOneToOne', (c) => (perIssue.get(c.issue) ?? 0) > 1 || (perPr.get(c.pr) ?? 0) > 1);
-  const filesOf = (c: LinkCandidate) => changedFiles(prOf(c), data.prFiles.get(c.pr));
   // Exactly one changed file, known by name: the later steps and the task builders read that file.
   await pairStep(
     'multiFile',
@@ -241,27 +238,51 @@ export async function curateRepo(
       ? await commentOnly(data.repo, prOf(c), filesOf(c)[0] as PrFile)
       : { undecided: UNDECIDED.noFileSource },
   );
-  const last = rows[rows.length - 1];
+  const last = log.rows[log.rows.length - 1];
   // The step did not run at all when it could decide about none of its pairs (or had no checker).
   if (last && (last.input > 0 ? undecidedCount(last) === last.input : !commentOnly)) last.skipped = true;
+  return pairs;
+}
+
+/** Runs the issue and fix-pair steps over one repository. */
+export async function curateRepo(
+  data: RepoData,
+  cfg: FilterConfig,
+  commentOnly?: CommentOnlyCheck,
+): Promise<RepoCuration> {
+  const log = new StepLog(data.repo);
+  const entries = [...data.entries].sort((a, b) => a.number - b.number);
+  const prs = new Map(entries.filter((e) => e.kind === 'pr').map((e) => [e.number, e]));
+  const issues = await issueSteps(log, data, cfg, entries);
+
+  const links = findLinks(data.repo, data.entries, data.crossrefs);
+  const candidates = links.filter(isFixCandidate);
+  const alive = new Set(issues.map((e) => e.number));
+  const paired = new Set(candidates.map((c) => c.issue));
+  const unpaired = issues.filter((e) => !paired.has(e.number));
+  log.record(
+    'unpaired',
+    'issue',
+    issues.length,
+    unpaired.map((e) => ({ issue: e.number, pr: null })),
+  );
+  const prOf = (c: LinkCandidate) => prs.get(c.pr) as RawEntry;
+  const filesOf = (c: LinkCandidate) => changedFiles(prOf(c), data.prFiles.get(c.pr));
+  const start = candidates.filter((c) => alive.has(c.issue));
+  const pairs = await pairSteps(log, data, cfg, candidates, start, { prOf, filesOf }, commentOnly);
 
   const issueBy = new Map(entries.map((e) => [e.number, e]));
-  const curated: CuratedPair[] = [];
-  for (const c of pairs) {
-    const file = filesOf(c)[0] as PrFile;
-    const issue = issueBy.get(c.issue) as RawEntry;
-    curated.push({
-      pair: { v: 1, repo: data.repo, issue: c.issue, pr: c.pr, evidence: c.evidence },
-      issue,
-      pr: prOf(c),
-      file,
-    });
-  }
+  const curated: CuratedPair[] = pairs.map((c) => ({
+    pair: { v: 1, repo: data.repo, issue: c.issue, pr: c.pr, evidence: c.evidence },
+    issue: issueBy.get(c.issue) as RawEntry,
+    pr: prOf(c),
+    file: filesOf(c)[0] as PrFile,
+  }));
   return {
     repo: data.repo,
-    rows,
-    removed,
-    undecided: undecidedBy,
+    rows: log.rows,
+    removed: log.removed,
+    undecided: log.undecided,
     pairs: curated,
     links,
     agreement: agreement(links),

@@ -10,7 +10,7 @@ import { InputError } from '@faun/kit';
 import type { CeItem, FlItem } from '@faun/schema';
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import type { RepoSource } from './source.ts';
-import { buildCe, buildFl } from './tasks.ts';
+import { buildCe, buildFl, type IssueInput } from './tasks.ts';
 
 /** A benchmark row normalised from any of the supported formats. */
 export interface BenchRow {
@@ -118,6 +118,16 @@ export interface ImportResult {
   skipped: Array<{ id: string; task: 'fl' | 'ce'; reason: string }>;
 }
 
+/** The issue part of a row, as the task builders take it. */
+const issueOf = (row: BenchRow): IssueInput => ({
+  id: row.id,
+  repo: row.repo,
+  issueNumber: row.issueNumber,
+  title: row.title,
+  body: row.body,
+  baseCommit: row.baseCommit,
+});
+
 /** Turns one normalised row into at most one FL and one CE item. */
 export async function importRow(row: BenchRow, source: RepoSource | null): Promise<ImportResult> {
   const out: ImportResult = { fl: [], ce: [], skipped: [] };
@@ -135,12 +145,7 @@ export async function importRow(row: BenchRow, source: RepoSource | null): Promi
   if (!tree && source) tree = await source.tree(row.repo, row.baseCommit);
   if (tree) {
     const r = buildFl({
-      id: row.id,
-      repo: row.repo,
-      issueNumber: row.issueNumber,
-      title: row.title,
-      body: row.body,
-      baseCommit: row.baseCommit,
+      ...issueOf(row),
       tree,
       goldPath: path,
     });
@@ -165,12 +170,7 @@ export async function importRow(row: BenchRow, source: RepoSource | null): Promi
     return out;
   }
   const ce = buildCe({
-    id: row.id,
-    repo: row.repo,
-    issueNumber: row.issueNumber,
-    title: row.title,
-    body: row.body,
-    baseCommit: row.baseCommit,
+    ...issueOf(row),
     prNumber: row.prNumber,
     prTitle: row.prTitle,
     prBody: row.prBody,

@@ -100,13 +100,17 @@ export function buildQa(
   return null;
 }
 
-export interface FlInput {
+/** What every task item is built from: the issue and the commit it starts at. */
+export interface IssueInput {
   id: string;
   repo: string;
   issueNumber: number | null;
   title: string;
   body: string;
   baseCommit: string | null;
+}
+
+export interface FlInput extends IssueInput {
   tree: string[];
   goldPath: string;
 }
@@ -132,13 +136,7 @@ export function buildFl(i: FlInput, codeExtensions?: string[]): { item: FlItem }
   };
 }
 
-export interface CeInput {
-  id: string;
-  repo: string;
-  issueNumber: number | null;
-  title: string;
-  body: string;
-  baseCommit: string | null;
+export interface CeInput extends IssueInput {
   prNumber: number | null;
   prTitle: string;
   prBody: string;

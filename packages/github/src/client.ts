@@ -21,7 +21,7 @@ import Bottleneck from 'bottleneck';
 import { type Clock, realClock } from './clock.ts';
 import { type EtagCache, MemoryEtagCache } from './etag.ts';
 import { type FetchLike, identifyTokens } from './identity.ts';
-import { type Resource, TokenPool, type TokenSource } from './tokens.ts';
+import { type Resource, type Slot, TokenPool, type TokenSource } from './tokens.ts';
 
 export const API_VERSION = '2022-11-28';
 
@@ -92,6 +92,145 @@ function resetMs(h: Hdrs | undefined, clock: Clock): number {
   return Number.isFinite(r) && r > 0 ? r * 1000 : clock.now() + 60_000;
 }
 
+/** What the auth hook shares across requests. */
+interface HookDeps {
+  pool: TokenPool;
+  etags: EtagCache;
+  counters: ClientCounters;
+  clock: Clock;
+  log: (line: string) => void;
+  identify: () => Promise<void>;
+  signal?: AbortSignal;
+}
+
+type Answer = { status: number; headers: Hdrs; data: unknown };
+type OctoRequest = ((o: unknown) => Promise<Answer>) & {
+  endpoint: {
+    merge: (
+      r: unknown,
+      p?: unknown,
+    ) => { method: string; url: string; headers: Record<string, string>; request?: { faunCost?: number } };
+    parse: (o: unknown) => { url: string };
+  };
+};
+
+/** One request's fixed parts: what it asks, where it is charged, the URL its ETag is kept under. */
+interface Asked {
+  endpoint: ReturnType<OctoRequest['endpoint']['merge']>;
+  resource: Resource;
+  /** GET requests only. */
+  url: string | null;
+}
+
+/**
+ * A failed attempt: the cached answer of a 304, `retry` after a rate limit (waited out by the pool), or a
+ * thrown error (401s as errors that say what to do; anything else as it came).
+ */
+function failedAttempt(
+  d: HookDeps,
+  q: Asked,
+  slot: Slot,
+  e: unknown,
+  cached: Awaited<ReturnType<EtagCache['get']>>,
+): Answer | 'retry' {
+  const err = e as ReqErr & { message?: string };
+  const h = err.response?.headers;
+  slot.release(h ?? null);
+  if (err.status === 304 && cached) {
+    d.counters.notModified++;
+    d.etags.stats.hits++;
+    d.pool.succeeded(slot.identity);
+    return {
+      status: 200,
+      url: q.url,
+      headers: { ...(h ?? {}), ...cached.headers },
+      data: cached.data,
+    } as Answer;
+  }
+  if (err.status === 401 && !slot.token && q.resource === 'graphql')
+    throw new FaunError("GitHub's GraphQL API needs a token (401 without one)", {
+      hint: 'set GITHUB_TOKEN (or GITHUB_TOKENS, --token, or a GitHub App) — pairing runs through GraphQL',
+    });
+  if (err.status === 401)
+    throw new FaunError(`GitHub rejected ${slot.label} (401 Bad credentials)`, {
+      hint: 'check the token in --token / GITHUB_TOKEN / GITHUB_TOKENS (it may be expired or revoked)',
+    });
+  const message = String(
+    (err.response?.data as { message?: string } | undefined)?.message ?? err.message ?? '',
+  );
+  const { method, url } = q.endpoint;
+  if ((err.status === 403 || err.status === 429) && /\bsecondary rate\b/i.test(message)) {
+    d.counters.secondaryLimited++;
+    const after = Number(h?.['retry-after']);
+    const ms = d.pool.secondary(slot.identity, Number.isFinite(after) && after > 0 ? after : null);
+    d.log(`secondary rate limit on ${method} ${url}; ${slot.identity} pauses ${Math.round(ms / 1000)} s`);
+    return 'retry';
+  }
+  if ((err.status === 403 || err.status === 429) && String(h?.['x-ratelimit-remaining']) === '0') {
+    d.counters.primaryLimited++;
+    d.pool.exhausted(slot.identity, q.resource, resetMs(h, d.clock));
+    d.log(`primary rate limit on ${method} ${url}; waiting for the reset`);
+    return 'retry';
+  }
+  throw e;
+}
+
+/** A successful attempt: `retry` for a GraphQL rate-limit answer; else the budgets noted, the ETag kept. */
+async function answeredAttempt(d: HookDeps, q: Asked, slot: Slot, res: Answer): Promise<Answer | 'retry'> {
+  slot.release(res.headers);
+  if (q.resource === 'graphql' && graphqlLimited(res.data)) {
+    d.counters.primaryLimited++;
+    d.pool.exhausted(slot.identity, 'graphql', resetMs(res.headers, d.clock));
+    d.log(`GraphQL rate limit on ${q.endpoint.url}; waiting for the reset`);
+    return 'retry';
+  }
+  d.pool.succeeded(slot.identity);
+  const rl = (res.data as { data?: { rateLimit?: { remaining?: number; resetAt?: string } } } | null)?.data
+    ?.rateLimit;
+  if (q.resource === 'graphql' && rl?.resetAt)
+    d.pool.graphqlObserved(slot.identity, Number(rl.remaining), rl.resetAt);
+  const etag = res.headers.etag;
+  if (q.url && res.status === 200 && typeof etag === 'string') {
+    const keep: Record<string, string> = {};
+    if (typeof res.headers.link === 'string') keep.link = res.headers.link;
+    await d.etags.set(slot.identity, q.url, { etag, data: res.data, headers: keep });
+  }
+  return res;
+}
+
+/** The octokit auth strategy: every request goes through the token pool, the ETag cache and the limits. */
+function poolAuthStrategy(d: HookDeps) {
+  const hook = async (request: OctoRequest, route: unknown, parameters?: unknown) => {
+    await d.identify();
+    const endpoint = request.endpoint.merge(route, parameters);
+    const resource: Resource = /\/graphql$/.test(endpoint.url) ? 'graphql' : 'core';
+    const cost = resource === 'graphql' ? Math.max(1, Number(endpoint.request?.faunCost ?? 1)) : 1;
+    const q: Asked = {
+      endpoint,
+      resource,
+      url: endpoint.method === 'GET' ? request.endpoint.parse(endpoint).url : null,
+    };
+    for (;;) {
+      const slot = await d.pool.acquire(resource, d.signal, cost);
+      const headers: Record<string, string> = { ...endpoint.headers, 'x-github-api-version': API_VERSION };
+      if (slot.token) headers.authorization = `token ${slot.token}`;
+      const cached = q.url ? await d.etags.get(slot.identity, q.url) : undefined;
+      if (cached) headers['if-none-match'] = cached.etag;
+      let res: Answer;
+      try {
+        res = await request({ ...endpoint, headers });
+      } catch (e) {
+        const after = failedAttempt(d, q, slot, e, cached);
+        if (after === 'retry') continue;
+        return after;
+      }
+      const kept = await answeredAttempt(d, q, slot, res);
+      if (kept !== 'retry') return kept;
+    }
+  };
+  return () => Object.assign(async () => ({ type: 'pool' }), { hook });
+}
+
 /** Builds a crawl client. */
 export function createClient(opts: ClientOptions): GitHubClient {
   const clock = opts.clock ?? realClock;
@@ -109,101 +248,7 @@ export function createClient(opts: ClientOptions): GitHubClient {
     identified ??= identifyTokens(pool, baseUrl, API_VERSION, opts.fetch, opts.signal);
     return identified;
   };
-
-  const authStrategy = () => {
-    const hook = async (
-      request: ((o: unknown) => Promise<{ status: number; headers: Hdrs; data: unknown }>) & {
-        endpoint: {
-          merge: (
-            r: unknown,
-            p?: unknown,
-          ) => {
-            method: string;
-            url: string;
-            headers: Record<string, string>;
-            request?: { faunCost?: number };
-          };
-          parse: (o: unknown) => { url: string };
-        };
-      },
-      route: unknown,
-      parameters?: unknown,
-    ) => {
-      await identify();
-      const endpoint = request.endpoint.merge(route, parameters);
-      const resource: Resource = /\/graphql$/.test(endpoint.url) ? 'graphql' : 'core';
-      const cost = resource === 'graphql' ? Math.max(1, Number(endpoint.request?.faunCost ?? 1)) : 1;
-      const url = endpoint.method === 'GET' ? request.endpoint.parse(endpoint).url : null;
-      for (;;) {
-        const slot = await pool.acquire(resource, opts.signal, cost);
-        const headers: Record<string, string> = { ...endpoint.headers, 'x-github-api-version': API_VERSION };
-        if (slot.token) headers.authorization = `token ${slot.token}`;
-        const cached = url ? await etags.get(slot.identity, url) : undefined;
-        if (cached) headers['if-none-match'] = cached.etag;
-        let res: { status: number; headers: Hdrs; data: unknown };
-        try {
-          res = await request({ ...endpoint, headers });
-        } catch (e) {
-          const err = e as ReqErr & { message?: string };
-          const h = err.response?.headers;
-          slot.release(h ?? null);
-          if (err.status === 304 && cached) {
-            counters.notModified++;
-            etags.stats.hits++;
-            pool.succeeded(slot.identity);
-            return { status: 200, url, headers: { ...(h ?? {}), ...cached.headers }, data: cached.data };
-          }
-          if (err.status === 401 && !slot.token && resource === 'graphql')
-            throw new FaunError("GitHub's GraphQL API needs a token (401 without one)", {
-              hint: 'set GITHUB_TOKEN (or GITHUB_TOKENS, --token, or a GitHub App) — pairing runs through GraphQL',
-            });
-          if (err.status === 401)
-            throw new FaunError(`GitHub rejected ${slot.label} (401 Bad credentials)`, {
-              hint: 'check the token in --token / GITHUB_TOKEN / GITHUB_TOKENS (it may be expired or revoked)',
-            });
-          const message = String(
-            (err.response?.data as { message?: string } | undefined)?.message ?? err.message ?? '',
-          );
-          if ((err.status === 403 || err.status === 429) && /\bsecondary rate\b/i.test(message)) {
-            counters.secondaryLimited++;
-            const after = Number(h?.['retry-after']);
-            const ms = pool.secondary(slot.identity, Number.isFinite(after) && after > 0 ? after : null);
-            log(
-              `secondary rate limit on ${endpoint.method} ${endpoint.url}; ${slot.identity} pauses ${Math.round(ms / 1000)} s`,
-            );
-            continue;
-          }
-          if ((err.status === 403 || err.status === 429) && String(h?.['x-ratelimit-remaining']) === '0') {
-            counters.primaryLimited++;
-            pool.exhausted(slot.identity, resource, resetMs(h, clock));
-            log(`primary rate limit on ${endpoint.method} ${endpoint.url}; waiting for the reset`);
-            continue;
-          }
-          throw e;
-        }
-        slot.release(res.headers);
-        if (resource === 'graphql' && graphqlLimited(res.data)) {
-          counters.primaryLimited++;
-          pool.exhausted(slot.identity, 'graphql', resetMs(res.headers, clock));
-          log(`GraphQL rate limit on ${endpoint.url}; waiting for the reset`);
-          continue;
-        }
-        pool.succeeded(slot.identity);
-        const rl = (res.data as { data?: { rateLimit?: { remaining?: number; resetAt?: string } } } | null)
-          ?.data?.rateLimit;
-        if (resource === 'graphql' && rl?.resetAt)
-          pool.graphqlObserved(slot.identity, Number(rl.remaining), rl.resetAt);
-        const etag = res.headers.etag;
-        if (url && res.status === 200 && typeof etag === 'string') {
-          const keep: Record<string, string> = {};
-          if (typeof res.headers.link === 'string') keep.link = res.headers.link;
-          await etags.set(slot.identity, url, { etag, data: res.data, headers: keep });
-        }
-        return res;
-      }
-    };
-    return Object.assign(async () => ({ type: 'pool' }), { hook });
-  };
+  const authStrategy = poolAuthStrategy({ pool, etags, counters, clock, log, identify, signal: opts.signal });
 
   const octokit = new CrawlOctokit({
     baseUrl,

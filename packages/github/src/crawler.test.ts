@@ -134,7 +134,9 @@ describe('crawl against the fake GitHub', () => {
     expect(again[0] && p429 && again[0].at >= p429.resetAt).toBe(true);
     expect(duplicates(log)).toEqual([]);
   }, 30_000);
+});
 
+describe('re-crawl against the fake GitHub', () => {
   test('a second crawl with the same ETag cache gets free 304s and the same contents', async () => {
     const etags = new MemoryEtagCache(100_000, 10_000_000);
     const first = await run({}, ['fake-token-0'], etags);

@@ -116,6 +116,10 @@ describe('fake corpus', () => {
     for (const f of TRUTH_FILTERS)
       expect({ f, planted: (planted[f] ?? 0) > 0 }).toEqual({ f, planted: true });
   });
+});
+
+describe('fake corpus contents', () => {
+  const corpus = new Corpus({ seed: 'truth', repos: 5, entries: 5000 });
 
   test('PR patches apply to the base file and give the file at the head commit', () => {
     let checked = 0;

@@ -246,18 +246,18 @@ function applyFaults(
   return { nodes: out, errors };
 }
 
-/** Answers one GraphQL request (rate-limit and fault handling happen in the server). */
-export function graphql(
-  corpus: Corpus,
-  query: string,
-  variables: Record<string, unknown>,
-  faults: GraphqlFaults = {},
-): GraphqlResult {
-  const owner = String(variables.owner ?? '');
-  const name = String(variables.name ?? '');
-  const cursor = typeof variables.cursor === 'string' ? variables.cursor : null;
-  const found = corpus.find(`${owner}/${name}`);
-  const notFound = (): GraphqlResult => ({
+/** One GraphQL request: its query, variables, page faults and the repository it names (when it exists). */
+interface GraphqlAsk {
+  corpus: Corpus;
+  query: string;
+  variables: Record<string, unknown>;
+  faults: GraphqlFaults;
+  repo: FakeRepo;
+  cursor: string | null;
+}
+
+function repositoryNotFound(owner: string, name: string): GraphqlResult {
+  return {
     status: 200,
     body: {
       data: { repository: null },
@@ -271,120 +271,138 @@ export function graphql(
     },
     cost: 1,
     nodes: 1,
-  });
-  const since = typeof variables.since === 'string' ? Date.parse(variables.since) / 1000 : null;
-  const wrap = (
-    repo: FakeRepo,
-    key: string,
-    inner: unknown,
-    errors: Record<string, unknown>[],
-  ): Record<string, unknown> => ({
+  };
+}
+
+/** The `data` of an answer about `repo`: its `key` field and the errors beside it. */
+function wrap(
+  repo: FakeRepo,
+  key: string,
+  inner: unknown,
+  errors: Record<string, unknown>[],
+): Record<string, unknown> {
+  return {
     data: { rateLimit: null, repository: { defaultBranchRef: { name: repo.defaultBranch }, [key]: inner } },
     ...(errors.length ? { errors } : {}),
-  });
-  const prFirsts = (): PrFirsts => ({
-    closing: firstOf(query, 'closingIssuesReferences', 10, variables),
-    files: firstOf(query, 'files', 2, variables),
-  });
-  if (/pullRequest\s*\(\s*number/.test(query)) {
-    if (!found) return notFound();
-    const e = corpus.entry(found.repo, Number(variables.number));
-    const f = prFirsts();
-    const node = e?.pull && !e.gap ? prNode(found.repo, e, f) : null;
-    return {
-      status: 200,
-      body: wrap(found.repo, 'pullRequest', node, []),
-      cost: 1,
-      nodes: 1 + f.closing + f.files,
-      connection: 'pullRequest',
-    };
-  }
-  if (/issue\s*\(\s*number/.test(query)) {
-    if (!found) return notFound();
-    const e = corpus.entry(found.repo, Number(variables.number));
-    const tl = firstOf(query, 'timelineItems', 50, variables);
-    const after = afterOf(query, 'timelineItems', variables);
-    const node = e && !e.gap && e.kind === 'issue' ? issueNode(corpus, found.repo, e, tl, after) : null;
-    return {
-      status: 200,
-      body: wrap(found.repo, 'issue', node, []),
-      cost: 1,
-      nodes: 1 + tl,
-      connection: 'issue',
-    };
-  }
-  if (/pullRequests\s*\(/.test(query)) {
-    if (!found) return notFound();
-    const repo = found.repo;
-    const first = firstOf(query, 'pullRequests', 50, variables);
-    const f = prFirsts();
-    const mergedOnly = /states:\s*\[?\s*MERGED/.test(query);
-    const keep = (e: FakeEntry) => e.kind === 'pr' && (!mergedOnly || e.pull?.merged === true);
-    // `pullRequests` has no `since` filter; `orderBy:{field:UPDATED_AT,direction:DESC}` lets an
-    // incremental crawl stop at the first node older than its start.
-    const page = /field:\s*UPDATED_AT/.test(query)
-      ? pageByUpdated(corpus, repo, cursor, first, keep)
-      : pageOver(corpus, repo, cursor, first, keep);
-    const faulted = applyFaults(
-      page.nodes.map((e) => prNode(repo, e, f)),
-      ['closingIssuesReferences', 'files'],
-      faults,
-      ['repository', 'pullRequests'],
-    );
-    return {
-      status: 200,
-      body: wrap(
-        repo,
-        'pullRequests',
-        {
-          pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
-          nodes: faulted.nodes,
-        },
-        faulted.errors,
-      ),
-      cost: costOf(first, 2),
-      nodes: first * (1 + f.closing + f.files),
-      connection: 'pullRequests',
-    };
-  }
-  if (/issues\s*\(/.test(query)) {
-    if (!found) return notFound();
-    const repo = found.repo;
-    const first = firstOf(query, 'issues', 50, variables);
-    const tl = firstOf(query, 'timelineItems', 50, variables);
-    const closedOnly = /states:\s*\[?\s*CLOSED/.test(query);
-    const page = pageOver(
-      corpus,
-      repo,
-      cursor,
-      first,
-      (e) =>
-        e.kind === 'issue' &&
-        (!closedOnly || e.state === 'closed') &&
-        // `filterBy:{since:$since}` (IssueFilters.since: issues updated at or after the time).
-        (since === null || !/filterBy/.test(query) || e.updatedAt >= since),
-    );
-    const faulted = applyFaults(
-      page.nodes.map((e) => issueNode(corpus, repo, e, tl)),
-      ['timelineItems'],
-      faults,
-      ['repository', 'issues'],
-    );
-    return {
-      status: 200,
-      body: wrap(
-        repo,
-        'issues',
-        {
-          pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
-          nodes: faulted.nodes,
-        },
-        faulted.errors,
-      ),
-      cost: costOf(first, Math.ceil(tl / 100)),
-      nodes: first * (1 + tl),
-      connection: 'issues',
-    };
+  };
+}
+
+const prFirsts = (g: GraphqlAsk): PrFirsts => ({
+  closing: firstOf(g.query, 'closingIssuesReferences', 10, g.variables),
+  files: firstOf(g.query, 'files', 2, g.variables),
+});
+
+/** `pullRequest(number:)`. */
+function pullRequestAnswer(g: GraphqlAsk): GraphqlResult {
+  const e = g.corpus.entry(g.repo, Number(g.variables.number));
+  const f = prFirsts(g);
+  const node = e?.pull && !e.gap ? prNode(g.repo, e, f) : null;
+  return {
+    status: 200,
+    body: wrap(g.repo, 'pullRequest', node, []),
+    cost: 1,
+    nodes: 1 + f.closing + f.files,
+    connection: 'pullRequest',
+  };
+}
+
+/** `issue(number:)` with its timeline page. */
+function issueAnswer(g: GraphqlAsk): GraphqlResult {
+  const e = g.corpus.entry(g.repo, Number(g.variables.number));
+  const tl = firstOf(g.query, 'timelineItems', 50, g.variables);
+  const after = afterOf(g.query, 'timelineItems', g.variables);
+  const node = e && !e.gap && e.kind === 'issue' ? issueNode(g.corpus, g.repo, e, tl, after) : null;
+  return {
+    status: 200,
+    body: wrap(g.repo, 'issue', node, []),
+    cost: 1,
+    nodes: 1 + tl,
+    connection: 'issue',
+  };
+}
+
+/** A connection page's answer: its nodes (after faults), page info, cost and node count. */
+function pageAnswer(
+  repo: FakeRepo,
+  key: 'pullRequests' | 'issues',
+  page: { hasNextPage: boolean; endCursor: string | null },
+  faulted: ReturnType<typeof applyFaults>,
+  cost: number,
+  nodes: number,
+): GraphqlResult {
+  const inner = {
+    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+    nodes: faulted.nodes,
+  };
+  return { status: 200, body: wrap(repo, key, inner, faulted.errors), cost, nodes, connection: key };
+}
+
+/** A page of `pullRequests(...)`. */
+function pullRequestsAnswer(g: GraphqlAsk): GraphqlResult {
+  const { corpus, query, repo } = g;
+  const first = firstOf(query, 'pullRequests', 50, g.variables);
+  const f = prFirsts(g);
+  const mergedOnly = /states:\s*\[?\s*MERGED/.test(query);
+  const keep = (e: FakeEntry) => e.kind === 'pr' && (!mergedOnly || e.pull?.merged === true);
+  // `pullRequests` has no `since` filter; `orderBy:{field:UPDATED_AT,direction:DESC}` lets an
+  // incremental crawl stop at the first node older than its start.
+  const page = /field:\s*UPDATED_AT/.test(query)
+    ? pageByUpdated(corpus, repo, g.cursor, first, keep)
+    : pageOver(corpus, repo, g.cursor, first, keep);
+  const nodes = page.nodes.map((e) => prNode(repo, e, f));
+  const faulted = applyFaults(nodes, ['closingIssuesReferences', 'files'], g.faults, [
+    'repository',
+    'pullRequests',
+  ]);
+  return pageAnswer(repo, 'pullRequests', page, faulted, costOf(first, 2), first * (1 + f.closing + f.files));
+}
+
+/** A page of `issues(...)`, each with its first timeline items. */
+function issuesAnswer(g: GraphqlAsk): GraphqlResult {
+  const { corpus, query, repo, variables } = g;
+  const since = typeof variables.since === 'string' ? Date.parse(variables.since) / 1000 : null;
+  const first = firstOf(query, 'issues', 50, variables);
+  const tl = firstOf(query, 'timelineItems', 50, variables);
+  const closedOnly = /states:\s*\[?\s*CLOSED/.test(query);
+  const page = pageOver(
+    corpus,
+    repo,
+    g.cursor,
+    first,
+    (e) =>
+      e.kind === 'issue' &&
+      (!closedOnly || e.state === 'closed') &&
+      // `filterBy:{since:$since}` (IssueFilters.since: issues updated at or after the time).
+      (since === null || !/filterBy/.test(query) || e.updatedAt >= since),
+  );
+  const nodes = page.nodes.map((e) => issueNode(corpus, repo, e, tl));
+  const faulted = applyFaults(nodes, ['timelineItems'], g.faults, ['repository', 'issues']);
+  return pageAnswer(repo, 'issues', page, faulted, costOf(first, Math.ceil(tl / 100)), first * (1 + tl));
+}
+
+/** The query shapes answered about a repository, in the order they are tried. */
+const REPOSITORY_QUERIES: [RegExp, (g: GraphqlAsk) => GraphqlResult][] = [
+  [/pullRequest\s*\(\s*number/, pullRequestAnswer],
+  [/issue\s*\(\s*number/, issueAnswer],
+  [/pullRequests\s*\(/, pullRequestsAnswer],
+  [/issues\s*\(/, issuesAnswer],
+];
+
+/** Answers one GraphQL request (rate-limit and fault handling happen in the server). */
+export function graphql(
+  corpus: Corpus,
+  query: string,
+  variables: Record<string, unknown>,
+  faults: GraphqlFaults = {},
+): GraphqlResult {
+  const owner = String(variables.owner ?? '');
+  const name = String(variables.name ?? '');
+  const shape = REPOSITORY_QUERIES.find(([re]) => re.test(query));
+  if (shape) {
+    const found = corpus.find(`${owner}/${name}`);
+    if (!found) return repositoryNotFound(owner, name);
+    const cursor = typeof variables.cursor === 'string' ? variables.cursor : null;
+    return shape[1]({ corpus, query, variables, faults, repo: found.repo, cursor });
   }
   if (/rateLimit/.test(query)) return { status: 200, body: { data: { rateLimit: null } }, cost: 0, nodes: 1 };
   return {

@@ -2,6 +2,7 @@
  * Seeded, stateless randomness for the fake corpus: every value is a pure function of a key
  * (seed, repo, block, salt), so any entry can be generated on its own, in any order, at any scale.
  */
+import { mulberry32 } from '@faun/kit/random';
 
 /** 32-bit FNV-1a over a string. */
 export function fnv1a(s: string): number {
@@ -15,17 +16,13 @@ export function fnv1a(s: string): number {
 
 /** A small deterministic generator (mulberry32) seeded from a key. */
 export class Rng {
-  private state: number;
+  private readonly draw: () => number;
   constructor(key: string) {
-    this.state = fnv1a(key) || 1;
+    this.draw = mulberry32(fnv1a(key) || 1);
   }
   /** Uniform in [0, 1). */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.draw();
   }
   /** Integer in [lo, hi]. */
   int(lo: number, hi: number): number {

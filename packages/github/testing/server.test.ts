@@ -22,7 +22,7 @@ beforeAll(() => {
 });
 afterAll(() => fake.stop());
 
-describe('fake GitHub REST', () => {
+describe('fake GitHub REST paging', () => {
   test('link headers: exact format, params repeated, no prev on page 1', async () => {
     const r1 = await get(`${ISSUES}&per_page=50`);
     const u = `${fake.url}${ISSUES}&per_page=50`;
@@ -87,7 +87,9 @@ describe('fake GitHub REST', () => {
     expect(items.length).toBe(100);
     expect(items.every((i) => i.updated_at >= since)).toBe(true);
   });
+});
 
+describe('fake GitHub REST answers', () => {
   test('ETag: a matching if-none-match answers 304, free', async () => {
     const r = await get('/repos/fake-org/repo-0/issues/1/comments');
     const etag = r.headers.get('etag') ?? '';

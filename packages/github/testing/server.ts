@@ -15,6 +15,7 @@ import { Lists } from './lists.ts';
 import {
   DEFAULT_LIMITS,
   graphqlServiceMs,
+  type IdentityLoad,
   type LoadLimits,
   LoadModel,
   restServiceMs,
@@ -115,6 +116,62 @@ interface Bucket {
 const DOCS_LIMITS = 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api';
 const LAST_MODIFIED = 'Mon, 01 Jan 2024 00:00:00 GMT';
 
+/** One request being answered: who asks, and what. */
+interface Exchange {
+  req: Request;
+  url: URL;
+  at: number;
+  auth: string | null;
+  /** An App's JSON web token (it may only mint installation tokens). */
+  isJwt: boolean;
+  token: string | null;
+  id: Identity;
+  /** Path with query string. */
+  pathQ: string;
+  isGraphql: boolean;
+  resource: 'core' | 'graphql';
+  headers: Headers;
+  valid: boolean;
+  /** The log row's detail (GraphQL pages). */
+  detail?: string;
+}
+
+type Finish = (
+  status: number,
+  body: unknown,
+  charged: boolean,
+  cost?: number,
+  extra?: Record<string, string>,
+) => Response;
+
+/** A request past the free answers: its identity's load state and budget. */
+interface Serving {
+  x: Exchange;
+  finish: Finish;
+  state: IdentityLoad;
+  /** Requests of this identity in flight when it arrived. */
+  arrivedWith: number;
+  bucket: Bucket;
+}
+
+/** A GraphQL answer carrying partial data beside errors. */
+const isPartial = (body: unknown): boolean =>
+  body !== null && typeof body === 'object' && 'errors' in body && Boolean((body as { data?: unknown }).data);
+
+/** A secondary-limit answer (403 or 429), with `retry-after` when there is one. */
+function secondaryLimit(finish: Finish, retryAfter: number | null, status: 403 | 429 = 403): Response {
+  return finish(
+    status,
+    {
+      message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+      documentation_url: `${DOCS_LIMITS}#about-secondary-rate-limits`,
+    },
+    false,
+    0,
+    retryAfter === null ? {} : { 'retry-after': String(retryAfter) },
+  );
+}
+
 export class FakeGitHub {
   readonly corpus: Corpus;
   readonly faults: FaultPlan;
@@ -211,76 +268,88 @@ export class FakeGitHub {
     return b;
   }
 
-  private async handle(req: Request): Promise<Response> {
+  /** Who asks, and what: the parts of a request every answer needs. */
+  private exchangeOf(req: Request): Exchange {
     const url = new URL(req.url);
     const at = this.clock.now();
     const auth = req.headers.get('authorization');
     const isJwt = /^bearer\s+[^.\s]+\.[^.\s]+\.[^.\s]+$/i.test(auth ?? '');
     const token = auth && !isJwt ? auth.replace(/^(token|bearer)\s+/i, '') : null;
-    const id = this.identities.of(token);
-    const pathQ = `${url.pathname}${url.search}`;
     const isGraphql = req.method === 'POST' && url.pathname === '/graphql';
-    const resource = isGraphql ? 'graphql' : 'core';
     const headers = new Headers({
       'content-type': 'application/json; charset=utf-8',
       'x-github-request-id': `FAKE:${++this.seq}`,
     });
-    let detail: string | undefined;
-    const valid = !isJwt && this.identities.valid(token, at);
-    const finish = (
-      status: number,
-      body: unknown,
-      charged: boolean,
-      cost = 0,
-      extra: Record<string, string> = {},
-    ) => {
-      let bucket: Bucket | null = null;
-      if (valid) {
-        bucket = this.bucketOf(id, resource);
-        if (charged) bucket.remaining = Math.max(0, bucket.remaining - cost);
-        headers.set('x-ratelimit-limit', String(bucket.limit));
-        headers.set('x-ratelimit-remaining', String(bucket.remaining));
-        headers.set('x-ratelimit-used', String(bucket.limit - bucket.remaining));
-        headers.set('x-ratelimit-reset', String(bucket.reset));
-        headers.set('x-ratelimit-resource', resource);
-      }
-      for (const [k, v] of Object.entries(extra)) headers.set(k, v);
-      if (this.log.length < (this.options.maxLog ?? 2_000_000))
-        this.log.push({
-          seq: this.seq,
-          method: req.method,
-          path: pathQ,
-          token,
-          status,
-          charged,
-          cost: charged ? cost : 0,
-          resource,
-          at,
-          resetAt: (bucket?.reset ?? 0) * 1000,
-          remaining: bucket?.remaining ?? 0,
-          identity: id.key,
-          ...(detail ? { detail } : {}),
-          ...(status === 200 &&
-          body !== null &&
-          typeof body === 'object' &&
-          'errors' in body &&
-          (body as { data?: unknown }).data
-            ? { partial: true }
-            : {}),
-        });
-      const text =
-        body === null
-          ? null
-          : typeof body === 'string' && headers.get('content-type')?.startsWith('text/')
-            ? body
-            : JSON.stringify(body);
-      return new Response(text, { status, headers });
+    return {
+      req,
+      url,
+      at,
+      auth,
+      isJwt,
+      token,
+      id: this.identities.of(token),
+      pathQ: `${url.pathname}${url.search}`,
+      isGraphql,
+      resource: isGraphql ? 'graphql' : 'core',
+      headers,
+      valid: !isJwt && this.identities.valid(token, at),
     };
-    const appRoute = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(url.pathname);
-    if (isJwt) {
-      if (!appRoute || req.method !== 'POST' || !this.identities.isAppJwt(auth))
+  }
+
+  /** The response: rate-limit headers (for a valid identity), the budget charged, the log row. */
+  private finish(
+    x: Exchange,
+    status: number,
+    body: unknown,
+    charged: boolean,
+    cost = 0,
+    extra: Record<string, string> = {},
+  ): Response {
+    const { headers, resource } = x;
+    let bucket: Bucket | null = null;
+    if (x.valid) {
+      bucket = this.bucketOf(x.id, resource);
+      if (charged) bucket.remaining = Math.max(0, bucket.remaining - cost);
+      headers.set('x-ratelimit-limit', String(bucket.limit));
+      headers.set('x-ratelimit-remaining', String(bucket.remaining));
+      headers.set('x-ratelimit-used', String(bucket.limit - bucket.remaining));
+      headers.set('x-ratelimit-reset', String(bucket.reset));
+      headers.set('x-ratelimit-resource', resource);
+    }
+    for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+    if (this.log.length < (this.options.maxLog ?? 2_000_000))
+      this.log.push({
+        seq: this.seq,
+        method: x.req.method,
+        path: x.pathQ,
+        token: x.token,
+        status,
+        charged,
+        cost: charged ? cost : 0,
+        resource,
+        at: x.at,
+        resetAt: (bucket?.reset ?? 0) * 1000,
+        remaining: bucket?.remaining ?? 0,
+        identity: x.id.key,
+        ...(x.detail ? { detail: x.detail } : {}),
+        ...(status === 200 && isPartial(body) ? { partial: true } : {}),
+      });
+    const text =
+      body === null
+        ? null
+        : typeof body === 'string' && headers.get('content-type')?.startsWith('text/')
+          ? body
+          : JSON.stringify(body);
+    return new Response(text, { status, headers });
+  }
+
+  /** The answers that need no budget: App token minting, 401s, `/rate_limit`; null for the rest. */
+  private unchargedAnswer(x: Exchange, finish: Finish): Response | null {
+    const appRoute = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(x.url.pathname);
+    if (x.isJwt) {
+      if (!appRoute || x.req.method !== 'POST' || !this.identities.isAppJwt(x.auth))
         return finish(401, { message: 'A JSON web token could not be decoded' }, false);
-      const minted = this.identities.mint(Number(appRoute[1]), at);
+      const minted = this.identities.mint(Number(appRoute[1]), x.at);
       if (!minted) return finish(404, { message: 'Not Found' }, false);
       return finish(
         201,
@@ -288,13 +357,13 @@ export class FakeGitHub {
         false,
       );
     }
-    if (!valid)
+    if (!x.valid)
       return finish(
         401,
         { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' },
         false,
       );
-    if (isGraphql && token === null)
+    if (x.isGraphql && x.token === null)
       return finish(
         401,
         {
@@ -304,9 +373,9 @@ export class FakeGitHub {
         },
         false,
       );
-    if (req.method === 'GET' && url.pathname === '/rate_limit') {
-      const core = this.bucketOf(id, 'core');
-      const gql = this.bucketOf(id, 'graphql');
+    if (x.req.method === 'GET' && x.url.pathname === '/rate_limit') {
+      const core = this.bucketOf(x.id, 'core');
+      const gql = this.bucketOf(x.id, 'graphql');
       const view = (b: Bucket) => ({
         limit: b.limit,
         remaining: b.remaining,
@@ -315,213 +384,169 @@ export class FakeGitHub {
       });
       return finish(200, { resources: { core: view(core), graphql: view(gql) }, rate: view(core) }, false);
     }
-    const secondary = (retryAfter: number | null, status: 403 | 429 = 403) =>
-      finish(
-        status,
-        {
-          message:
-            'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
-          documentation_url: `${DOCS_LIMITS}#about-secondary-rate-limits`,
-        },
-        false,
-        0,
-        retryAfter === null ? {} : { 'retry-after': String(retryAfter) },
-      );
-    const fault = this.faults.next(pathQ, isGraphql);
-    if (fault?.kind === 'secondary') return secondary(fault.retryAfter, fault.status);
+    return null;
+  }
+
+  private async handle(req: Request): Promise<Response> {
+    const x = this.exchangeOf(req);
+    const finish: Finish = (status, body, charged, cost, extra) =>
+      this.finish(x, status, body, charged, cost, extra);
+    const uncharged = this.unchargedAnswer(x, finish);
+    if (uncharged) return uncharged;
+    const fault = this.faults.next(x.pathQ, x.isGraphql);
+    if (fault?.kind === 'secondary') return secondaryLimit(finish, fault.retryAfter, fault.status);
     if (fault?.kind === 'server')
       return finish(fault.status, { message: fault.status === 502 ? 'Bad Gateway' : 'Server Error' }, false);
-    const load = this.faults.load;
-    const arrival = load ? this.load.arrive(id.key, at) : null;
-    if (arrival && !arrival.ok) return secondary(arrival.retryAfter);
+    const arrival = this.faults.load ? this.load.arrive(x.id.key, x.at) : null;
+    if (arrival && !arrival.ok) return secondaryLimit(finish, arrival.retryAfter);
     try {
-      return await this.serve(req, url, id, token, at, isGraphql, fault, finish, (d) => {
-        detail = d;
-      });
+      return await this.serve(x, fault, finish);
     } finally {
       if (arrival?.ok) arrival.release();
     }
   }
 
-  private async serve(
-    req: Request,
-    url: URL,
-    id: Identity,
-    token: string | null,
-    at: number,
-    isGraphql: boolean,
-    fault: FaultAnswer | null,
-    finish: (
-      s: number,
-      b: unknown,
-      charged: boolean,
-      cost?: number,
-      extra?: Record<string, string>,
-    ) => Response,
-    setDetail: (d: string) => void,
-  ): Promise<Response> {
-    const resource = isGraphql ? 'graphql' : 'core';
-    const load = this.faults.load;
-    const state = this.load.of(id.key);
-    const arrivedWith = state.inflight;
-    /** Holds the answer for its service time (so concurrent requests overlap), then charges it. */
-    const overLoad = async (serviceMs: number, points: number) => {
-      if (!load) return null;
-      await this.clock.sleep(serviceMs);
-      const v = this.load.charge(id.key, at, serviceMs, isGraphql, points, Math.max(1, state.inflight));
-      if (!v || v.ok) return null;
-      return finish(
-        403,
-        {
-          message:
-            'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
-          documentation_url: `${DOCS_LIMITS}#about-secondary-rate-limits`,
-        },
-        false,
-        0,
-        { 'retry-after': String(v.retryAfter) },
-      );
+  /** Holds the answer for its service time (so concurrent requests overlap), then charges it. */
+  private async overLoad(c: Serving, serviceMs: number, points: number): Promise<Response | null> {
+    if (!this.faults.load) return null;
+    await this.clock.sleep(serviceMs);
+    const inflight = Math.max(1, c.state.inflight);
+    const v = this.load.charge(c.x.id.key, c.x.at, serviceMs, c.x.isGraphql, points, inflight);
+    if (!v || v.ok) return null;
+    return secondaryLimit(c.finish, v.retryAfter, 403);
+  }
+
+  /** A GraphQL primary-limit answer (200 with a rate-limit error). */
+  private rateLimited(c: Serving): Response {
+    const type =
+      (this.options.graphqlLimitType ?? 'both') === 'both'
+        ? ++this.limitedSeq % 2
+          ? 'RATE_LIMIT'
+          : 'RATE_LIMITED'
+        : this.options.graphqlLimitType;
+    const error = {
+      type,
+      ...(type === 'RATE_LIMIT' ? { code: 'graphql_rate_limit' } : {}),
+      message: `API rate limit already exceeded for user ID ${c.x.id.userId ?? 1}.`,
     };
-    if (fault?.kind === 'primary') this.bucketOf(id, resource).remaining = 0;
-    const bucket = this.bucketOf(id, resource);
-    const rateLimited = () => {
-      const type =
-        (this.options.graphqlLimitType ?? 'both') === 'both'
-          ? ++this.limitedSeq % 2
-            ? 'RATE_LIMIT'
-            : 'RATE_LIMITED'
-          : this.options.graphqlLimitType;
-      return finish(
-        200,
-        {
-          errors: [
-            {
-              type,
-              ...(type === 'RATE_LIMIT' ? { code: 'graphql_rate_limit' } : {}),
-              message: `API rate limit already exceeded for user ID ${id.userId ?? 1}.`,
-            },
-          ],
-        },
-        false,
-      );
+    return c.finish(200, { errors: [error] }, false);
+  }
+
+  private async serve(x: Exchange, fault: FaultAnswer | null, finish: Finish): Promise<Response> {
+    const state = this.load.of(x.id.key);
+    if (fault?.kind === 'primary') this.bucketOf(x.id, x.resource).remaining = 0;
+    const c: Serving = {
+      x,
+      finish,
+      state,
+      arrivedWith: state.inflight,
+      bucket: this.bucketOf(x.id, x.resource),
     };
-    if (bucket.remaining <= 0) {
-      if (isGraphql) return rateLimited();
+    if (c.bucket.remaining <= 0) {
+      if (x.isGraphql) return this.rateLimited(c);
       return finish(
         fault?.kind === 'primary' ? fault.status : (this.options.primaryStatus ?? 403),
-        { message: `API rate limit exceeded for user ID ${id.userId ?? 1}.`, documentation_url: DOCS_LIMITS },
-        false,
-      );
-    }
-    if (fault?.kind === 'graphql-error')
-      return finish(
-        200,
         {
-          data: null,
-          errors: [
-            {
-              message:
-                'Something went wrong while executing your query. Please include `FAKE:1` when reporting this issue.',
-            },
-          ],
+          message: `API rate limit exceeded for user ID ${x.id.userId ?? 1}.`,
+          documentation_url: DOCS_LIMITS,
         },
         false,
       );
-    if (isGraphql) {
-      let parsed: { query?: string; variables?: Record<string, unknown> };
-      try {
-        parsed = (await req.json()) as typeof parsed;
-      } catch {
-        return finish(400, { message: 'Problems parsing JSON' }, true, 1);
-      }
-      const v = parsed.variables ?? {};
-      const query = parsed.query ?? '';
-      const found = this.corpus.find(`${String(v.owner)}/${String(v.name)}`);
-      const pageFaults =
-        /pullRequests\s*\(|issues\s*\(/.test(query) && found ? this.faults.graphqlPage() : {};
-      if (load && arrivedWith > 1 && /pullRequests\s*\(|issues\s*\(/.test(query))
-        pageFaults.truncateNested = true;
-      const disabled = found && this.issuesDisabled.has(found.repo.full) && /issues\s*\(/.test(query);
-      const r = graphql(this.corpus, query, v, pageFaults);
-      // Issues disabled: the connection is empty (`hasIssuesEnabled: false`).
-      const rd = r.body.data as { repository?: { issues?: unknown } } | undefined;
-      if (disabled && rd?.repository)
-        rd.repository.issues = { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] };
-      setDetail(
-        `${r.connection ?? 'other'} ${String(v.owner)}/${String(v.name)}${v.number === undefined ? '' : `#${String(v.number)}`} after ${String(v.cursor ?? v.after ?? null)}${v.first === undefined ? '' : ` first ${String(v.first)}`}`,
+    }
+    if (fault?.kind === 'graphql-error') {
+      const message =
+        'Something went wrong while executing your query. Please include `FAKE:1` when reporting this issue.';
+      return finish(200, { data: null, errors: [{ message }] }, false);
+    }
+    if (x.isGraphql) return this.serveGraphql(c);
+    if (x.req.method === 'GET' && x.url.pathname === '/user') return this.serveUser(c);
+    if (x.req.method !== 'GET') return finish(404, { message: 'Not Found' }, true, 1);
+    return this.serveRest(c);
+  }
+
+  private async serveGraphql(c: Serving): Promise<Response> {
+    const { x, finish, bucket } = c;
+    let parsed: { query?: string; variables?: Record<string, unknown> };
+    try {
+      parsed = (await x.req.json()) as typeof parsed;
+    } catch {
+      return finish(400, { message: 'Problems parsing JSON' }, true, 1);
+    }
+    const load = this.faults.load;
+    const v = parsed.variables ?? {};
+    const query = parsed.query ?? '';
+    const found = this.corpus.find(`${String(v.owner)}/${String(v.name)}`);
+    const pages = /pullRequests\s*\(|issues\s*\(/.test(query);
+    const pageFaults = pages && found ? this.faults.graphqlPage() : {};
+    if (load && c.arrivedWith > 1 && pages) pageFaults.truncateNested = true;
+    const disabled = found && this.issuesDisabled.has(found.repo.full) && /issues\s*\(/.test(query);
+    const r = graphql(this.corpus, query, v, pageFaults);
+    // Issues disabled: the connection is empty (`hasIssuesEnabled: false`).
+    const rd = r.body.data as { repository?: { issues?: unknown } } | undefined;
+    if (disabled && rd?.repository)
+      rd.repository.issues = { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] };
+    x.detail = `${r.connection ?? 'other'} ${String(v.owner)}/${String(v.name)}${v.number === undefined ? '' : `#${String(v.number)}`} after ${String(v.cursor ?? v.after ?? null)}${v.first === undefined ? '' : ` first ${String(v.first)}`}`;
+    // GitHub checks the query's cost before running it: too few points left → a rate-limit answer.
+    if (r.cost > bucket.remaining) return this.rateLimited(c);
+    const service = graphqlServiceMs(r.nodes, found && load ? this.weight(found.repo) : 1, c.arrivedWith);
+    const refused = await this.overLoad(c, Math.min(service, TIMEOUT_MS), r.cost);
+    if (refused) return refused;
+    if (load && service > TIMEOUT_MS)
+      return this.graphqlTimeout(c, found ? this.weight(found.repo) : 0, r.cost);
+    const data = r.body.data as Record<string, unknown> | undefined;
+    if (data && 'rateLimit' in data) {
+      const after = Math.max(0, bucket.remaining - r.cost);
+      data.rateLimit = {
+        cost: r.cost,
+        remaining: after,
+        resetAt: new Date(bucket.reset * 1000).toISOString(),
+      };
+    }
+    return finish(r.status, r.body, true, r.cost);
+  }
+
+  /** A query that ran past the time limit: resource limits (heavy repositories, weight ≥ 3) or a 502. */
+  private graphqlTimeout(c: Serving, weight: number, cost: number): Response {
+    this.timeouts.set(c.x.id.key, (this.timeouts.get(c.x.id.key) ?? 0) + 1);
+    if (weight >= 3) {
+      const error = {
+        type: 'RESOURCE_LIMITS_EXCEEDED',
+        path: ['repository'],
+        message: 'Resource limits for this query exceeded.',
+      };
+      return c.finish(200, { data: { repository: null }, errors: [error] }, true, cost);
+    }
+    const message =
+      "We couldn't respond to your request in time. Sorry about that. Please try resubmitting your request and contact us if the problem persists.";
+    return c.finish(502, { data: null, errors: [{ message }] }, true, cost);
+  }
+
+  private serveUser(c: Serving): Response {
+    const { id } = c.x;
+    if (id.kind === 'installation')
+      return c.finish(
+        403,
+        {
+          message: 'Resource not accessible by integration',
+          documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+        },
+        true,
+        1,
       );
-      // GitHub checks the query's cost before running it: too few points left → a rate-limit answer.
-      if (r.cost > bucket.remaining) return rateLimited();
-      const service = graphqlServiceMs(r.nodes, found && load ? this.weight(found.repo) : 1, arrivedWith);
-      const refused = await overLoad(Math.min(service, TIMEOUT_MS), r.cost);
-      if (refused) return refused;
-      if (load && service > TIMEOUT_MS) {
-        this.timeouts.set(id.key, (this.timeouts.get(id.key) ?? 0) + 1);
-        if (found && this.weight(found.repo) >= 3)
-          return finish(
-            200,
-            {
-              data: { repository: null },
-              errors: [
-                {
-                  type: 'RESOURCE_LIMITS_EXCEEDED',
-                  path: ['repository'],
-                  message: 'Resource limits for this query exceeded.',
-                },
-              ],
-            },
-            true,
-            r.cost,
-          );
-        return finish(
-          502,
-          {
-            data: null,
-            errors: [
-              {
-                message:
-                  "We couldn't respond to your request in time. Sorry about that. Please try resubmitting your request and contact us if the problem persists.",
-              },
-            ],
-          },
-          true,
-          r.cost,
-        );
-      }
-      const data = r.body.data as Record<string, unknown> | undefined;
-      if (data && 'rateLimit' in data) {
-        const after = Math.max(0, bucket.remaining - r.cost);
-        data.rateLimit = {
-          cost: r.cost,
-          remaining: after,
-          resetAt: new Date(bucket.reset * 1000).toISOString(),
-        };
-      }
-      return finish(r.status, r.body, true, r.cost);
-    }
-    if (req.method === 'GET' && url.pathname === '/user') {
-      if (id.kind === 'installation')
-        return finish(
-          403,
-          {
-            message: 'Resource not accessible by integration',
-            documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
-          },
-          true,
-          1,
-        );
-      if (id.kind === 'anonymous')
-        return finish(
-          401,
-          { message: 'Requires authentication', documentation_url: 'https://docs.github.com/rest' },
-          false,
-        );
-      return finish(200, { login: id.login, id: id.userId, type: 'User', site_admin: false }, true, 1);
-    }
-    if (req.method !== 'GET') return finish(404, { message: 'Not Found' }, true, 1);
+    if (id.kind === 'anonymous')
+      return c.finish(
+        401,
+        { message: 'Requires authentication', documentation_url: 'https://docs.github.com/rest' },
+        false,
+      );
+    return c.finish(200, { login: id.login, id: id.userId, type: 'User', site_admin: false }, true, 1);
+  }
+
+  private async serveRest(c: Serving): Promise<Response> {
+    const { x, finish } = c;
     let res: RouteResult;
     try {
-      res = route(this.corpus, this.lists, url, req.headers.get('accept') ?? '', {
+      res = route(this.corpus, this.lists, x.url, x.req.headers.get('accept') ?? '', {
         issuesDisabled: this.issuesDisabled,
       });
     } catch (e) {
@@ -537,19 +562,19 @@ export class FakeGitHub {
       // ETags are specific to the auth token ("It's currently expected for ETags to be auth token
       // specific", GitHub support, quoted in eclipse-csi/otterdog#201): another token gets a 200.
       const etag = `W/"${createHash('sha1')
-        .update(`${token ?? ''}\0${text}`)
+        .update(`${x.token ?? ''}\0${text}`)
         .digest('hex')}"`;
       extra.etag = etag;
       extra['last-modified'] = LAST_MODIFIED;
-      const inm = req.headers.get('if-none-match');
-      const ims = req.headers.get('if-modified-since');
+      const inm = x.req.headers.get('if-none-match');
+      const ims = x.req.headers.get('if-modified-since');
       if ((inm && inm === etag) || (!inm && ims && Date.parse(ims) >= Date.parse(LAST_MODIFIED))) {
-        const refused = await overLoad(restServiceMs(0), 1);
+        const refused = await this.overLoad(c, restServiceMs(0), 1);
         if (refused) return refused;
         return finish(304, null, false, 0, extra);
       }
     }
-    const refused = await overLoad(restServiceMs(items), 1);
+    const refused = await this.overLoad(c, restServiceMs(items), 1);
     if (refused) return refused;
     return finish(res.status, res.body, true, 1, extra);
   }

@@ -4,6 +4,7 @@
  * @module
  */
 export { bareDockerRun, DockerBackend, ImageBuildError } from './docker.ts';
+export { docker, envTag } from './docker-images.ts';
 export {
   type EvalType,
   type Grade,

@@ -1,14 +1,25 @@
 /**
- * Which environment version an instance of a real repository needs, from its pull-request number (as
- * Multi-SWE-bench picks an instance class by PR range, `<repo>_<to>_to_<from>.py`). Pure data and lookup;
- * the version is written into the row's `version`, and `specFor` matches it against a spec's `versions`.
+ * Pull-request ranges: the one lookup of "which row of a table covers PR n of a repository" (as
+ * Multi-SWE-bench picks an instance class by PR range, `<repo>_<to>_to_<from>.py`), and the table of
+ * environment versions. Pure data and lookup; the version is written into the row's `version`, and
+ * `specFor` matches it against a spec's `versions`. The log parser's ranges (`MSB_PR_PARSERS`) use the
+ * same lookup.
  */
 
-export interface PrVersion {
+/** A repository's inclusive PR-number range. */
+export interface PrRange {
   repo: string;
-  /** Inclusive PR-number range. */
   from: number;
   to: number;
+}
+
+/** The first row of `table` whose range covers `repo`'s PR `pr` (repository names compared case-insensitively). */
+export function prRangeHit<T extends PrRange>(table: readonly T[], repo: string, pr: number): T | undefined {
+  const lower = repo.toLowerCase();
+  return table.find((r) => r.repo.toLowerCase() === lower && pr >= r.from && pr <= r.to);
+}
+
+export interface PrVersion extends PrRange {
   version: string;
 }
 
@@ -32,7 +43,5 @@ export const PR_VERSIONS: PrVersion[] = [
 
 /** The environment version of `repo`'s PR `pr`, or null when no range covers it. */
 export function versionForPr(repo: string, pr: number, table: PrVersion[] = PR_VERSIONS): string | null {
-  const lower = repo.toLowerCase();
-  const hit = table.find((r) => r.repo.toLowerCase() === lower && pr >= r.from && pr <= r.to);
-  return hit ? hit.version : null;
+  return prRangeHit(table, repo, pr)?.version ?? null;
 }

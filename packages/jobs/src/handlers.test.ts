@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test';
 import { scoreTask } from '@faun/metrics';
 import type { ItemScore } from '@faun/schema';
+import { testFlItem } from '@faun/schema/testing';
 import { scoreChunk, textOutcome } from './handlers.ts';
 import { MemoryQueue } from './memory.ts';
 import { createWorkHandler, errorResults } from './worker.ts';
@@ -47,19 +48,7 @@ test('a score job marks unparsed outputs in the result data', async () => {
   expect(out[0]?.data).toMatchObject({ unparsed: true });
 });
 
-const item = (i: number) => ({
-  v: 1,
-  id: `o/r#${i}`,
-  repo: 'o/r',
-  language: 'python',
-  issue_number: i,
-  issue_title: 't',
-  issue_body: 'b',
-  task: 'fl',
-  base_commit: null,
-  tree: ['a.py', 'b.py'],
-  gold_path: 'a.py',
-});
+const item = (i: number) => testFlItem(i, { tree: ['a.py', 'b.py'] });
 
 test('a score job posts one result per item with the scoreTask scores', async () => {
   const items = [item(1), item(2)];

@@ -12,6 +12,7 @@ export * from './invocation.ts';
 export * from './lock.ts';
 export * from './paths.ts';
 export * from './progress.ts';
+export * from './random.ts';
 export * from './repo-dirs.ts';
 export * from './run-record.ts';
 export * from './suggest.ts';

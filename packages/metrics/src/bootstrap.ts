@@ -3,18 +3,9 @@
  * PRNG), percentile method with linear interpolation (numpy's default quantile).
  * @module
  */
+import { mulberry32 } from '@faun/kit/random';
 
-/** mulberry32: a small, fast 32-bit PRNG; returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 /** Linear-interpolated quantile `q` ∈ [0, 1] of an ascending array. */
 export function quantileSorted(sorted: ArrayLike<number>, q: number): number {

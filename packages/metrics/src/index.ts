@@ -80,6 +80,7 @@ export {
   metricFloor,
   metricInfo,
   metricLabel,
+  metricShortLabel,
   orderMetrics,
   PRIMARY_METRICS,
   primaryMetricOf,

@@ -7,7 +7,7 @@ import { type NltkSmoothing, nltkSentenceBleu } from './bleu/nltk.ts';
 import { sacreSentenceBleu } from './bleu/sacre.ts';
 import { smoothBleu } from './bleu/smooth.ts';
 import type { CodeLang } from './codebleu/index.ts';
-import { codebleu } from './codebleu/index.ts';
+import { CODEBLEU_FIELDS, codebleu } from './codebleu/index.ts';
 import { fuzzRatio, indelRatio, levenshteinSim } from './editsim.ts';
 import { exactMatch } from './em.ts';
 import { pySplit } from './py.ts';
@@ -36,14 +36,6 @@ export const PAIR_VARIANTS: Readonly<Record<string, readonly string[]>> = {
   editsim: ['indel', 'fuzz', 'difflib'],
   em: ['raw', 'strip', 'split'],
 };
-
-const CODEBLEU_FIELDS = [
-  'codebleu',
-  'ngram_match_score',
-  'weighted_ngram_match_score',
-  'syntax_match_score',
-  'dataflow_match_score',
-] as const;
 
 function nltk(hyp: string, ref: string, method: NltkSmoothing): number {
   return nltkSentenceBleu([pySplit(ref)], pySplit(hyp), { smoothing: method });

@@ -5,6 +5,7 @@ import {
   METRICS,
   metricFloor,
   metricLabel,
+  metricShortLabel,
   orderMetrics,
   PRIMARY_METRICS,
   primaryMetricOf,
@@ -53,4 +54,11 @@ test('labels, display and ordering come from one place', () => {
   expect(primaryMetricOf('other', [])).toBeNull();
   expect(compareBetter('em', 1, 0)).toBe(-1);
   expect([0.2, 0.9, 0.5].sort((a, b) => compareBetter('bleu', a, b))).toEqual([0.9, 0.5, 0.2]);
+});
+
+test('a table column under its task uses the short name where there is one, else the label', () => {
+  expect(metricShortLabel('codebleu_patch')).toBe('CodeBLEU');
+  expect(metricLabel('codebleu_patch')).toBe('CodeBLEU (edit text)');
+  expect(metricShortLabel('rougeL')).toBe('ROUGE-L');
+  expect(metricShortLabel('no_such_metric')).toBe('no_such_metric');
 });

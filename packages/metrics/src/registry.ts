@@ -9,6 +9,8 @@ export interface MetricInfo {
   name: string;
   /** The display name (paper spelling; what a file-level CE score measures). */
   label: string;
+  /** The name in a table column whose task already says what is compared (the paper's Table 4); default `label`. */
+  short?: string;
   description: string;
   /** True for every similarity / accuracy metric here (none is a loss). */
   higherIsBetter: boolean;
@@ -40,11 +42,14 @@ export const METRICS: Readonly<Record<string, MetricInfo>> = Object.fromEntries(
     m('top3', 'Top-3', 'FL: gold path among the first 3 mentioned existing paths'),
     m('top5', 'Top-5', 'FL: gold path among the first 5 mentioned existing paths'),
     m('mrr', 'MRR', 'FL: reciprocal rank of the gold path among mentioned existing paths'),
-    m(
-      'codebleu_patch',
-      'CodeBLEU (edit text)',
-      'CE: CodeBLEU of the predicted SEARCH/REPLACE text against the gold blocks',
-    ),
+    {
+      ...m(
+        'codebleu_patch',
+        'CodeBLEU (edit text)',
+        'CE: CodeBLEU of the predicted SEARCH/REPLACE text against the gold blocks',
+      ),
+      short: 'CodeBLEU',
+    },
     m('apply_rate', 'edits apply', 'CE: 1 when the prediction has edits and every edit applies to the file'),
     m(
       'codebleu_file',
@@ -100,6 +105,12 @@ export function metricInfo(name: string): MetricInfo | undefined {
 /** A metric's display name (the name itself when unknown). */
 export function metricLabel(name: string): string {
   return metricInfo(name)?.label ?? name;
+}
+
+/** A metric's name in a table column under its task (`short`, else the label, else the name itself). */
+export function metricShortLabel(name: string): string {
+  const info = metricInfo(name);
+  return info?.short ?? info?.label ?? name;
 }
 
 /**

@@ -1,11 +1,13 @@
 /** `faun` subcommands owned by this package: `predict`. */
 import { join, resolve } from 'node:path';
 import {
+  type CommandContext,
   currentInvocation,
   defineCommand,
   FaunError,
   newRunId,
   onInterrupt,
+  type Progress,
   parseRepoDirs,
   RunRecord,
   repoDirOption,
@@ -23,6 +25,7 @@ import { checkModelForTask, createProvider, parseModelSpec, providerNames } from
 import { loadDataset } from './runner/dataset.ts';
 import { runPredictions } from './runner/predict.ts';
 import { contextLimit } from './tokens.ts';
+import type { ModelProvider } from './types.ts';
 import { defaultCacheDir, withCache } from './wrap/cache.ts';
 import { withLimiter } from './wrap/limiter.ts';
 import { withRetry } from './wrap/retry.ts';
@@ -30,7 +33,87 @@ import { withRetry } from './wrap/retry.ts';
 /** Default answer length per task, in tokens. */
 const MAX_TOKENS: Record<TaskName, number> = { qa: 1024, fl: 128, ce: 4096 };
 
-export const predict = defineCommand({
+export type Summary = Awaited<ReturnType<typeof runPredictions>>;
+
+/** `faun predict`'s options, checked: numbers in range, a context window with room for a prompt. */
+function predictSettings(o: CommandContext['opts']) {
+  const task = o.task as TaskName;
+  const model = String(o.model);
+  const concurrency = Number(o.concurrency);
+  const maxRetries = Number(o.maxRetries);
+  checkModelForTask(model, task);
+  if (!(concurrency >= 1)) throw new UsageError('--concurrency must be at least 1');
+  if (!(maxRetries >= 0)) throw new UsageError('--max-retries must be 0 or more');
+  if (!(Number(o.timeout) > 0)) throw new UsageError('--timeout must be positive (seconds)');
+  const limit = o.limit === undefined ? null : Number(o.limit);
+  if (limit !== null && !(limit >= 1)) throw new UsageError('--limit must be at least 1');
+  const ablate = checkAblate((o.ablate as string[] | undefined) ?? []);
+  const maxTokens = o.maxTokens === undefined ? MAX_TOKENS[task] : Number(o.maxTokens);
+  const context = o.contextTokens === undefined ? contextLimit(model) : Number(o.contextTokens);
+  const promptBudget = context - maxTokens - 64;
+  if (promptBudget < 256)
+    throw new UsageError(
+      `--context-tokens ${context} leaves no room for a prompt with --max-tokens ${maxTokens}`,
+    );
+  const repoDirs = parseRepoDirs((o.repoDir as string[] | undefined) ?? []);
+  const prices = o.prices ? loadPriceTable(String(o.prices)) : null;
+  return { task, model, concurrency, maxRetries, limit, ablate, maxTokens, promptBudget, repoDirs, prices };
+}
+
+/** The provider with a concurrency limit, retries shown on the progress line, and the on-disk cache. */
+function wrapProvider(
+  base: ModelProvider,
+  st: ReturnType<typeof predictSettings>,
+  o: CommandContext['opts'],
+  progress: Progress,
+  stats: { hits: number; misses: number },
+): ModelProvider {
+  const provider = withRetry(withLimiter(base, st.concurrency), {
+    maxRetries: st.maxRetries,
+    baseDelayMs: Number(o.retryBaseMs),
+    onRetry: ({ attempt, delayMs, error }) =>
+      progress.status(
+        `retry ${attempt} in ${(delayMs / 1000).toFixed(1)}s (${error.status ?? error.message})`,
+      ),
+  });
+  if (o.cache === false) return provider;
+  return withCache(provider, { dir: o.cacheDir ? String(o.cacheDir) : defaultCacheDir(), stats });
+}
+
+/** The run's closing lines: counts, tokens and cost, length buckets, and how to resume or what failed. */
+function reportPredictions(ctx: CommandContext, summary: Summary, resumeCommand: string, runDir: string) {
+  ctx.result(
+    `${summary.total} items: ${summary.generated} generated, ${summary.resumed} resumed, ${summary.errors} errors, ` +
+      `${summary.malformed} malformed, ${summary.emptyEdits ? `${summary.emptyEdits} empty edits (the baseline's answer), ` : ''}` +
+      `${summary.truncated} truncated, ${summary.cacheHits} from cache`,
+  );
+  ctx.log(
+    `tokens: ${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion` +
+      (summary.costUsd !== null ? ` · cost $${summary.costUsd.toFixed(4)}` : ''),
+  );
+  const b = summary.lengthBuckets;
+  if (b)
+    ctx.log(
+      `input length (est. tokens) buckets: ${b.labels.map((l) => `${l} ${b.counts[l]}`).join(', ')} ` +
+        `at ${b.thresholds.map((t) => Math.round(t)).join(' / ')}`,
+    );
+  ctx.log(`predictions: ${summary.out}  run record: ${runDir}`);
+  if (summary.cancelled)
+    ctx.log(`interrupted with ${summary.notRun} items not run; resume with: ${resumeCommand}`);
+  const permanent = summary.errors - summary.transientErrors;
+  if (summary.transientErrors)
+    ctx.log(
+      `${summary.transientErrors} items failed transiently (rate limit, server error, timeout or network; ` +
+        `see 'error' in ${summary.out}); re-run to retry them: ${resumeCommand}`,
+    );
+  if (permanent)
+    ctx.log(
+      `${permanent} items failed in a way a re-run cannot fix (recorded with 'error' in ${summary.out}), ` +
+        `e.g. ${summary.firstPermanentError}`,
+    );
+}
+
+const predict = defineCommand({
   name: 'predict',
   summary: 'run a model on a task dataset',
   description:
@@ -150,27 +233,8 @@ export const predict = defineCommand({
   ],
   async run(ctx) {
     const o = ctx.opts;
-    const task = o.task as TaskName;
-    const model = String(o.model);
-    const concurrency = Number(o.concurrency);
-    const maxRetries = Number(o.maxRetries);
-    checkModelForTask(model, task);
-    if (!(concurrency >= 1)) throw new UsageError('--concurrency must be at least 1');
-    if (!(maxRetries >= 0)) throw new UsageError('--max-retries must be 0 or more');
-    if (!(Number(o.timeout) > 0)) throw new UsageError('--timeout must be positive (seconds)');
-    const limit = o.limit === undefined ? null : Number(o.limit);
-    if (limit !== null && !(limit >= 1)) throw new UsageError('--limit must be at least 1');
-    const ablate = checkAblate((o.ablate as string[] | undefined) ?? []);
-    const maxTokens = o.maxTokens === undefined ? MAX_TOKENS[task] : Number(o.maxTokens);
-    const context = o.contextTokens === undefined ? contextLimit(model) : Number(o.contextTokens);
-    const promptBudget = context - maxTokens - 64;
-    if (promptBudget < 256)
-      throw new UsageError(
-        `--context-tokens ${context} leaves no room for a prompt with --max-tokens ${maxTokens}`,
-      );
-    const repoDirs = parseRepoDirs((o.repoDir as string[] | undefined) ?? []);
-    const prices = o.prices ? loadPriceTable(String(o.prices)) : null;
-
+    const st = predictSettings(o);
+    const { task, model, limit } = st;
     if (resolve(String(o.out)) === resolve(String(o.dataset)))
       throw new UsageError('--out is the dataset file itself', { hint: 'write predictions to another file' });
     requireOutputFile(String(o.out), 'out', [String(o.dataset)]);
@@ -182,7 +246,7 @@ export const predict = defineCommand({
     const base = await createProvider(model, {
       baseUrl: o.baseUrl ? String(o.baseUrl) : null,
       timeoutMs: Number(o.timeout) * 1000,
-      repoDirs: Object.keys(repoDirs).length ? repoDirs : null,
+      repoDirs: Object.keys(st.repoDirs).length ? st.repoDirs : null,
     });
     // The name predictions record (a replay's model, not its file path; provenance stays in the header).
     const modelName = base.model ?? model;
@@ -198,23 +262,10 @@ export const predict = defineCommand({
       inputs: [String(o.dataset), ...replayed],
     });
     const progress = ctx.progress({ label: `predict ${task} ${modelName}`, total: limit ?? items.length });
-    let provider = withRetry(withLimiter(base, concurrency), {
-      maxRetries,
-      baseDelayMs: Number(o.retryBaseMs),
-      onRetry: ({ attempt, delayMs, error }) =>
-        progress.status(
-          `retry ${attempt} in ${(delayMs / 1000).toFixed(1)}s (${error.status ?? error.message})`,
-        ),
-    });
-    if (o.cache !== false)
-      provider = withCache(provider, {
-        dir: o.cacheDir ? String(o.cacheDir) : defaultCacheDir(),
-        stats: cacheStats,
-      });
-
+    const provider = wrapProvider(base, st, o, progress, cacheStats);
     const resumeCommand = `${currentInvocation()} ${ctx.argv.map(shellQuote).join(' ')}`;
     const interrupt = onInterrupt(() => resumeCommand);
-    let summary: Awaited<ReturnType<typeof runPredictions>>;
+    let summary: Summary;
     try {
       summary = await runPredictions({
         task,
@@ -223,15 +274,15 @@ export const predict = defineCommand({
         model: modelName,
         provider,
         out: String(o.out),
-        concurrency,
-        ablate,
+        concurrency: st.concurrency,
+        ablate: st.ablate,
         params: {
           temperature: Number(o.temperature),
-          maxTokens,
+          maxTokens: st.maxTokens,
           ...(o.seed === undefined ? {} : { seed: Number(o.seed) }),
         },
-        promptBudget,
-        prices,
+        promptBudget: st.promptBudget,
+        prices: st.prices,
         signal: interrupt.signal,
         progress,
         record,
@@ -253,35 +304,7 @@ export const predict = defineCommand({
       metrics,
       resumeCommand: summary.cancelled || summary.fatal || summary.transientErrors ? resumeCommand : null,
     });
-    ctx.result(
-      `${summary.total} items: ${summary.generated} generated, ${summary.resumed} resumed, ${summary.errors} errors, ` +
-        `${summary.malformed} malformed, ${summary.emptyEdits ? `${summary.emptyEdits} empty edits (the baseline's answer), ` : ''}` +
-        `${summary.truncated} truncated, ${summary.cacheHits} from cache`,
-    );
-    ctx.log(
-      `tokens: ${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion` +
-        (summary.costUsd !== null ? ` · cost $${summary.costUsd.toFixed(4)}` : ''),
-    );
-    const b = summary.lengthBuckets;
-    if (b)
-      ctx.log(
-        `input length (est. tokens) buckets: ${b.labels.map((l) => `${l} ${b.counts[l]}`).join(', ')} ` +
-          `at ${b.thresholds.map((t) => Math.round(t)).join(' / ')}`,
-      );
-    ctx.log(`predictions: ${summary.out}  run record: ${record.dir}`);
-    if (summary.cancelled)
-      ctx.log(`interrupted with ${summary.notRun} items not run; resume with: ${resumeCommand}`);
-    const permanent = summary.errors - summary.transientErrors;
-    if (summary.transientErrors)
-      ctx.log(
-        `${summary.transientErrors} items failed transiently (rate limit, server error, timeout or network; ` +
-          `see 'error' in ${summary.out}); re-run to retry them: ${resumeCommand}`,
-      );
-    if (permanent)
-      ctx.log(
-        `${permanent} items failed in a way a re-run cannot fix (recorded with 'error' in ${summary.out}), ` +
-          `e.g. ${summary.firstPermanentError}`,
-      );
+    reportPredictions(ctx, summary, resumeCommand, record.dir);
     ctx.emitJson({ run_id: runId, run_dir: record.dir, ...metrics });
     if (fatal) {
       const kept = summary.generated + summary.resumed;

@@ -29,16 +29,23 @@ function splitStatement(s: string): { title: string; body: string } {
     : { title: s.slice(0, nl).trim(), body: s.slice(nl + 1).trim() };
 }
 
-export function toFlItem(r: SwebenchRow): FlItem {
+/** The fields every item of a row shares: id, repository, the issue (from the problem statement). */
+function itemBase(r: SwebenchRow) {
   const { title, body } = splitStatement(r.problem_statement);
   return {
-    v: 1,
+    v: 1 as const,
     id: r.instance_id,
     repo: r.repo,
-    language: 'python',
+    language: 'python' as const,
     issue_number: null,
     issue_title: title,
     issue_body: body,
+  };
+}
+
+export function toFlItem(r: SwebenchRow): FlItem {
+  return {
+    ...itemBase(r),
     task: 'fl',
     base_commit: r.base_commit,
     tree: [...r.folder_tree].sort(),
@@ -48,20 +55,13 @@ export function toFlItem(r: SwebenchRow): FlItem {
 
 /** The CE item of a row; throws when its gold blocks cannot be derived (a fixture must be usable). */
 export function toCeItem(r: SwebenchRow): CeItem {
-  const { title, body } = splitStatement(r.problem_statement);
   const path = r.gold_files[0]!;
   const before = r.files_before[path] ?? '';
   const after = r.files_after[path] ?? '';
   const derived = deriveSearchReplace(before, after, path);
   if (!derived.ok) throw new Error(`${r.instance_id}: no gold blocks: ${derived.reason}`);
   return {
-    v: 1,
-    id: r.instance_id,
-    repo: r.repo,
-    language: 'python',
-    issue_number: null,
-    issue_title: title,
-    issue_body: body,
+    ...itemBase(r),
     task: 'ce',
     base_commit: r.base_commit,
     pr_number: null,

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FixPair, QaItem, RawEntry } from '@faun/schema';
+import { testIssue } from '@faun/schema/testing';
 import { makeCrossref, makeEntry, rng } from '../testing/synthetic.ts';
 import { Store } from './store.ts';
 
@@ -126,13 +127,7 @@ test('funnel rows replace per (run, repo); task items round-trip by dataset and 
     { 'comments not crawled': 1, 'unsupported language (.rb)': 2 },
   ]);
   const qa = (id: string): QaItem => ({
-    v: 1,
-    id,
-    repo: 'a/b',
-    language: 'python',
-    issue_number: 1,
-    issue_title: 't',
-    issue_body: 'b',
+    ...testIssue(id, 'a/b'),
     task: 'qa',
     question_association: null,
     context: [],

@@ -137,7 +137,9 @@ describe('ingest', () => {
     expect(row?.n).toBe(1);
     await s.close();
   });
+});
 
+describe('ingest failures and round trips', () => {
   test('a batch with a bad record fails whole, names the record, and leaves the store unchanged', async () => {
     const s = await load(fresh(), pages());
     const before = await s.contentHash();

@@ -3,7 +3,7 @@
  * comments, events and cross-references, in crawler-sized pages.
  * @module
  */
-import { mulberry32 } from '@faun/metrics';
+import { mulberry32 } from '@faun/kit';
 import type { Comment, CrossRef, IssueEvent, RawEntry } from '@faun/schema';
 import type { CrawlBatch } from '../src/batch.ts';
 

@@ -64,48 +64,57 @@ function findAll(b: Uint8Array, body: Body, pat: readonly number[]): number[] {
   return hits;
 }
 
-/** Returns a patched copy of the web-tree-sitter runtime wasm (see the module doc). */
-export function patchRuntimeForUtf8(wasm: Uint8Array): Uint8Array {
-  const b = new Uint8Array(wasm);
+/** The module's layout the patch needs: imported function count, exported functions, code bodies, table. */
+interface WasmLayout {
+  importedFuncs: number;
+  exports: Map<string, number>;
+  bodies: Body[];
+  elems: number[];
+}
+
+/** Skips one import entry's descriptor; true for an imported function. */
+function skipImport(r: Reader): boolean {
+  r.name();
+  r.name();
+  const kind = r.u8();
+  if (kind === 0) {
+    r.leb();
+    return true;
+  }
+  if (kind === 1) {
+    r.u8();
+    const flags = r.leb();
+    r.leb();
+    if (flags & 1) r.leb();
+  } else if (kind === 2) {
+    const flags = r.leb();
+    r.leb();
+    if (flags & 1) r.leb();
+  } else if (kind === 3) {
+    r.u8();
+    r.u8();
+  }
+  return false;
+}
+
+/** Reads the sections the patch needs: imports (2), exports (7), elements (9), code (10). */
+function readLayout(b: Uint8Array): WasmLayout {
   const r = new Reader(b, 8);
-  let importedFuncs = 0;
-  const exports = new Map<string, number>();
-  const bodies: Body[] = [];
-  let elems: number[] = [];
+  const layout: WasmLayout = { importedFuncs: 0, exports: new Map(), bodies: [], elems: [] };
   while (r.p < b.length) {
     const id = r.u8();
     const size = r.leb();
     const end = r.p + size;
     if (id === 2) {
       const n = r.leb();
-      for (let i = 0; i < n; i++) {
-        r.name();
-        r.name();
-        const kind = r.u8();
-        if (kind === 0) {
-          r.leb();
-          importedFuncs++;
-        } else if (kind === 1) {
-          r.u8();
-          const flags = r.leb();
-          r.leb();
-          if (flags & 1) r.leb();
-        } else if (kind === 2) {
-          const flags = r.leb();
-          r.leb();
-          if (flags & 1) r.leb();
-        } else if (kind === 3) {
-          r.u8();
-          r.u8();
-        }
-      }
+      for (let i = 0; i < n; i++) if (skipImport(r)) layout.importedFuncs++;
     } else if (id === 7) {
       const n = r.leb();
       for (let i = 0; i < n; i++) {
         const name = r.name();
         const kind = r.u8();
         const index = r.leb();
-        if (kind === 0) exports.set(name, index);
+        if (kind === 0) layout.exports.set(name, index);
       }
     } else if (id === 9) {
       // one active segment with an offset expression, as emscripten emits
@@ -114,17 +123,24 @@ export function patchRuntimeForUtf8(wasm: Uint8Array): Uint8Array {
       while (b[r.p] !== 0x0b) r.p++;
       r.p++;
       const n = r.leb();
-      elems = Array.from({ length: n }, () => r.leb());
+      layout.elems = Array.from({ length: n }, () => r.leb());
     } else if (id === 10) {
       const n = r.leb();
       for (let i = 0; i < n; i++) {
         const len = r.leb();
-        bodies.push({ start: r.p, end: r.p + len });
+        layout.bodies.push({ start: r.p, end: r.p + len });
         r.p += len;
       }
     }
     r.p = end;
   }
+  return layout;
+}
+
+/** Returns a patched copy of the web-tree-sitter runtime wasm (see the module doc). */
+export function patchRuntimeForUtf8(wasm: Uint8Array): Uint8Array {
+  const b = new Uint8Array(wasm);
+  const { importedFuncs, exports, bodies, elems } = readLayout(b);
   const body = (name: string): Body => {
     const index = exports.get(name);
     const bd = index === undefined ? undefined : bodies[index - importedFuncs];

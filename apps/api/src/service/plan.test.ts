@@ -1,22 +1,9 @@
 import { expect, test } from 'bun:test';
-import type { FlItem } from '@faun/schema';
+import { testFlItem } from '@faun/schema/testing';
 import type { ApiError } from '../errors.ts';
 import { parsePredictions, planJobs } from './plan.ts';
 
-const item = (i: number) =>
-  ({
-    v: 1,
-    id: `o/r#${i}`,
-    repo: 'o/r',
-    language: 'python',
-    issue_number: i,
-    issue_title: 't',
-    issue_body: 'b',
-    task: 'fl',
-    base_commit: null,
-    tree: ['a.py'],
-    gold_path: 'a.py',
-  }) as FlItem;
+const item = (i: number) => testFlItem(i);
 const pred = (i: number, extra: Record<string, unknown> = {}) => ({
   v: 1,
   id: `o/r#${i}`,

@@ -100,7 +100,7 @@ export async function runDemo(o: DemoOptions, ctx: CommandContext): Promise<numb
   if (o.verify === 'never') log('skipped (--verify never)');
 
   stage(8, TOTAL, 'paper tables and figures for the baselines', log);
-  const { buildPaper } = await import('@faun/bench/paper');
+  const { buildPaper } = await import('@faun/paper');
   await buildPaper({
     datasets,
     predictions: preds,

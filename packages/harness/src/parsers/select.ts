@@ -3,6 +3,7 @@
  * SWE-bench's per-repository choice (its MAP_REPO_TO_PARSER), a Multi-SWE-bench row the parser of
  * Multi-SWE-bench's instance class for that repository.
  */
+import { type PrRange, prRangeHit } from '../spec-versions.ts';
 import type { ParserName } from './index.ts';
 
 export type GraderSource = 'swebench' | 'multi-swe-bench';
@@ -174,7 +175,7 @@ export function referenceParser(source: GraderSource, repo: string): ParserName 
 }
 
 /** Multi-SWE-bench PR ranges whose instance class reads the log differently from its repository's main class. */
-export const MSB_PR_PARSERS: Array<{ repo: string; from: number; to: number; parser: ParserName }> = [
+export const MSB_PR_PARSERS: Array<PrRange & { parser: ParserName }> = [
   { repo: 'facebook/zstd', from: 1230, to: 1748, parser: 'msb-zstd-pool' },
   { repo: 'facebook/zstd', from: 1831, to: 2703, parser: 'msb-zstd-decoder' },
   { repo: 'mruby/mruby', from: 0, to: 2783, parser: 'msb-mruby-total' },
@@ -192,9 +193,7 @@ export function referenceParserForPr(
   pr: number | null,
 ): ParserName | null {
   if (source === 'multi-swe-bench' && pr !== null) {
-    const hit = MSB_PR_PARSERS.find(
-      (r) => r.repo.toLowerCase() === repo.toLowerCase() && pr >= r.from && pr <= r.to,
-    );
+    const hit = prRangeHit(MSB_PR_PARSERS, repo, pr);
     if (hit) return hit.parser;
   }
   return referenceParser(source, repo);

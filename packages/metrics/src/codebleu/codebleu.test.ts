@@ -2,19 +2,11 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { sharedPath } from '@faun/kit';
 import { codebleu, corpusCodebleu, initCodeBleu } from './codebleu.ts';
-import type { CodeBleuResult, CodeLang } from './types.ts';
+import { CODEBLEU_FIELDS, type CodeBleuResult, type CodeLang } from './types.ts';
 
 beforeAll(async () => {
   await initCodeBleu();
 });
-
-const FIELDS = [
-  'codebleu',
-  'ngram_match_score',
-  'weighted_ngram_match_score',
-  'syntax_match_score',
-  'dataflow_match_score',
-] as const;
 
 interface Row extends CodeBleuResult {
   lang: CodeLang;
@@ -49,7 +41,7 @@ describe('codebleu-dev.jsonl reference vectors', () => {
       rows.forEach((row, i) => {
         const got = codebleu(row.ref, row.hyp, row.lang);
         const want = { ...row, ...SEED_DEPENDENT[row.source] };
-        for (const f of FIELDS) {
+        for (const f of CODEBLEU_FIELDS) {
           if (!(Math.abs(got[f] - want[f]) <= 1e-6)) {
             mismatches.push(`row ${i + 1} (${row.lang}, ${row.source}) ${f}: got ${got[f]}, want ${want[f]}`);
           }

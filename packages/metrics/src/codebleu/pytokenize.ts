@@ -169,87 +169,146 @@ function splitLines(source: string): string[] {
 /** Error raised where CPython's tokenizer raises (TokenError / IndentationError). */
 export class PyTokenizeError extends Error {}
 
-/** Tokenizes `source` exactly as CPython 3.11's `generate_tokens(StringIO(source).readline)`. */
-export function pyTokenize(source: string): PyToken[] {
-  const out: PyToken[] = [];
-  const emit = (type: PyTok, text: string, sl: number, sc: number, el: number, ec: number) =>
-    out.push({ type, text, sl, sc, el, ec });
-  const lines = splitLines(source);
-  let lnum = 0;
-  let parenlev = 0;
-  let continued = false;
-  let contstr = '';
-  let needcont = false;
-  let strstart: [number, number] = [0, 0];
-  let endprog: RegExp = ENDPROG.single;
-  const indents = [0];
-  let lastLine = '';
-  let line = '';
-  let li = 0;
-  for (;;) {
-    lastLine = line;
-    line = li < lines.length ? (lines[li++] as string) : '';
-    lnum += 1;
-    let pos = 0;
-    const max = line.length;
-    if (contstr) {
-      if (!line) throw new PyTokenizeError('EOF in multi-line string');
-      const m = matchAt(endprog, line, 0);
-      if (m) {
-        pos = m.index + m[0].length;
-        emit(PyTok.STRING, contstr + line.slice(0, pos), strstart[0], strstart[1], lnum, pos);
-        contstr = '';
-        needcont = false;
-      } else if (needcont && !line.endsWith('\\\n') && !line.endsWith('\\\r\n')) {
-        emit(PyTok.ERRORTOKEN, contstr + line, strstart[0], strstart[1], lnum, line.length);
-        contstr = '';
-        continue;
-      } else {
-        contstr += line;
-        continue;
-      }
-    } else if (parenlev === 0 && !continued) {
-      if (!line) break;
-      let column = 0;
-      while (pos < max) {
-        const c = line[pos];
-        if (c === ' ') column += 1;
-        else if (c === '\t') column = (Math.floor(column / 8) + 1) * 8;
-        else if (c === '\f') column = 0;
-        else break;
-        pos += 1;
-      }
-      if (pos === max) break;
-      const c = line[pos] as string;
-      if (c === '#' || c === '\r' || c === '\n') {
-        if (c === '#') {
-          const comment = line.slice(pos).replace(/[\r\n]+$/, '');
-          emit(PyTok.COMMENT, comment, lnum, pos, lnum, pos + comment.length);
-          pos += comment.length;
-        }
-        emit(PyTok.NL, line.slice(pos), lnum, pos, lnum, line.length);
-        continue;
-      }
-      if (column > (indents[indents.length - 1] as number)) {
-        indents.push(column);
-        emit(PyTok.INDENT, line.slice(0, pos), lnum, 0, lnum, pos);
-      }
-      while (column < (indents[indents.length - 1] as number)) {
-        if (!indents.includes(column)) {
-          throw new PyTokenizeError('unindent does not match any outer indentation level');
-        }
-        indents.pop();
-        emit(PyTok.DEDENT, '', lnum, pos, lnum, pos);
-      }
-    } else {
-      if (!line) throw new PyTokenizeError('EOF in multi-line statement');
-      continued = false;
-    }
+/** `lineStart`: the line ends the input (whitespace only, no newline). */
+const END = -2;
+/** `lineStart` / `inString`: the line is consumed (blank, comment, or inside a string). */
+const SKIP = -1;
 
+/** The tokenizer's state between lines, as in CPython's `_tokenize`. */
+class PyTokenizer {
+  readonly out: PyToken[] = [];
+  lnum = 0;
+  parenlev = 0;
+  continued = false;
+  contstr = '';
+  needcont = false;
+  strstart: [number, number] = [0, 0];
+  endprog: RegExp = ENDPROG.single;
+  readonly indents = [0];
+
+  emit(type: PyTok, text: string, sl: number, sc: number, el: number, ec: number): void {
+    this.out.push({ type, text, sl, sc, el, ec });
+  }
+
+  /** A line inside a multi-line string: where tokens resume after its end, or SKIP. */
+  inString(line: string): number {
+    if (!line) throw new PyTokenizeError('EOF in multi-line string');
+    const m = matchAt(this.endprog, line, 0);
+    if (m) {
+      const pos = m.index + m[0].length;
+      this.emit(
+        PyTok.STRING,
+        this.contstr + line.slice(0, pos),
+        this.strstart[0],
+        this.strstart[1],
+        this.lnum,
+        pos,
+      );
+      this.contstr = '';
+      this.needcont = false;
+      return pos;
+    }
+    if (this.needcont && !line.endsWith('\\\n') && !line.endsWith('\\\r\n')) {
+      this.emit(
+        PyTok.ERRORTOKEN,
+        this.contstr + line,
+        this.strstart[0],
+        this.strstart[1],
+        this.lnum,
+        line.length,
+      );
+      this.contstr = '';
+      return SKIP;
+    }
+    this.contstr += line;
+    return SKIP;
+  }
+
+  /** The first line of a statement: its indentation (INDENT / DEDENT), blank and comment lines (NL). */
+  lineStart(line: string): number {
+    const { lnum, indents } = this;
+    const max = line.length;
+    let pos = 0;
+    let column = 0;
+    while (pos < max) {
+      const c = line[pos];
+      if (c === ' ') column += 1;
+      else if (c === '\t') column = (Math.floor(column / 8) + 1) * 8;
+      else if (c === '\f') column = 0;
+      else break;
+      pos += 1;
+    }
+    if (pos === max) return END;
+    const c = line[pos] as string;
+    if (c === '#' || c === '\r' || c === '\n') {
+      if (c === '#') {
+        const comment = line.slice(pos).replace(/[\r\n]+$/, '');
+        this.emit(PyTok.COMMENT, comment, lnum, pos, lnum, pos + comment.length);
+        pos += comment.length;
+      }
+      this.emit(PyTok.NL, line.slice(pos), lnum, pos, lnum, line.length);
+      return SKIP;
+    }
+    if (column > (indents[indents.length - 1] as number)) {
+      indents.push(column);
+      this.emit(PyTok.INDENT, line.slice(0, pos), lnum, 0, lnum, pos);
+    }
+    while (column < (indents[indents.length - 1] as number)) {
+      if (!indents.includes(column)) {
+        throw new PyTokenizeError('unindent does not match any outer indentation level');
+      }
+      indents.pop();
+      this.emit(PyTok.DEDENT, '', lnum, pos, lnum, pos);
+    }
+    return pos;
+  }
+
+  /** A string token at `start`: emitted whole, or the start of a multi-line one (true: the line is done). */
+  private stringToken(
+    line: string,
+    token: string,
+    start: number,
+    end: number,
+  ): { done: boolean; pos: number } {
+    const { lnum } = this;
+    const initial = token[0] as string;
+    if (tripleQuoted.has(token)) {
+      this.endprog = endprogFor(token);
+      const m = matchAt(this.endprog, line, end);
+      if (m) {
+        const pos = m.index + m[0].length;
+        this.emit(PyTok.STRING, line.slice(start, pos), lnum, start, lnum, pos);
+        return { done: false, pos };
+      }
+      this.strstart = [lnum, start];
+      this.contstr = line.slice(start);
+      return { done: true, pos: end };
+    }
+    if (token.endsWith('\n')) {
+      this.strstart = [lnum, start];
+      const q = singleQuoted.has(initial)
+        ? initial
+        : singleQuoted.has(token.slice(0, 2))
+          ? token.slice(0, 2)
+          : token.slice(0, 3);
+      this.endprog = endprogFor(q);
+      this.contstr = line.slice(start);
+      this.needcont = true;
+      return { done: true, pos: end };
+    }
+    this.emit(PyTok.STRING, token, lnum, start, lnum, end);
+    return { done: false, pos: end };
+  }
+
+  /** The tokens of `line` from `pos` on. */
+  rest(line: string, from: number): void {
+    const { lnum } = this;
+    const max = line.length;
+    let pos = from;
     while (pos < max) {
       const pm = matchAt(PseudoToken, line, pos);
       if (!pm) {
-        emit(PyTok.ERRORTOKEN, line[pos] as string, lnum, pos, lnum, pos + 1);
+        this.emit(PyTok.ERRORTOKEN, line[pos] as string, lnum, pos, lnum, pos + 1);
         pos += 1;
         continue;
       }
@@ -260,55 +319,64 @@ export function pyTokenize(source: string): PyToken[] {
       if (start === end) continue;
       const initial = token[0] as string;
       if ((initial >= '0' && initial <= '9') || (initial === '.' && token !== '.' && token !== '...')) {
-        emit(PyTok.NUMBER, token, lnum, start, lnum, end);
+        this.emit(PyTok.NUMBER, token, lnum, start, lnum, end);
       } else if (initial === '\r' || initial === '\n') {
-        emit(parenlev > 0 ? PyTok.NL : PyTok.NEWLINE, token, lnum, start, lnum, end);
+        this.emit(this.parenlev > 0 ? PyTok.NL : PyTok.NEWLINE, token, lnum, start, lnum, end);
       } else if (initial === '#') {
-        emit(PyTok.COMMENT, token, lnum, start, lnum, end);
-      } else if (tripleQuoted.has(token)) {
-        endprog = endprogFor(token);
-        const m = matchAt(endprog, line, pos);
-        if (m) {
-          pos = m.index + m[0].length;
-          emit(PyTok.STRING, line.slice(start, pos), lnum, start, lnum, pos);
-        } else {
-          strstart = [lnum, start];
-          contstr = line.slice(start);
-          break;
-        }
+        this.emit(PyTok.COMMENT, token, lnum, start, lnum, end);
       } else if (
+        tripleQuoted.has(token) ||
         singleQuoted.has(initial) ||
         singleQuoted.has(token.slice(0, 2)) ||
         singleQuoted.has(token.slice(0, 3))
       ) {
-        if (token.endsWith('\n')) {
-          strstart = [lnum, start];
-          const q = singleQuoted.has(initial)
-            ? initial
-            : singleQuoted.has(token.slice(0, 2))
-              ? token.slice(0, 2)
-              : token.slice(0, 3);
-          endprog = endprogFor(q);
-          contstr = line.slice(start);
-          needcont = true;
-          break;
-        }
-        emit(PyTok.STRING, token, lnum, start, lnum, end);
+        const r = this.stringToken(line, token, start, end);
+        if (r.done) return;
+        pos = r.pos;
       } else if (ID_START.test(token)) {
-        emit(PyTok.NAME, token, lnum, start, lnum, end);
+        this.emit(PyTok.NAME, token, lnum, start, lnum, end);
       } else if (initial === '\\') {
-        continued = true;
+        this.continued = true;
       } else {
-        if ('([{'.includes(initial)) parenlev += 1;
-        else if (')]}'.includes(initial)) parenlev -= 1;
-        emit(PyTok.OP, token, lnum, start, lnum, end);
+        if ('([{'.includes(initial)) this.parenlev += 1;
+        else if (')]}'.includes(initial)) this.parenlev -= 1;
+        this.emit(PyTok.OP, token, lnum, start, lnum, end);
       }
     }
   }
-  if (lastLine && !/[\r\n]$/.test(lastLine) && !pyStrip(lastLine).startsWith('#')) {
-    emit(PyTok.NEWLINE, '', lnum - 1, lastLine.length, lnum - 1, lastLine.length + 1);
+}
+
+/** Tokenizes `source` exactly as CPython 3.11's `generate_tokens(StringIO(source).readline)`. */
+export function pyTokenize(source: string): PyToken[] {
+  const t = new PyTokenizer();
+  const lines = splitLines(source);
+  let lastLine = '';
+  let line = '';
+  let li = 0;
+  for (;;) {
+    lastLine = line;
+    line = li < lines.length ? (lines[li++] as string) : '';
+    t.lnum += 1;
+    let pos = 0;
+    if (t.contstr) {
+      pos = t.inString(line);
+      if (pos === SKIP) continue;
+    } else if (t.parenlev === 0 && !t.continued) {
+      if (!line) break;
+      pos = t.lineStart(line);
+      if (pos === END) break;
+      if (pos === SKIP) continue;
+    } else {
+      if (!line) throw new PyTokenizeError('EOF in multi-line statement');
+      t.continued = false;
+    }
+    t.rest(line, pos);
   }
-  for (let i = 1; i < indents.length; i++) emit(PyTok.DEDENT, '', lnum, 0, lnum, 0);
-  emit(PyTok.ENDMARKER, '', lnum, 0, lnum, 0);
-  return out;
+  const { lnum } = t;
+  if (lastLine && !/[\r\n]$/.test(lastLine) && !pyStrip(lastLine).startsWith('#')) {
+    t.emit(PyTok.NEWLINE, '', lnum - 1, lastLine.length, lnum - 1, lastLine.length + 1);
+  }
+  for (let i = 1; i < t.indents.length; i++) t.emit(PyTok.DEDENT, '', lnum, 0, lnum, 0);
+  t.emit(PyTok.ENDMARKER, '', lnum, 0, lnum, 0);
+  return t.out;
 }

@@ -163,6 +163,22 @@ function fromFlat(f: FlatSyntaxTree, fieldParents: ReadonlySet<string>): FlatTre
   return { root: nodes[0] as CNode, depth: f.depth, size: n, subtrees };
 }
 
+/** The S-expressions of `root` and of every node below it with children (depth first, as the reference lists them). */
+function innerSexps(root: CNode): string[] {
+  const sexps: string[] = [root.sexp as string];
+  const todo: CNode[] = [root];
+  while (todo.length > 0) {
+    const n = todo.pop() as CNode;
+    for (const c of n.children) {
+      if (c.children.length > 0) {
+        sexps.push(c.sexp as string);
+        todo.push(c);
+      }
+    }
+  }
+  return sexps;
+}
+
 /**
  * The same from a cursor walk: the root's string is printed once by tree-sitter and each visible node's
  * string is a balanced span of it. Field names are read only for children of `fieldParents` types.
@@ -253,18 +269,7 @@ export function flattenTreeByCursor(
       };
     }
     assignSexps(rootSexp, visible, visible.length);
-    const sexps: string[] = [root.sexp as string];
-    const todo: CNode[] = [root];
-    while (todo.length > 0) {
-      const n = todo.pop() as CNode;
-      for (const c of n.children) {
-        if (c.children.length > 0) {
-          sexps.push(c.sexp as string);
-          todo.push(c);
-        }
-      }
-    }
-    return { root, depth: maxDepth, size, subtrees: Subtrees.fromStrings(sexps) };
+    return { root, depth: maxDepth, size, subtrees: Subtrees.fromStrings(innerSexps(root)) };
   } finally {
     cursor.delete();
   }

@@ -12,6 +12,15 @@ export interface CodeBleuResult {
   dataflow_match_score: number;
 }
 
+/** The fields of a {@link CodeBleuResult}, in the reference's order. */
+export const CODEBLEU_FIELDS = [
+  'codebleu',
+  'ngram_match_score',
+  'weighted_ngram_match_score',
+  'syntax_match_score',
+  'dataflow_match_score',
+] as const satisfies readonly (keyof CodeBleuResult)[];
+
 /** Options; every flag defaults to the reference (codebleu 0.7.1) behaviour. */
 export interface CodeBleuOptions {
   /** Component weights (n-gram, weighted n-gram, syntax, dataflow); default 0.25 each. */

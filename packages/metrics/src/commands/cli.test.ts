@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, sharedPath } from '@faun/kit';
+import { testCeItem, testIssue } from '@faun/schema/testing';
 import { codebleu, initCodeBleu } from '../codebleu/index.ts';
 import { formatSearchReplace } from '../edit/search-replace.ts';
 import { scorePair } from '../pairs.ts';
@@ -116,7 +117,9 @@ describe('faun score-pairs', () => {
     },
     60_000,
   );
+});
 
+describe('faun score-pairs input errors', () => {
   test('bad lines get a per-line error, never stop the run, and make the exit code 1', () => {
     const input = join(dir, 'bad.jsonl');
     const lines = [
@@ -167,12 +170,7 @@ describe('faun score', () => {
       { id: 'q1', answer: 'the cat sat on the mat' },
       { id: 'q2', answer: 'use a lock' },
     ].map((x) => ({
-      v: 1,
-      repo: 'o/r',
-      language: 'python',
-      issue_number: 1,
-      issue_title: 't',
-      issue_body: 'b',
+      ...testIssue(x.id),
       task: 'qa',
       question_association: null,
       answer_association: null,
@@ -214,24 +212,7 @@ describe('faun score', () => {
     const gold = formatSearchReplace([
       { path: null, search: '    return 1', replace: '    return 2', line: 0 },
     ]);
-    const item = {
-      v: 1,
-      id: 'c1',
-      repo: 'o/r',
-      language: 'python',
-      issue_number: 1,
-      issue_title: 't',
-      issue_body: 'b',
-      task: 'ce',
-      base_commit: null,
-      pr_number: 2,
-      pr_title: 'p',
-      pr_body: '',
-      path: 'f.py',
-      file_before: 'def f():\n    return 1\n',
-      file_after: 'def f():\n    return 2\n',
-      gold_patch: gold,
-    };
+    const item = testCeItem('c1', gold);
     const ds = join(dir, 'ce.jsonl');
     writeFileSync(ds, JSON.stringify(item));
     const preds = join(dir, 'ce-preds.jsonl');

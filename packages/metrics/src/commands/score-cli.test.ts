@@ -6,6 +6,9 @@ import { cliSandbox, flItem, predRow, qaItem, readJsonlFile } from './test-helpe
 
 const { dir, faun, write, cleanup } = cliSandbox('faun-score-cli-');
 afterAll(cleanup);
+/** `faun score --task fl --dataset DATASET --predictions PREDS ...rest`. */
+const scoreFl = (dataset: string, predictions: string, ...rest: string[]) =>
+  faun(['score', '--task', 'fl', '--dataset', dataset, '--predictions', predictions, ...rest]);
 
 describe('faun score input files', () => {
   test('a missing file or a folder is a usage error (exit 2) naming the option and the path', () => {
@@ -104,18 +107,7 @@ describe('faun score prediction ids', () => {
   }, 60_000);
   test('--limit: predictions for items past the limit are neither scored nor unknown', () => {
     const preds = write('ids-limit.jsonl', [predRow('o/r#2', 'fl', 'm', 'pkg/b.py')]);
-    const r = faun([
-      'score',
-      '--task',
-      'fl',
-      '--dataset',
-      fl,
-      '--predictions',
-      preds,
-      '--limit',
-      '1',
-      '--json',
-    ]);
+    const r = scoreFl(fl, preds, '--limit', '1', '--json');
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s.unknown.count).toBe(0);
@@ -163,18 +155,7 @@ describe('faun score with several models in one file', () => {
       predRow('f1', 'fl', 'm', 'pkg/b.py'),
       predRow('zz', 'fl', 'm3', 'a.py'),
     ]);
-    const r = faun([
-      'score',
-      '--task',
-      'fl',
-      '--dataset',
-      fl,
-      '--predictions',
-      p,
-      '--json',
-      '--bootstrap',
-      '0',
-    ]);
+    const r = scoreFl(fl, p, '--json', '--bootstrap', '0');
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('warning: model m3 has no prediction for any of the 3 scored items');
     const s = JSON.parse(r.stdout);
@@ -221,18 +202,7 @@ test('run record outcomes: skipped without a prediction, error for a model error
 test('--quiet prints the aggregate table and nothing else', () => {
   const fl = write('quiet-fl.jsonl', [flItem('f1'), flItem('f2')]);
   const preds = write('quiet-preds.jsonl', [predRow('f1', 'fl', 'm', 'pkg/b.py')]);
-  const r = faun([
-    'score',
-    '--task',
-    'fl',
-    '--dataset',
-    fl,
-    '--predictions',
-    preds,
-    '--quiet',
-    '--bootstrap',
-    '0',
-  ]);
+  const r = scoreFl(fl, preds, '--quiet', '--bootstrap', '0');
   expect(r.code).toBe(0);
   const lines = r.stdout.trimEnd().split('\n');
   expect(lines[0]).toBe('FL — model m: 2 items');

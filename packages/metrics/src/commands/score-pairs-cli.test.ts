@@ -15,6 +15,17 @@ const box = cliSandbox('faun-score-pairs-');
 afterAll(box.cleanup);
 const { dir, faun, write } = box;
 
+/** `faun score-pairs` with one thread as a child process (piped output), to interrupt it. */
+function spawnScorePairs(metric: string, input: string, out: string) {
+  const args = ['score-pairs', '--metric', metric, '--input', input, '--out', out];
+  return Bun.spawn(['bun', MAIN, ...args, '--log-dir', join(dir, 'logs'), '--threads', '1'], {
+    cwd: dir,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...process.env, CI: '1' },
+  });
+}
+
 const WORDS = ['the', 'cat', 'sat', 'on', 'a', 'mat', 'dog', 'ran', 'fast', 'slow', 'red', 'blue'];
 /** `n` generated pairs (deterministic). */
 function pairs(n: number): string {
@@ -38,29 +49,7 @@ test('Ctrl+C at a random line, then the printed resume command, gives a file byt
   const full = faun(['score-pairs', '--metric', 'bleu', '--input', input, '--out', join(dir, 'full.jsonl')]);
   expect(full.code).toBe(0);
   const out = join(dir, 'resumed.jsonl');
-  const p = Bun.spawn(
-    [
-      'bun',
-      MAIN,
-      'score-pairs',
-      '--metric',
-      'bleu',
-      '--input',
-      input,
-      '--out',
-      out,
-      '--log-dir',
-      join(dir, 'logs'),
-      '--threads',
-      '1',
-    ],
-    {
-      cwd: dir,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      env: { ...process.env, CI: '1' },
-    },
-  );
+  const p = spawnScorePairs('bleu', input, out);
   // interrupt once the output holds a random number of lines (between 2k and 40k)
   const at = 2_000 + Math.floor(Math.random() * 38_000);
   const until = Date.now() + 25_000;
@@ -203,29 +192,7 @@ test('SIGTERM stops a run at once, even inside one long line, keeping the finish
   const input = join(dir, 'long.jsonl');
   writeFileSync(input, `${short}\n${long}\n`);
   const out = join(dir, 'long-out.jsonl');
-  const p = Bun.spawn(
-    [
-      'bun',
-      MAIN,
-      'score-pairs',
-      '--metric',
-      'codebleu',
-      '--input',
-      input,
-      '--out',
-      out,
-      '--log-dir',
-      join(dir, 'logs'),
-      '--threads',
-      '1',
-    ],
-    {
-      cwd: dir,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      env: { ...process.env, CI: '1' },
-    },
-  );
+  const p = spawnScorePairs('codebleu', input, out);
   // the first (short) line is done when it is on disk: the long line is being scored now
   const until = Date.now() + 30_000;
   while (Date.now() < until) {

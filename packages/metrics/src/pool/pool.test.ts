@@ -124,3 +124,43 @@ describe('inOrder', () => {
     expect(out).toEqual([1]);
   });
 });
+
+describe('whole scoreTask calls on the pool', () => {
+  const base = { v: 1, repo: 'o/r', issue_number: 1, issue_title: 't', issue_body: 'b', language: 'python' };
+  const qa = { task: 'qa', question_association: null, answer_association: 'MEMBER' };
+  const items = [
+    { ...base, ...qa, id: 'q1', answer: 'because the cache is cold' },
+    { ...base, ...qa, id: 'q2', answer: 'run it twice' },
+  ];
+  const predictions = [
+    { v: 1, id: 'q1', task: 'qa', model: 'm:x', output: 'the cache is cold' },
+    { v: 1, id: 'q2', task: 'qa', model: 'm:x', output: 'run it once' },
+  ];
+
+  test('a worker-only pool (no lane on this thread) gives what scoreTask gives in process', async () => {
+    const { scoreTask } = await import('../score/task.ts');
+    const direct = await (scoreTask as (...a: unknown[]) => Promise<unknown>)('qa', items, predictions, {
+      bootstrap: 50,
+    });
+    const scorer = createScorer(1, { inline: false, unref: true });
+    try {
+      const pooled = await scorer.task({ task: 'qa', items, predictions, opts: { bootstrap: 50 } });
+      expect(pooled.items.length).toBe(2);
+      expect(pooled).toEqual(direct as typeof pooled);
+    } finally {
+      await scorer.close();
+    }
+  });
+
+  test("a failing call rejects with the error's message and name; terminate fails the waiting ones", async () => {
+    const scorer = createScorer(2, { inline: false, unref: true });
+    const bad = scorer.task({ task: 'qa', items: [{ task: 'qa' }], predictions: [], opts: {} });
+    const err = (await bad.catch((e: Error) => e)) as Error;
+    expect(err).toBeInstanceOf(Error);
+    expect(err.name).not.toBe('');
+    expect(err.message.length).toBeGreaterThan(0);
+    const waiting = scorer.task({ task: 'qa', items, predictions, opts: { bootstrap: 50 } });
+    scorer.terminate(new Error('closed'));
+    await expect(waiting).rejects.toThrow('closed');
+  });
+});

@@ -4,20 +4,42 @@
  * item id) and goes to the worker that key hashes to, so the worker's CodeBLEU cache sees every use of that
  * text and parses it once, unless that worker is well behind the others (then the least busy one takes it).
  * Results are values of pure functions of the job, so they are the same for any number of threads; callers
- * keep the input order by awaiting the promises in order.
+ * keep the input order by awaiting the promises in order. A whole `scoreTask` call (`task`) has no affinity: it
+ * goes to the least busy lane; a server creates the pool without the inline lane, so its event loop stays free.
  * @module
  */
 import { availableParallelism, cpus } from 'node:os';
 import type { ItemResult } from '../score/items.ts';
-import { type ItemJob, type Job, type JobBatch, type JobReply, type PairJob, runJob } from './jobs.ts';
+import type { TaskScore } from '../score/task.ts';
+import {
+  type ItemJob,
+  type Job,
+  type JobBatch,
+  type JobReply,
+  type PairJob,
+  replyError,
+  runJob,
+  type TaskJob,
+} from './jobs.ts';
 
 /** Runs scoring jobs, in this process or spread over workers. */
 export interface Scorer {
   readonly threads: number;
   pair(job: Omit<PairJob, 'kind'>): Promise<Record<string, number>>;
   item(job: Omit<ItemJob, 'kind'>, affinity: string): Promise<ItemResult>;
+  /** One whole `scoreTask` call. */
+  task(job: Omit<TaskJob, 'kind'>): Promise<TaskScore>;
   /** Stops the workers (after the jobs already given finish). */
   close(): Promise<void>;
+  /** Stops the workers now; the jobs not finished fail with `reason`. */
+  terminate(reason: Error): void;
+}
+
+export interface ScorerOptions {
+  /** This thread is one of the lanes (default true); false: every lane is a worker, even with one thread. */
+  inline?: boolean;
+  /** The workers do not keep the process alive (a server's pool). */
+  unref?: boolean;
 }
 
 /** The machine's cores (the default `--threads`). */
@@ -67,7 +89,11 @@ class InlineScorer implements Scorer {
   item(job: Omit<ItemJob, 'kind'>): Promise<ItemResult> {
     return handled(this.deferred({ kind: 'item', ...job }) as Promise<ItemResult>);
   }
+  task(job: Omit<TaskJob, 'kind'>): Promise<TaskScore> {
+    return handled(this.deferred({ kind: 'task', ...job }) as Promise<TaskScore>);
+  }
   async close(): Promise<void> {}
+  terminate(): void {}
 }
 
 interface Pending {
@@ -127,15 +153,16 @@ class Lane implements JobLane {
   batch: { id: number; job: Job }[] = [];
   failed: Error | null = null;
 
-  constructor(url: URL) {
+  constructor(url: URL, unref: boolean) {
     this.worker = new Worker(url);
+    if (unref) (this.worker as unknown as { unref(): void }).unref();
     this.worker.onmessage = (e: MessageEvent<JobReply[]>) => {
       for (const r of e.data) {
         const p = this.waiting.get(r.id);
         if (!p) continue;
         this.waiting.delete(r.id);
         if (r.ok) p.resolve(r.value);
-        else p.reject(new Error(r.error));
+        else p.reject(replyError(r));
       }
     };
     this.worker.onerror = (e: ErrorEvent) => this.fail(new Error(`scoring worker failed: ${e.message}`));
@@ -175,15 +202,24 @@ class WorkerScorer implements Scorer {
   private nextId = 0;
   private flushScheduled = false;
 
-  constructor(readonly threads: number) {
+  constructor(
+    readonly threads: number,
+    o: ScorerOptions,
+  ) {
     const url = new URL('./worker.ts', import.meta.url);
-    this.lanes = [new InlineLane(), ...Array.from({ length: threads - 1 }, () => new Lane(url))];
+    const inline = o.inline !== false;
+    const workers = Array.from(
+      { length: inline ? threads - 1 : threads },
+      () => new Lane(url, o.unref === true),
+    );
+    this.lanes = inline ? [new InlineLane(), ...workers] : workers;
   }
 
-  private submit(job: Job, affinity: string): Promise<unknown> {
-    let lane = this.lanes[hash(affinity) % this.lanes.length] as JobLane;
-    let least = lane;
+  /** `affinity` picks the lane (unless it is well behind); without one, the least busy lane. */
+  private submit(job: Job, affinity?: string): Promise<unknown> {
+    let least = this.lanes[0] as JobLane;
     for (const l of this.lanes) if (l.load < least.load) least = l;
+    let lane = affinity === undefined ? least : (this.lanes[hash(affinity) % this.lanes.length] as JobLane);
     if (lane.load > least.load + SLACK) lane = least;
     if (lane.failed) return Promise.reject(lane.failed);
     const id = this.nextId++;
@@ -206,6 +242,19 @@ class WorkerScorer implements Scorer {
 
   item(job: Omit<ItemJob, 'kind'>, affinity: string): Promise<ItemResult> {
     return this.submit({ kind: 'item', ...job }, affinity) as Promise<ItemResult>;
+  }
+
+  task(job: Omit<TaskJob, 'kind'>): Promise<TaskScore> {
+    return this.submit({ kind: 'task', ...job }) as Promise<TaskScore>;
+  }
+
+  terminate(reason: Error): void {
+    for (const l of this.lanes) {
+      l.stop();
+      for (const p of l.waiting.values()) p.reject(reason);
+      l.waiting.clear();
+      l.batch = [];
+    }
   }
 
   async close(): Promise<void> {
@@ -231,11 +280,11 @@ class WorkerScorer implements Scorer {
   }
 }
 
-/** A scorer with `threads` workers (1 = this process; default: the machine's cores). */
-export function createScorer(threads: number = machineThreads()): Scorer {
+/** A scorer with `threads` lanes (1 = this process unless `inline: false`; default: the machine's cores). */
+export function createScorer(threads: number = machineThreads(), o: ScorerOptions = {}): Scorer {
   if (!Number.isInteger(threads) || threads < 1)
     throw new Error(`threads must be a positive integer, got ${threads}`);
-  return threads === 1 ? new InlineScorer() : new WorkerScorer(threads);
+  return threads === 1 && o.inline !== false ? new InlineScorer() : new WorkerScorer(threads, o);
 }
 
 /**

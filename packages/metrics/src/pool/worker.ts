@@ -13,7 +13,12 @@ self.onmessage = async (e: MessageEvent<JobBatch>) => {
     try {
       replies.push({ id, ok: true, value: await runJob(job) });
     } catch (err) {
-      replies.push({ id, ok: false, error: (err as Error)?.message ?? String(err) });
+      replies.push({
+        id,
+        ok: false,
+        error: (err as Error)?.message ?? String(err),
+        name: (err as Error)?.name ?? 'Error',
+      });
     }
   }
   self.postMessage(replies);

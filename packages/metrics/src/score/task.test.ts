@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test';
 import { ItemScore } from '@faun/schema';
+import { testCeItem } from '@faun/schema/testing';
 import { formatSearchReplace } from '../edit/search-replace.ts';
 import { scoreTask } from './task.ts';
 
@@ -7,20 +8,11 @@ const base = { v: 1, repo: 'o/r', issue_number: 1, issue_title: 't', issue_body:
 const pred = (id: string, task: string, output: string) => ({ v: 1, id, task, model: 'm:x', output });
 
 /** A CE item whose gold edit turns `return 1` into `return 2`. */
-const ceItem = (id: string) => ({
-  ...base,
-  id,
-  language: 'python',
-  task: 'ce',
-  base_commit: null,
-  pr_number: 2,
-  pr_title: 'p',
-  pr_body: '',
-  path: 'f.py',
-  file_before: 'def f():\n    return 1\n',
-  file_after: 'def f():\n    return 2\n',
-  gold_patch: formatSearchReplace([{ path: null, search: '    return 1', replace: '    return 2', line: 0 }]),
-});
+const ceItem = (id: string) =>
+  testCeItem(
+    id,
+    formatSearchReplace([{ path: null, search: '    return 1', replace: '    return 2', line: 0 }]),
+  );
 
 test('scoreTask: QA: hand-computed BLEU / ROUGE / EditSim; a missing prediction scores as empty', async () => {
   const items = ['q1', 'q2'].map((id) => ({

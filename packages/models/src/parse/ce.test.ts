@@ -7,17 +7,12 @@ import {
   parseSearchReplace,
 } from '@faun/metrics';
 import type { CeItem } from '@faun/schema';
+import { testIssue } from '@faun/schema/testing';
 import { loadSwebenchRows, toCeItem } from '../../testing/swebench.ts';
 import { checkOutput } from './inspect.ts';
 
 const item: CeItem = {
-  v: 1,
-  id: 'o/r#1',
-  repo: 'o/r',
-  language: 'python',
-  issue_number: 1,
-  issue_title: 't',
-  issue_body: 'b',
+  ...testIssue('o/r#1'),
   task: 'ce',
   base_commit: null,
   pr_number: null,

@@ -62,7 +62,9 @@ describe('BM25 fault-localization baseline', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
 
+describe('BM25 baseline as a model (bm25:K)', () => {
   test('bm25:K answers with K ranked paths', async () => {
     const item = {
       task: 'fl',

@@ -143,7 +143,9 @@ describe('faun predict against a fake OpenAI-compatible server', () => {
     expect(server.log.slice(6).map((q) => q.key)).toEqual(['item-2']);
     expect(readPreds(join(dir, 'b.jsonl')).every((p) => p.error === null)).toBe(true);
   }, 60_000);
+});
 
+describe('faun predict resumes after a kill', () => {
   test('a run killed midway resumes without resending finished items', async () => {
     await server.stop();
     server = startFakeOpenAi((k, a) => script(k, a));

@@ -1,4 +1,5 @@
 /** The table model the paper builder produces and the renderers print. */
+import { metricShortLabel } from '@faun/metrics';
 import type { TaskName } from '@faun/schema';
 
 export interface Cell {
@@ -35,17 +36,20 @@ export interface Table {
   notes: string[];
 }
 
-/** One task's metric columns in Table 4 (the FAUN-Eval paper's columns). */
-export const TASK_METRICS: Record<TaskName, { key: string; label: string }[]> = {
-  qa: [
-    { key: 'bleu', label: 'BLEU' },
-    { key: 'rougeL', label: 'ROUGE-L' },
-    { key: 'rouge1', label: 'ROUGE-1' },
-    { key: 'editsim', label: 'EditSim' },
-  ],
-  fl: [{ key: 'em', label: 'EM' }],
-  ce: [{ key: 'codebleu_patch', label: 'CodeBLEU' }],
+/** The metrics of one task's columns in Table 4 (the FAUN-Eval paper's columns), in order. */
+const TABLE4: Record<TaskName, string[]> = {
+  qa: ['bleu', 'rougeL', 'rouge1', 'editsim'],
+  fl: ['em'],
+  ce: ['codebleu_patch'],
 };
+
+/** One task's metric columns in Table 4, labelled by the metric registry. */
+export const TASK_METRICS: Record<TaskName, { key: string; label: string }[]> = Object.fromEntries(
+  Object.entries(TABLE4).map(([task, keys]) => [
+    task,
+    keys.map((key) => ({ key, label: metricShortLabel(key) })),
+  ]),
+) as Record<TaskName, { key: string; label: string }[]>;
 
 export const TASK_LABEL: Record<TaskName, string> = { qa: 'QA', fl: 'FL', ce: 'CE' };
 

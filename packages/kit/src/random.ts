@@ -1,0 +1,17 @@
+/**
+ * The seeded PRNG the whole project uses (bootstrap intervals, synthetic corpora, fuzzing, sampling):
+ * dependency-free, so pure cores import it as `@faun/kit/random`.
+ * @module
+ */
+
+/** mulberry32: a small, fast 32-bit PRNG; returns floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * `bun run layering`: fails on an import circle, a deep import into another package, or an arrow against
+ * the floors written in DEVELOPERS-NOTES.md (its ```floors block, highest floor first).
+ * `bun scripts/layering.ts --arrows` prints the package-to-package arrows instead (to draw the floors from).
+ * scripts/layering-allow.txt lists known findings still to be fixed; it may only shrink: a listed finding
+ * that is gone fails the check too, so the list is kept exact.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkTree, type Finding, packageArrows } from './layering/check.ts';
+
+/** The floors from the ```floors block of `markdown`, highest first; one floor a line, `#` starts a comment. */
+export function floorsFrom(markdown: string, file: string): string[][] {
+  const block = /^```floors\n([\s\S]*?)^```/m.exec(markdown);
+  if (!block)
+    throw new Error(`${file}: no \`\`\`floors block; add one listing the packages, highest floor first`);
+  return block[1]!
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter((line) => line.length > 0)
+    .map((line) => line.split(/\s+/));
+}
+
+export interface Verdict {
+  fresh: Finding[];
+  stale: string[];
+  allowed: number;
+}
+
+/** Compares findings with an allow-list of keys. */
+export function judge(findings: Finding[], allow: string[]): Verdict {
+  const keys = new Set(findings.map((f) => f.key));
+  const allowSet = new Set(allow);
+  return {
+    fresh: findings.filter((f) => !allowSet.has(f.key)),
+    stale: allow.filter((k) => !keys.has(k)),
+    allowed: findings.length - findings.filter((f) => !allowSet.has(f.key)).length,
+  };
+}
+
+export function readAllow(path: string): string[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0 && !l.startsWith('#'));
+}
+
+if (import.meta.main) {
+  const root = join(import.meta.dir, '..');
+  const notes = join(root, 'DEVELOPERS-NOTES.md');
+  const allowPath = join(root, 'scripts/layering-allow.txt');
+  if (process.argv.includes('--arrows')) {
+    console.log(packageArrows(root).join('\n'));
+    process.exit(0);
+  }
+  try {
+    const findings = checkTree(root, floorsFrom(readFileSync(notes, 'utf8'), notes));
+    const { fresh, stale, allowed } = judge(findings, readAllow(allowPath));
+    for (const f of fresh) console.error(`${f.at}  ${f.kind}: ${f.message}`);
+    for (const k of stale) {
+      console.error(`scripts/layering-allow.txt: '${k}' is fixed; remove the line`);
+    }
+    console.log(
+      `layering: ${fresh.length} findings, ${allowed} allowed, ${stale.length} stale allow-list lines`,
+    );
+    process.exit(fresh.length + stale.length === 0 ? 0 : 1);
+  } catch (e) {
+    console.error(`layering: ${(e as Error).message}`);
+    process.exit(2);
+  }
+}
