@@ -78,7 +78,9 @@ describe('gradeLog', () => {
       failure: ['t.py::test_fix_b'],
     });
   });
+});
 
+describe('gradeLog: test names and unusable logs', () => {
   test('names meet as stable names: a duration or trailing space never decides a verdict, by either rule', () => {
     // jest as Multi-SWE-bench's dayjs rule reads it: the title keeps its trailing space only before a duration
     const jest = (d: string) => ['PASS test/display.test.js', `  ✓ Format - : / ${d}`, '  ✕ broken (3ms)'];

@@ -48,53 +48,8 @@ function cloneAt(dir: string) {
   if (r.exitCode !== 0) throw new Error(r.stderr.toString());
 }
 
-beforeAll(async () => {
-  await ensureDocker();
-  registry = await ensureRegistry();
-  root = mkdtempSync(join(tmpdir(), 'faun-published-'));
-  fx = makeFixture('python', root);
-  const tc = await ensureToolchainImage('python');
-  const files = testFiles(fx.instance.test_patch);
-  const base = fx.instance.base_commit;
-  const evalScript = [
-    '#!/bin/bash',
-    'set -uxo pipefail',
-    'source /opt/miniconda3/bin/activate',
-    'conda activate testbed',
-    'cd /testbed',
-    `git checkout ${base} ${files.join(' ')}`,
-    "git apply -v - <<'EOF_114329324912'",
-    fx.instance.test_patch.trimEnd(),
-    'EOF_114329324912',
-    ": '>>>>> Start Test Output'",
-    `python3 -m pytest -rA -p no:cacheprovider ${files.join(' ')}`,
-    ": '>>>>> End Test Output'",
-    `git checkout ${base} ${files.join(' ')}`,
-    '',
-  ].join('\n');
-  swe = {
-    ...fx.instance,
-    instance_id: 'fixtures__fixture-python-1',
-    eval_script: evalScript,
-    log_parser: 'parse_log_pytest',
-    eval_type: 'pass_and_fail',
-  };
-  const sweImage = swebenchImageName(`${registry.host}/swebench`, swe.instance_id);
-  await buildIn(
-    sweImage,
-    [
-      `FROM ${tc}`,
-      // conda-style activation: the published images activate the `testbed` env before the tests.
-      'RUN mkdir -p /opt/miniconda3/bin && printf "conda() { echo \\"conda \\$*\\"; }\\n" > /opt/miniconda3/bin/activate',
-      'COPY testbed /testbed',
-      'WORKDIR /testbed',
-      '',
-    ].join('\n'),
-    buildPolicy('none'),
-    () => {},
-    async (ctx) => cloneAt(join(ctx, 'testbed')),
-  );
-
+/** The Multi-SWE-bench image and row of the fixture (its three stage scripts); sets `msb`. */
+async function buildMsbImage(tc: string, base: string): Promise<string> {
   const [org, name] = ['fixtures', 'fixture-python'];
   const msbImage = msbImageName(`${registry.host}/mswebench`, org, name, 1);
   const script = (body: string) => `#!/bin/bash\nset -e\n\ncd /home/${name}\n${body}\n`;
@@ -145,6 +100,57 @@ beforeAll(async () => {
     run_result: stage(fx.instance.pass_to_pass, fx.instance.fail_to_pass),
     test_patch_result: stage(fx.instance.pass_to_pass, fx.instance.fail_to_pass),
   };
+  return msbImage;
+}
+
+beforeAll(async () => {
+  await ensureDocker();
+  registry = await ensureRegistry();
+  root = mkdtempSync(join(tmpdir(), 'faun-published-'));
+  fx = makeFixture('python', root);
+  const tc = await ensureToolchainImage('python');
+  const files = testFiles(fx.instance.test_patch);
+  const base = fx.instance.base_commit;
+  const evalScript = [
+    '#!/bin/bash',
+    'set -uxo pipefail',
+    'source /opt/miniconda3/bin/activate',
+    'conda activate testbed',
+    'cd /testbed',
+    `git checkout ${base} ${files.join(' ')}`,
+    "git apply -v - <<'EOF_114329324912'",
+    fx.instance.test_patch.trimEnd(),
+    'EOF_114329324912',
+    ": '>>>>> Start Test Output'",
+    `python3 -m pytest -rA -p no:cacheprovider ${files.join(' ')}`,
+    ": '>>>>> End Test Output'",
+    `git checkout ${base} ${files.join(' ')}`,
+    '',
+  ].join('\n');
+  swe = {
+    ...fx.instance,
+    instance_id: 'fixtures__fixture-python-1',
+    eval_script: evalScript,
+    log_parser: 'parse_log_pytest',
+    eval_type: 'pass_and_fail',
+  };
+  const sweImage = swebenchImageName(`${registry.host}/swebench`, swe.instance_id);
+  await buildIn(
+    sweImage,
+    [
+      `FROM ${tc}`,
+      // conda-style activation: the published images activate the `testbed` env before the tests.
+      'RUN mkdir -p /opt/miniconda3/bin && printf "conda() { echo \\"conda \\$*\\"; }\\n" > /opt/miniconda3/bin/activate',
+      'COPY testbed /testbed',
+      'WORKDIR /testbed',
+      '',
+    ].join('\n'),
+    buildPolicy('none'),
+    () => {},
+    async (ctx) => cloneAt(join(ctx, 'testbed')),
+  );
+
+  const msbImage = await buildMsbImage(tc, base);
   for (const image of [sweImage, msbImage]) {
     await run(['push', image]);
     pushed.push(image);

@@ -103,6 +103,9 @@ describe('testInfrastructure', () => {
       'lib/util.spec.ts',
     ]);
   });
+});
+
+describe('testInfrastructure: other languages, renames, edge cases', () => {
   test('go, java, rust, c/cpp', () => {
     expect(testInfrastructure(edit('calc_test.go') + edit('calc.go'), '', 'go')).toEqual({
       patch: edit('calc.go'),

@@ -38,6 +38,42 @@ test('snapshot: the tree at base_commit, one commit, no tags, no remotes, no fut
   expect(git('rev-parse', 'HEAD^{tree}')).toBe(original.stdout.toString().trim());
 });
 
+/** The first run's verdicts for the local-backend cases (gold, empty, half, adversarial). */
+function expectVerdicts(first: Awaited<ReturnType<typeof verifyRun>>): void {
+  const by = Object.fromEntries(first.results.map((r) => [r.instance_id.slice(3), r]));
+  expect(by.gold).toMatchObject({
+    outcome: 'resolved',
+    resolved_status: 'RESOLVED_FULL',
+    applied_with: 'git apply',
+  });
+  expect(by.empty).toMatchObject({ outcome: 'empty_patch', resolved_status: 'RESOLVED_NO' });
+  expect(by.half).toMatchObject({ outcome: 'unresolved', resolved_status: 'RESOLVED_PARTIAL' });
+  expect(by.half?.tests_status.FAIL_TO_PASS).toEqual({
+    success: ['tests/test_calc.py::test_add'],
+    failure: ['tests/test_calc.py::test_mul'],
+  });
+  expect(by.malformed?.outcome).toBe('apply_failed');
+  expect(by.reversed).toMatchObject({
+    outcome: 'apply_failed',
+    error: 'the patch applies only in reverse',
+  });
+  expect(by.escape?.outcome).toBe('apply_failed');
+  expect(by.escape?.error).toContain('../calc.py');
+  // a conftest.py that prints passing results: test infrastructure, dropped before the run (nothing left)
+  expect(by.fake_passed).toMatchObject({
+    outcome: 'unresolved',
+    resolved_status: 'RESOLVED_NO',
+    dropped_files: [{ path: 'conftest.py', reason: 'pytest conftest' }],
+  });
+  expect(by.infinite_loop?.outcome).toBe('timeout');
+  expect(by.infinite_loop!.duration_s).toBeLessThan(20);
+  expect(first.report).toMatchObject({
+    resolved_ids: ['py-gold'],
+    total_instances: 8,
+    partial_ids: ['py-half'],
+  });
+}
+
 describe.if(hasPytest)('verifyRun (local backend)', () => {
   test('gold, empty, half, adversarial patches; resume; regrade', async () => {
     const adv = adversarialPatches(fx);
@@ -69,38 +105,7 @@ describe.if(hasPytest)('verifyRun (local backend)', () => {
       repoDirs: { [fx.repo]: fx.dir },
     };
     const first = await verifyRun(opts);
-    const by = Object.fromEntries(first.results.map((r) => [r.instance_id.slice(3), r]));
-    expect(by.gold).toMatchObject({
-      outcome: 'resolved',
-      resolved_status: 'RESOLVED_FULL',
-      applied_with: 'git apply',
-    });
-    expect(by.empty).toMatchObject({ outcome: 'empty_patch', resolved_status: 'RESOLVED_NO' });
-    expect(by.half).toMatchObject({ outcome: 'unresolved', resolved_status: 'RESOLVED_PARTIAL' });
-    expect(by.half?.tests_status.FAIL_TO_PASS).toEqual({
-      success: ['tests/test_calc.py::test_add'],
-      failure: ['tests/test_calc.py::test_mul'],
-    });
-    expect(by.malformed?.outcome).toBe('apply_failed');
-    expect(by.reversed).toMatchObject({
-      outcome: 'apply_failed',
-      error: 'the patch applies only in reverse',
-    });
-    expect(by.escape?.outcome).toBe('apply_failed');
-    expect(by.escape?.error).toContain('../calc.py');
-    // a conftest.py that prints passing results: test infrastructure, dropped before the run (nothing left)
-    expect(by.fake_passed).toMatchObject({
-      outcome: 'unresolved',
-      resolved_status: 'RESOLVED_NO',
-      dropped_files: [{ path: 'conftest.py', reason: 'pytest conftest' }],
-    });
-    expect(by.infinite_loop?.outcome).toBe('timeout');
-    expect(by.infinite_loop!.duration_s).toBeLessThan(20);
-    expect(first.report).toMatchObject({
-      resolved_ids: ['py-gold'],
-      total_instances: 8,
-      partial_ids: ['py-half'],
-    });
+    expectVerdicts(first);
 
     const inst = join(dir, 'instances', instanceDirName('py-gold'));
     for (const f of ['patch.diff', 'eval.sh', 'test_output.txt', 'report.json', 'result.json'])
