@@ -179,6 +179,8 @@ async function verify(kind: 'gold' | 'half' | 'empty', extra: ExecutionInstance[
     images: 'pull',
     // SWE-bench rows run their own eval_script: trusted rows only
     trustRows: true,
+    // the rows' own images come from this test's loopback registries
+    imageAllow: ['127.0.0.1:'],
     namespaces: { swebench: `${registry.host}/swebench`, msb: `${registry.host}/mswebench` },
     reportDir: join(root, `report-${kind}`),
   });
