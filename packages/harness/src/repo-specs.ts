@@ -36,6 +36,8 @@ const MAKE_HTTPBIN_CERT = [
   `printf 'subjectAltName=${[...HTTPBIN_HOSTS, 'localhost'].map((h) => `DNS:${h}`).join(',')},IP:127.0.0.1\\n' > san.ext`,
   'openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 -sha256 -extfile san.ext -out server.crt',
   'cp ca.crt /usr/local/share/ca-certificates/faun-local-ca.crt && update-ca-certificates',
+  // the local httpbin runs as the test user: it reads the server key; the CA key is not kept (no new certificates)
+  'chmod 0644 server.key && rm -f ca.key',
 ].join(' && ');
 const GUNICORN = 'python3 -m gunicorn -k gthread --threads 8 --keep-alive 5 --log-level critical';
 const LOCAL_HTTPBIN =
