@@ -3,8 +3,11 @@
  * sandboxed containers, log parsers, grading, run reports, validation of new instances.
  * @module
  */
-export { bareDockerRun, DockerBackend, ImageBuildError } from './docker.ts';
-export { docker, envTag } from './docker-images.ts';
+
+export { docker, envTag } from './envs/docker-images.ts';
+export { snapshotRepo } from './envs/repo.ts';
+export { PR_VERSIONS, type PrVersion, versionForPr } from './envs/spec-versions.ts';
+export { type EnvSpec, LANGUAGE_DEFAULTS, REPO_SPECS, specFor, testCommand } from './envs/specs.ts';
 export {
   type EvalType,
   type Grade,
@@ -12,16 +15,7 @@ export {
   lookupStatus,
   type ResolvedStatus,
   resolvedStatus,
-} from './grading.ts';
-export { HEALTH_FILE } from './health.ts';
-export {
-  builtinPredictions,
-  loadInstances,
-  loadPredictions,
-  type PatchPrediction,
-  toExecutionInstance,
-} from './instances.ts';
-export { LocalBackend } from './local-backend.ts';
+} from './grading/grading.ts';
 export {
   isParserName,
   PARSERS,
@@ -31,15 +25,22 @@ export {
   stripAnsi,
   type TestMap,
 } from './parsers/index.ts';
-export { isEmptyPatch, patchFiles, unsafePaths } from './patch.ts';
 export { regradeRun } from './regrade.ts';
-export { snapshotRepo } from './repo.ts';
-export { instanceReport, type RunReport, runReport } from './report.ts';
-export { type InstanceRun, type RunOptions, runInstance } from './run-instance.ts';
-export { type Backend, DEFAULT_LIMITS, type Limits, type Sandbox } from './sandbox.ts';
-export { PR_VERSIONS, type PrVersion, versionForPr } from './spec-versions.ts';
-export { type EnvSpec, LANGUAGE_DEFAULTS, REPO_SPECS, specFor, testCommand } from './specs.ts';
-export { deriveTests, type StageLog, type Validation, validateInstances } from './validate.ts';
-export { openJournal } from './validate-journal.ts';
-export { deriveMsb, type MsbDerived } from './validate-msb.ts';
+export { HEALTH_FILE } from './report/health.ts';
+export { instanceReport, type RunReport, runReport } from './report/report.ts';
+export {
+  builtinPredictions,
+  loadInstances,
+  loadPredictions,
+  type PatchPrediction,
+  toExecutionInstance,
+} from './rows/instances.ts';
+export { isEmptyPatch, patchFiles, unsafePaths } from './run/patch.ts';
+export { type InstanceRun, type RunOptions, runInstance } from './run/run-instance.ts';
+export { bareDockerRun, DockerBackend, ImageBuildError } from './sandbox/docker.ts';
+export { LocalBackend } from './sandbox/local-backend.ts';
+export { type Backend, DEFAULT_LIMITS, type Limits, type Sandbox } from './sandbox/sandbox.ts';
+export { deriveTests, type StageLog, type Validation, validateInstances } from './validate/validate.ts';
+export { openJournal } from './validate/validate-journal.ts';
+export { deriveMsb, type MsbDerived } from './validate/validate-msb.ts';
 export { type VerifyOptions, type VerifyOutcome, verifyRun } from './verify.ts';

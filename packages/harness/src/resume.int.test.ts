@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureDocker } from '@faun/services';
 import { makeFixture } from '../testing/fixtures.ts';
-import { LABEL } from './docker.ts';
+import { LABEL } from './sandbox/docker.ts';
 
 const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
 let root = '';

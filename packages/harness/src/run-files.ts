@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { MsbGrading } from '@faun/schema';
-import type { EvalType } from './grading.ts';
+import type { EvalType } from './grading/grading.ts';
 import type { ParserName } from './parsers/index.ts';
 
 /** A file-system-safe directory name for an instance id. */

@@ -8,7 +8,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256, UsageError } from '@faun/kit';
 import { type ExecutionInstance, stableStringify } from '@faun/schema';
-import type { PatchPrediction } from './instances.ts';
+import type { PatchPrediction } from './rows/instances.ts';
 
 /** What a run was made from. */
 export interface RunIdentity {

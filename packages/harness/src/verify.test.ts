@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '@faun/kit';
 import { adversarialPatches, type Fixture, makeFixture } from '../testing/fixtures.ts';
-import { LocalBackend } from './local-backend.ts';
+import { snapshotRepo } from './envs/repo.ts';
 import { regradeRun } from './regrade.ts';
-import { snapshotRepo } from './repo.ts';
 import { instanceDirName } from './run-files.ts';
 import { identityOf } from './run-identity.ts';
+import { LocalBackend } from './sandbox/local-backend.ts';
 import { verifyRun } from './verify.ts';
 
 const hasPytest = Bun.spawnSync(['python3', '-m', 'pytest', '--version']).exitCode === 0;

@@ -8,27 +8,27 @@ import {
   stableStringify,
   writeFileAtomic,
 } from '@faun/schema';
-import type { OutputLimits } from './capture.ts';
-import { determinismContract } from './contract.ts';
-import { DEFAULT_RERUNS, type FlakyPolicy } from './flaky.ts';
-import { appendGoldRuns, goldRun } from './health.ts';
-import { type ImageLockState, trustedRow } from './image-trust.ts';
-import type { PatchPrediction } from './instances.ts';
-import { isEmptyPatch } from './patch.ts';
-import { DEFAULT_NAMESPACES, type ImageNamespaces, publishedPlan } from './published.ts';
+import { type ImageLockState, trustedRow } from './envs/image-trust.ts';
+import { DEFAULT_NAMESPACES, type ImageNamespaces, publishedPlan } from './envs/published.ts';
+import { repoSource, treeOf } from './envs/repo.ts';
+import { type EnvSpec, specFor, specId, specLimits } from './envs/specs.ts';
+import { rowGrading } from './grading/row-grading.ts';
 import { regradeInstance } from './regrade.ts';
-import { repoSource, treeOf } from './repo.ts';
-import { instanceReport, type RunReport, runReport } from './report.ts';
-import { type WrittenReport, writeFormatReports } from './report-write.ts';
-import { checkRows } from './row-check.ts';
-import { rowGrading } from './row-grading.ts';
+import { appendGoldRuns, goldRun } from './report/health.ts';
+import { instanceReport, type RunReport, runReport } from './report/report.ts';
+import { type WrittenReport, writeFormatReports } from './report/report-write.ts';
+import type { PatchPrediction } from './rows/instances.ts';
+import { checkRows } from './rows/row-check.ts';
+import { trustedPlan } from './rows/trust-rows.ts';
+import { DEFAULT_RERUNS, type FlakyPolicy } from './run/flaky.ts';
+import { isEmptyPatch } from './run/patch.ts';
+import { type InstanceRun, runInstance } from './run/run-instance.ts';
+import { type TestInfraMode, testInfrastructure } from './run/test-infra.ts';
 import { instanceDirName, type Meta, readJson } from './run-files.ts';
 import { claimRunDir, identityOf, type RunIdentity } from './run-identity.ts';
-import { type InstanceRun, runInstance } from './run-instance.ts';
-import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox.ts';
-import { type EnvSpec, specFor, specId, specLimits } from './specs.ts';
-import { type TestInfraMode, testInfrastructure } from './test-infra.ts';
-import { trustedPlan } from './trust-rows.ts';
+import type { OutputLimits } from './sandbox/capture.ts';
+import { determinismContract } from './sandbox/contract.ts';
+import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox/sandbox.ts';
 
 export interface VerifyOptions {
   instances: ExecutionInstance[];

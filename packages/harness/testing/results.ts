@@ -1,6 +1,6 @@
 /** A minimal ExecutionResult for tests of reports and summaries (override any field with `extra`). */
 import type { ExecutionResult } from '@faun/schema';
-import { failedStatus } from '../src/grading.ts';
+import { failedStatus } from '../src/grading/grading.ts';
 
 export const executionResult = (
   id: string,

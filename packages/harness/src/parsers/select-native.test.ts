@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { prNumber } from '../row-grading.ts';
+import { prNumber } from '../grading/row-grading.ts';
 import { MSB_PARSERS, referenceParser, referenceParserForPr, SWEBENCH_PARSERS } from './select.ts';
 
 describe('reference parser choice (non-Python repositories)', () => {

@@ -3,7 +3,7 @@
  * SWE-bench's per-repository choice (its MAP_REPO_TO_PARSER), a Multi-SWE-bench row the parser of
  * Multi-SWE-bench's instance class for that repository.
  */
-import { type PrRange, prRangeHit } from '../spec-versions.ts';
+import { type PrRange, prRangeHit } from '../envs/spec-versions.ts';
 import type { ParserName } from './index.ts';
 
 export type GraderSource = 'swebench' | 'multi-swe-bench';

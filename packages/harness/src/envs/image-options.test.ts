@@ -1,0 +1,53 @@
+/** `faun verify`'s build-network and image-trust options through the CLI: usage errors exit 2, say what to do. */
+import { afterAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const MAIN = resolve(import.meta.dir, '../../../../apps/cli/src/main.ts');
+const root = mkdtempSync(join(tmpdir(), 'faun-imgopt-'));
+writeFileSync(join(root, 'none.jsonl'), '');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function verify(...args: string[]) {
+  const p = Bun.spawnSync(
+    [
+      'bun',
+      MAIN,
+      'verify',
+      '--instances',
+      join(root, 'none.jsonl'),
+      '--predictions',
+      'gold',
+      '--run-id',
+      'r',
+      ...args,
+    ],
+    { env: { ...process.env, FAUN_STATE_DIR: join(root, 'state'), NO_COLOR: '1' } },
+  );
+  return { code: p.exitCode, err: p.stderr.toString() + p.stdout.toString() };
+}
+
+test('--build-network takes none, registries or host; the old auto is refused', () => {
+  const r = verify('--build-network', 'auto');
+  expect(r.code).toBe(2);
+  expect(r.err).toContain('--build-network');
+  expect(r.err).toMatch(/none.*registries.*host/);
+});
+
+test('--image-allow needs --trust-rows; --update-image-lock needs --image-lock', () => {
+  const a = verify('--image-allow', 'myorg/');
+  expect(a.code).toBe(2);
+  expect(a.err).toContain('--image-allow applies to rows trusted with --trust-rows');
+  const b = verify('--update-image-lock');
+  expect(b.code).toBe(2);
+  expect(b.err).toContain('--update-image-lock needs --image-lock FILE');
+});
+
+test('a lock file that is not JSON is an input error naming the file', () => {
+  const lock = join(root, 'bad.lock');
+  writeFileSync(lock, '{');
+  const r = verify('--trust-rows', '--image-lock', lock);
+  expect(r.err).toContain(`${lock}: not JSON`);
+  expect(r.code).not.toBe(0);
+});

@@ -1,0 +1,468 @@
+/**
+ * Runs one instance: prepare the environment, run the stages in a fresh sandbox (run-stages.ts), grade the
+ * framed log, and — when a listed test failed — run again in fresh sandboxes to tell flaky tests from
+ * failing ones (flaky.ts). Every sandbox is disposed of. Returns the result plus the artifacts of the first
+ * run (patch.diff, eval.sh, apply_output.txt, test_output.txt) for the instance directory.
+ */
+import { sha256 } from '@faun/kit';
+import type { ExecutionInstance, ExecutionResult, ExecutionStage } from '@faun/schema';
+import type { ImageLockState } from '../envs/image-trust.ts';
+import { type PublishedPlan, swebenchEvalScript } from '../envs/published.ts';
+import { type EnvSpec, specId, specLimits, testCommand } from '../envs/specs.ts';
+import { failedStatus, type Grade, gradeLog, resolvedStatus, type TestsStatus } from '../grading/grading.ts';
+import { rowGrading } from '../grading/row-grading.ts';
+import type { TestMap } from '../parsers/index.ts';
+import type { PatchPrediction } from '../rows/instances.ts';
+import { untrustedTestCmd } from '../rows/trust-rows.ts';
+import type { OutputLimits } from '../sandbox/capture.ts';
+import { contractEnv, determinismContract } from '../sandbox/contract.ts';
+import {
+  type Backend,
+  DEFAULT_LIMITS,
+  type Limits,
+  type PreparedEnv,
+  type Sandbox,
+} from '../sandbox/sandbox.ts';
+import { DEFAULT_RERUNS, type FlakyPolicy, mergedOutcome, mergeRuns, wantsRerun } from './flaky.ts';
+import { isEmptyPatch, unsafePaths } from './patch.ts';
+import { type Attempt, runStages, type StagePlan } from './run-stages.ts';
+import { evalScript } from './scripts.ts';
+import { type DroppedFile, type TestInfraMode, testInfrastructure } from './test-infra.ts';
+
+export interface RunOptions {
+  backend: Backend;
+  /** Pins prebuilt images (published ones, a trusted row's) by content id. */
+  imageLock?: ImageLockState;
+  spec: EnvSpec;
+  /** Git directory with the repository's objects. */
+  source: string;
+  runId: string;
+  timeoutS: number;
+  limits?: Limits;
+  log?: (line: string) => void;
+  /** The environment hash computed by the caller (recorded even when no environment is built). */
+  envHash?: string;
+  /** Aborting removes the sandbox at once (Ctrl+C); the result is then an infra error marked cancelled. */
+  signal?: AbortSignal;
+  /** Extra environment variables for the test command (validation passes FAUN_REPEAT). */
+  extraEnv?: Record<string, string>;
+  /** Run the tests even for an empty patch (validation's "before" side); otherwise an empty patch is not run. */
+  runEmpty?: boolean;
+  /** Run in the row's published image (its eval_script, or Multi-SWE-bench's fix-run.sh). */
+  published?: PublishedPlan | null;
+  /** With `published`: pull the image when it is not present locally. */
+  pull?: boolean;
+  /** Re-runs, in fresh sandboxes, of an instance whose listed test failed (default 2; 0 = none). */
+  reruns?: number;
+  /** Whether a test that failed and then passed on a re-run counts as failed (default) or passed. */
+  flakyPolicy?: FlakyPolicy;
+  /** How much test output to keep. */
+  maxOutput?: OutputLimits;
+  /** `drop` (default): the prediction's test-infrastructure files are dropped before the run (test-infra.ts). */
+  testInfra?: TestInfraMode;
+  /** Run a row's own test command (`test_cmd`) even when faun's spec would not give it (trust-rows.ts). */
+  trustRows?: boolean;
+}
+
+export interface InstanceRun {
+  result: ExecutionResult;
+  /** Every parsed test status of the first run (for validation and auditing). */
+  tests: TestMap;
+  artifacts: {
+    'patch.diff': string;
+    'eval.sh': string;
+    'test_output.txt': string;
+    'apply_output.txt': string;
+  };
+  /** An infrastructure failure (worth one retry). */
+  infra: boolean;
+  /** The environment the instance ran in (null when none was built). */
+  env: PreparedEnv | null;
+}
+
+/** Where attempts run: the instance (label), its limits and network. */
+interface Box {
+  instance: string;
+  limits: Limits;
+  network: 'none' | 'tarpit';
+}
+
+/** The same listed tests, every one failed. */
+function allFailed(s: TestsStatus): TestsStatus {
+  const both = (b: { success: string[]; failure: string[] }) => [...b.success, ...b.failure];
+  return {
+    ...failedStatus(both(s.FAIL_TO_PASS), both(s.PASS_TO_PASS)),
+    FAIL_TO_FAIL: { success: [], failure: both(s.FAIL_TO_FAIL) },
+    PASS_TO_FAIL: { success: [], failure: both(s.PASS_TO_FAIL) },
+  };
+}
+
+/** What one attempt gave: the stages' record, its grade, or why it could not be graded. */
+interface Graded {
+  attempt: Attempt | null;
+  grade: Grade | null;
+  /** An infrastructure problem (the sandbox died, the engine failed). */
+  infra: string | null;
+}
+
+const round = (ms: number) => Math.round(ms / 10) / 100;
+
+/**
+ * A prebuilt image's content id goes into the contract (`image_digest`); with an image lock, an image that
+ * moved or is not pinned is refused (the message says what to do).
+ */
+async function pinPrebuilt(env: PreparedEnv, prebuilt: boolean, opts: RunOptions): Promise<string | null> {
+  if (!prebuilt || !opts.backend.imageEntry) return null;
+  const entry = await opts.backend.imageEntry(env.ref);
+  if (!entry) return `image ${env.ref} has no content id`;
+  env.digest = entry.id;
+  return opts.imageLock?.check(env.ref, entry) ?? null;
+}
+
+/** Runs one instance with one prediction; never throws for model or infrastructure failures. */
+export async function runInstance(
+  inst: ExecutionInstance,
+  pred: PatchPrediction,
+  opts: RunOptions,
+): Promise<InstanceRun> {
+  const t0 = performance.now();
+  const log = opts.log ?? (() => {});
+  const submitted = pred.patch ?? '';
+  const split =
+    opts.testInfra === 'keep'
+      ? { patch: submitted, dropped: [] }
+      : testInfrastructure(submitted, inst.test_patch, inst.language, inst.patch);
+  const patch = split.patch;
+  const empty = isEmptyPatch(patch);
+  const pub = opts.published ?? null;
+  const limits = specLimits(opts.limits ?? DEFAULT_LIMITS, opts.spec);
+  const network = pub ? 'none' : (opts.spec.network ?? 'none');
+  const env: Record<string, string> = { ...opts.spec.env, ...opts.extraEnv, ...contractEnv(inst) };
+  const artifacts: InstanceRun['artifacts'] = {
+    'patch.diff': patch,
+    'eval.sh': '',
+    'test_output.txt': '',
+    'apply_output.txt': '',
+  };
+  let prepared: PreparedEnv | null = null;
+  let stages: ExecutionStage[] = [];
+  let imageId: string | null = null;
+  const contract = () =>
+    determinismContract({
+      inst,
+      network,
+      limits,
+      image: prepared?.ref ?? null,
+      imageDigest: prepared?.digest ?? imageId,
+      isolated: opts.backend.name !== 'local',
+    });
+  const finish = (
+    outcome: ExecutionResult['outcome'],
+    extra: Partial<ExecutionResult> & { tests_status?: TestsStatus },
+    tests: TestMap = {},
+    infra = false,
+  ): InstanceRun => ({
+    result: {
+      v: 1,
+      instance_id: inst.instance_id,
+      model: pred.model,
+      outcome,
+      resolved_status: outcome === 'infra_error' ? null : 'RESOLVED_NO',
+      applied_with: null,
+      patch_sha256: sha256(submitted),
+      image_id: prepared?.hash ?? opts.envHash ?? null,
+      spec_version: specId(opts.spec),
+      exit_code: null,
+      tests_status: failedStatus(inst.fail_to_pass, inst.pass_to_pass),
+      duration_s: round(performance.now() - t0),
+      error: null,
+      flags: [],
+      contract: contract(),
+      ...(stages.length ? { stages } : {}),
+      ...(split.dropped.length ? { dropped_files: split.dropped } : {}),
+      ...extra,
+    },
+    tests,
+    artifacts,
+    infra,
+    env: prepared,
+  });
+
+  const grading = rowGrading(inst, opts.spec);
+  if ('problem' in grading) return finish('bad_input', { resolved_status: null, error: grading.problem });
+  const refused = notRun(inst, opts, submitted, split.patch, split.dropped, pub);
+  if (refused) return finish(refused.outcome, refused.extra);
+
+  const tBuild = performance.now();
+  try {
+    prepared = pub
+      ? await opts.backend.preparePublished!(pub, Boolean(opts.pull), log)
+      : await opts.backend.prepare(inst, opts.spec, opts.source, log);
+  } catch (e) {
+    const what = pub ? `published image ${pub.image} unavailable` : 'environment build failed';
+    stages = [
+      {
+        name: 'build',
+        status: 'failed',
+        duration_s: round(performance.now() - tBuild),
+        detail: (e as Error).message.split('\n')[0]!,
+        log: null,
+      },
+    ];
+    return finish('infra_error', { error: `${what}: ${(e as Error).message}` }, {}, true);
+  }
+  const pinned = await pinPrebuilt(prepared, Boolean(pub || inst.image), opts);
+  if (pinned) return finish('infra_error', { error: pinned });
+  const build: ExecutionStage = {
+    name: 'build',
+    status: 'ok',
+    duration_s: round(performance.now() - tBuild),
+    detail: prepared.ref,
+    log: null,
+  };
+
+  const plan = stagePlan(inst, opts, pub, empty ? null : patch, env);
+  artifacts['eval.sh'] =
+    plan.kind === 'faun'
+      ? evalScript({
+          workdir: prepared.workdir ?? '/testbed',
+          testPatch: plan.testPatch,
+          testCmd: plan.testCmd,
+          env,
+          preTest: plan.preTest,
+        })
+      : plan.kind === 'swebench-script'
+        ? plan.script
+        : '#!/bin/bash\nbash /home/fix-run.sh\n';
+  const gradeOf = (a: Attempt) =>
+    gradeLog({
+      log: a.log,
+      framed: a.framed,
+      exitCode: pub?.kind === 'swebench' ? null : a.exitCode,
+      parser: grading.parser,
+      exactIds: grading.exactIds,
+      failToPass: inst.fail_to_pass,
+      passToPass: inst.pass_to_pass,
+      evalType: grading.evalType,
+      msb: inst.msb ?? null,
+    });
+
+  const box = { instance: inst.instance_id, limits, network };
+  const first = await attempt(prepared, plan, opts, box, gradeOf, (id) => {
+    imageId = id;
+  });
+  stages = [build, ...(first.attempt?.stages ?? [])];
+  const a = first.attempt;
+  if (a) {
+    artifacts['apply_output.txt'] = a.applyOutput;
+    artifacts['test_output.txt'] = a.log;
+  }
+  if (first.infra)
+    return finish(
+      'infra_error',
+      { applied_with: a?.applied ?? null, exit_code: a?.exitCode ?? null, error: first.infra },
+      {},
+      true,
+    );
+  if (!a) return finish('infra_error', { error: 'the sandbox did not start' }, {}, true);
+  if (a.applyFailed) return finish('apply_failed', { error: a.applyFailed });
+  const base = { applied_with: a.applied, exit_code: a.exitCode };
+  if (a.testPatchFailed) return finish('invalid_log', { ...base, error: 'the test patch did not apply' });
+  if (a.timedOut)
+    return finish('timeout', { ...base, error: `tests did not finish within ${opts.timeoutS} s` });
+  const g = first.grade!;
+  const flags = [...g.flags, ...(a.omittedBytes ? [`output-truncated:${a.omittedBytes}`] : [])];
+  if (g.tampered.length)
+    return finish('tampered', { ...base, tampered: g.tampered, error: g.invalidReason, flags }, g.tests);
+  const outcome = gradeOutcome(g, empty);
+  const graded = {
+    ...base,
+    resolved_status: g.valid ? g.resolved_status : ('RESOLVED_NO' as const),
+    tests_status: g.tests_status,
+    error: g.invalidReason ?? g.note,
+    flags,
+  };
+  if (outcome !== 'unresolved' || empty) return finish(outcome, graded, g.tests);
+  return rerunFlaky(g, opts, prepared, plan, box, gradeOf, (r) =>
+    finish(r.outcome, { ...graded, ...r.extra }, g.tests),
+  );
+}
+
+/**
+ * Why this prediction is not run at all, and the outcome that says so (null: run it): a row's own test
+ * command while rows are untrusted, paths outside the repository, a patch of nothing but test
+ * infrastructure, an empty patch, a published image the backend cannot run.
+ */
+function notRun(
+  inst: ExecutionInstance,
+  opts: RunOptions,
+  submitted: string,
+  patch: string,
+  dropped: DroppedFile[],
+  pub: PublishedPlan | null,
+): { outcome: ExecutionResult['outcome']; extra: Partial<ExecutionResult> } | null {
+  const untrusted = opts.trustRows || pub ? null : untrustedTestCmd(inst, opts.spec);
+  if (untrusted) return { outcome: 'bad_input', extra: { resolved_status: null, error: untrusted } };
+  const unsafe = unsafePaths(submitted);
+  if (unsafe.length)
+    return {
+      outcome: 'apply_failed',
+      extra: { error: `patch touches paths outside the repository: ${unsafe.join(', ')}` },
+    };
+  const empty = isEmptyPatch(patch);
+  // Nothing but test infrastructure: nothing of the prediction is left to run, and it resolves nothing.
+  if (empty && !isEmptyPatch(submitted) && !opts.runEmpty) {
+    const files = dropped.map((d) => d.path).join(', ');
+    return {
+      outcome: 'unresolved',
+      extra: { error: `not run: every file of the patch is test infrastructure (dropped: ${files})` },
+    };
+  }
+  // As SWE-bench: an empty patch is not run, and never resolves anything.
+  if (empty && !opts.runEmpty) return { outcome: 'empty_patch', extra: { error: 'empty patch: not run' } };
+  if (pub && !opts.backend.preparePublished)
+    return {
+      outcome: 'bad_input',
+      extra: { error: `the ${opts.backend.name} backend cannot run published images` },
+    };
+  return null;
+}
+
+/** The steps to run for this instance and prediction. */
+function stagePlan(
+  inst: ExecutionInstance,
+  opts: RunOptions,
+  pub: PublishedPlan | null,
+  patch: string | null,
+  env: Record<string, string>,
+): StagePlan {
+  if (pub?.kind === 'multi-swe-bench') return { kind: 'msb-fix-run', patch: patch ?? '', env };
+  if (pub?.kind === 'swebench')
+    return { kind: 'swebench-script', patch, script: swebenchEvalScript(inst.eval_script ?? ''), env };
+  return {
+    kind: 'faun',
+    patch,
+    testPatch: inst.test_patch,
+    preTest: opts.spec.preTest ?? [],
+    testCmd: testCommand(opts.spec, inst),
+    env,
+  };
+}
+
+/** One attempt in a fresh sandbox, graded; the sandbox is always disposed of. */
+async function attempt(
+  env: PreparedEnv,
+  plan: StagePlan,
+  opts: RunOptions,
+  box: Box,
+  gradeOf: (a: Attempt) => Grade,
+  onImage: (id: string | null) => void = () => {},
+): Promise<Graded> {
+  let sbx: Sandbox | null = null;
+  try {
+    sbx = await opts.backend.start(env, {
+      labels: { 'org.faun.harness.instance': box.instance },
+      limits: box.limits,
+      network: box.network,
+      localHosts: opts.spec.localHosts,
+    });
+    onImage(sbx.imageId);
+    const s = sbx;
+    if (opts.signal) {
+      const kill = () => void s.dispose().catch(() => {});
+      if (opts.signal.aborted) kill();
+      else opts.signal.addEventListener('abort', kill, { once: true });
+    }
+    const a = await runStages(s, plan, opts.timeoutS, opts.maxOutput);
+    // A container that died or was removed fails every step: that is the infrastructure's doing.
+    const infra = await s.infraProblem();
+    if (infra)
+      return {
+        attempt: a,
+        grade: null,
+        infra: a.applyFailed ? `${infra} (while applying the patch)` : infra,
+      };
+    const ran = !a.applyFailed && !a.testPatchFailed && !a.timedOut;
+    return { attempt: a, grade: ran ? gradeOf(a) : null, infra: null };
+  } catch (e) {
+    const why = opts.signal?.aborted ? 'cancelled' : `sandbox error: ${(e as Error).message}`;
+    return { attempt: null, grade: null, infra: why };
+  } finally {
+    if (sbx) await sbx.dispose().catch((e) => opts.log?.(`dispose failed: ${(e as Error).message}`));
+  }
+}
+
+/**
+ * A listed test failed: run again in fresh sandboxes (at most `reruns` times, until every failing test has
+ * passed once) and merge the runs by the flaky policy. A re-run that ends in an infrastructure error is not
+ * counted; one that times out or cannot be graded counts as a failure of every listed test.
+ */
+async function rerunFlaky(
+  g: Grade,
+  opts: RunOptions,
+  prepared: PreparedEnv,
+  plan: StagePlan,
+  box: Box,
+  gradeOf: (a: Attempt) => Grade,
+  done: (r: { outcome: ExecutionResult['outcome']; extra: Partial<ExecutionResult> }) => InstanceRun,
+): Promise<InstanceRun> {
+  const max = opts.reruns ?? DEFAULT_RERUNS;
+  const policy = opts.flakyPolicy ?? 'failed';
+  const runs: TestsStatus[] = [g.tests_status];
+  const extraStages: ExecutionStage[] = [];
+  while (wantsRerun(runs, max) && !opts.signal?.aborted) {
+    const t0 = performance.now();
+    const r = await attempt(prepared, plan, opts, box, gradeOf);
+    const n = runs.length;
+    if (r.infra || !r.attempt) {
+      extraStages.push({
+        name: `rerun-${n}`,
+        status: 'skipped',
+        duration_s: round(performance.now() - t0),
+        detail: `not counted: ${r.infra}`,
+        log: null,
+      });
+      break;
+    }
+    // a re-run that timed out, could not be graded or forged its log passed nothing
+    const status = r.grade && !r.grade.tampered.length ? r.grade.tests_status : allFailed(g.tests_status);
+    runs.push(status);
+    const failing = [...status.FAIL_TO_PASS.failure, ...status.PASS_TO_PASS.failure];
+    extraStages.push({
+      name: `rerun-${n}`,
+      status: failing.length ? 'failed' : 'ok',
+      duration_s: round(performance.now() - t0),
+      detail: failing.length
+        ? `still failing: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ` (+${failing.length - 5})` : ''}`
+        : 'every listed test passed',
+      log: null,
+    });
+  }
+  const base = done({ outcome: 'unresolved', extra: {} });
+  const stages = [...(base.result.stages ?? []), ...extraStages];
+  if (runs.length === 1) return done({ outcome: 'unresolved', extra: { stages } });
+  const m = mergeRuns(runs, policy);
+  const full = (s: TestsStatus) => resolvedStatus(s) === 'RESOLVED_FULL';
+  const outcome = mergedOutcome(m, full, policy);
+  return done({
+    outcome,
+    extra: {
+      stages,
+      tests_status: m.tests_status,
+      resolved_status: resolvedStatus(m.tests_status),
+      test_runs: m.test_runs,
+      flaky_tests: m.flaky,
+      ...(outcome === 'flaky'
+        ? { error: `flaky: ${m.flaky.join(', ')} failed, then passed on a re-run` }
+        : {}),
+    },
+  });
+}
+
+/** The outcome of a graded log; an empty patch is never resolved. */
+export function gradeOutcome(g: Grade, empty: boolean): ExecutionResult['outcome'] {
+  if (g.tampered.length) return 'tampered';
+  if (empty) return 'empty_patch';
+  if (!g.valid) return 'invalid_log';
+  return g.resolved_status === 'RESOLVED_FULL' ? 'resolved' : 'unresolved';
+}

@@ -1,0 +1,189 @@
+/**
+ * The steps of one attempt in a started sandbox, each its own process as the test user: apply the model
+ * patch (fallback chain), pre-test steps, restore the test files and apply the test patch (as data on standard
+ * input), run the test command under the sandbox's time limit. The grader frames the stored log itself
+ * (framing.ts) from the test command's own output stream and the exit status the runtime reports.
+ */
+import type { ExecutionStage } from '@faun/schema';
+import { MSB_FIX_PATCH, MSB_FIX_RUN } from '../envs/published.ts';
+import type { OutputLimits } from '../sandbox/capture.ts';
+import type { ExecResult, Sandbox } from '../sandbox/sandbox.ts';
+import { frameLog } from './framing.ts';
+import { testPatchTargets } from './patch.ts';
+import {
+  APPLY_TEST_PATCH,
+  appliedWith,
+  applyScript,
+  REMOVE_CREATED_FILES,
+  RESTORE_TEST_FILES,
+  REVERSED,
+} from './scripts.ts';
+
+/** What runs in the sandbox. */
+export type StagePlan =
+  | {
+      kind: 'faun';
+      /** The model patch (null: none to apply). */
+      patch: string | null;
+      testPatch: string;
+      preTest: string[];
+      testCmd: string;
+      env: Record<string, string>;
+    }
+  /** A SWE-bench v5 row's own eval script (trusted rows only): its output is the log, unframed. */
+  | { kind: 'swebench-script'; patch: string | null; script: string; env: Record<string, string> }
+  /** Multi-SWE-bench's image: its fix-run.sh applies the test patch and this one itself. */
+  | { kind: 'msb-fix-run'; patch: string; env: Record<string, string> };
+
+export interface Attempt {
+  stages: ExecutionStage[];
+  /** Which strategy applied the model patch (`fix-run.sh` when the image's script does; null: none). */
+  applied: string | null;
+  applyOutput: string;
+  /** Why the model patch did not apply (null: it did, or there was none). */
+  applyFailed: string | null;
+  /** The test patch did not apply. */
+  testPatchFailed: boolean;
+  /** The stored log: framed by the grader (faun's steps) or the row script's own output. */
+  log: string;
+  framed: boolean;
+  /** The test command's exit status as the runtime reported it (null: killed by the host deadline). */
+  exitCode: number | null;
+  /** The test command ran past its time limit. */
+  timedOut: boolean;
+  omittedBytes: number;
+}
+
+const APPLY_TIMEOUT_MS = 120_000;
+const PATCH_PATH = 'faun-patch.diff';
+
+const stage = (
+  name: string,
+  status: ExecutionStage['status'],
+  t0: number,
+  detail: string | null,
+  log: string | null,
+): ExecutionStage => ({
+  name,
+  status,
+  duration_s: Math.round((performance.now() - t0) / 10) / 100,
+  detail,
+  log,
+});
+
+/** The test command's run past its limit: the runtime's timeout statuses, after (nearly) the whole limit. */
+function pastLimit(r: ExecResult, limitMs: number, elapsed: number): boolean {
+  return r.timedOut || ((r.exitCode === 124 || r.exitCode === 137) && elapsed >= limitMs * 0.95);
+}
+
+async function applyModelPatch(s: Sandbox, patch: string, out: Attempt): Promise<boolean> {
+  const t0 = performance.now();
+  const path = `${s.scratch}/${PATCH_PATH}`;
+  await s.writeFile(path, patch.endsWith('\n') ? patch : `${patch}\n`);
+  const a = await s.exec(applyScript(s.workdir, path), { timeoutMs: APPLY_TIMEOUT_MS });
+  out.applyOutput = a.output;
+  out.applied = appliedWith(a.output);
+  if (out.applied) {
+    out.stages.push(stage('apply', 'ok', t0, out.applied, 'apply_output.txt'));
+    return true;
+  }
+  out.applyFailed = a.output.includes(REVERSED)
+    ? 'the patch applies only in reverse'
+    : 'no strategy applied the patch';
+  out.stages.push(stage('apply', 'failed', t0, out.applyFailed, 'apply_output.txt'));
+  return false;
+}
+
+/** Pre-test steps: their output is kept before the test section; a failing step is noted, not fatal. */
+async function preTest(s: Sandbox, steps: string[], env: Record<string, string>, limitS: number) {
+  const t0 = performance.now();
+  let text = '';
+  let failed = 0;
+  for (const step of steps) {
+    const r = await s.exec(step, { env, limitS, timeoutMs: limitS * 1000 + 30_000 });
+    text += r.output;
+    if (r.exitCode !== 0) {
+      failed++;
+      text += `[faun: pre-test step exited ${r.exitCode ?? 'by the deadline'}]\n`;
+    }
+  }
+  await s.killTestProcesses();
+  return { text, stage: stage('pre-test', failed ? 'failed' : 'ok', t0, `${steps.length} step(s)`, null) };
+}
+
+/** Restores the files the test patch touches to the base and applies it (file names and patch as data). */
+async function applyTestPatch(s: Sandbox, testPatch: string): Promise<{ ok: boolean; output: string }> {
+  const { existing, created } = testPatchTargets(testPatch);
+  let output = '';
+  if (existing.length) output += (await s.exec(RESTORE_TEST_FILES, { args: existing })).output;
+  if (created.length) output += (await s.exec(REMOVE_CREATED_FILES, { args: created })).output;
+  const r = await s.exec(APPLY_TEST_PATCH, {
+    stdin: testPatch.endsWith('\n') ? testPatch : `${testPatch}\n`,
+  });
+  return { ok: r.exitCode === 0, output: output + r.output };
+}
+
+/** Runs one attempt of `plan` in the started sandbox `s`, the test command limited to `timeoutS`. */
+export async function runStages(
+  s: Sandbox,
+  plan: StagePlan,
+  timeoutS: number,
+  maxOutput?: OutputLimits,
+): Promise<Attempt> {
+  const out: Attempt = {
+    stages: [],
+    applied: null,
+    applyOutput: '',
+    applyFailed: null,
+    testPatchFailed: false,
+    log: '',
+    framed: plan.kind === 'faun',
+    exitCode: null,
+    timedOut: false,
+    omittedBytes: 0,
+  };
+  if (plan.kind === 'msb-fix-run') {
+    await s.writeFile(MSB_FIX_PATCH, plan.patch.endsWith('\n') ? plan.patch : `${plan.patch}\n`);
+    out.applied = 'fix-run.sh';
+    return runTests(s, MSB_FIX_RUN, plan.env, '', timeoutS, maxOutput, out);
+  }
+  if (plan.patch !== null && !(await applyModelPatch(s, plan.patch, out))) return out;
+  if (plan.kind === 'swebench-script')
+    return runTests(s, plan.script, plan.env, '', timeoutS, maxOutput, out);
+
+  const t0 = performance.now();
+  const pre = plan.preTest.length ? await preTest(s, plan.preTest, plan.env, timeoutS) : null;
+  if (pre) out.stages.push(pre.stage);
+  if (plan.testPatch.trim()) {
+    const tp = await applyTestPatch(s, plan.testPatch);
+    out.stages.push(stage('test patch', tp.ok ? 'ok' : 'failed', t0, null, null));
+    if (!tp.ok) {
+      out.testPatchFailed = true;
+      out.log = `${pre?.text ?? ''}${tp.output}`;
+      return out;
+    }
+  }
+  const left = Math.max(1, timeoutS - (performance.now() - t0) / 1000);
+  return runTests(s, plan.testCmd, plan.env, pre?.text ?? '', left, maxOutput, out);
+}
+
+async function runTests(
+  s: Sandbox,
+  cmd: string,
+  env: Record<string, string>,
+  preamble: string,
+  limitS: number,
+  maxOutput: OutputLimits | undefined,
+  out: Attempt,
+): Promise<Attempt> {
+  const t0 = performance.now();
+  const r = await s.exec(cmd, { env, limitS, timeoutMs: limitS * 1000 + 30_000, maxOutput });
+  out.exitCode = r.exitCode;
+  out.omittedBytes = r.omittedBytes;
+  out.timedOut = pastLimit(r, limitS * 1000, performance.now() - t0);
+  out.log = out.framed ? frameLog(preamble, r.output, r.exitCode) : r.output;
+  const detail = `${out.timedOut ? 'time limit reached; ' : ''}exit ${r.exitCode ?? 'none'}${r.omittedBytes ? `; ${r.omittedBytes} bytes of output omitted` : ''}`;
+  out.stages.push(stage('tests', r.exitCode === 0 ? 'ok' : 'failed', t0, detail, 'test_output.txt'));
+  await s.killTestProcesses().catch(() => {});
+  return out;
+}

@@ -1,0 +1,68 @@
+/** The local-process backend: snapshots in a cache directory, sandboxes as temporary copies (unit tests). */
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FaunError, sha256 } from '@faun/kit';
+import type { ExecutionInstance } from '@faun/schema';
+import { stableStringify } from '@faun/schema';
+import { snapshotRepo, treeOf } from '../envs/repo.ts';
+import { type EnvSpec, installSteps } from '../envs/specs.ts';
+import { type Backend, LocalSandbox, localExec, type PreparedEnv, type Sandbox } from './sandbox.ts';
+
+export class LocalBackend implements Backend {
+  readonly name = 'local';
+  private readonly envs = new Map<string, Record<string, string>>();
+  private readonly building = new Map<string, Promise<void>>();
+
+  constructor(private readonly cacheDir: string) {}
+
+  envHash(inst: ExecutionInstance, spec: EnvSpec, tree: string): string {
+    return sha256(stableStringify({ tree, install: installSteps(spec, inst), spec: spec.specVersion })).slice(
+      0,
+      16,
+    );
+  }
+
+  async prepare(
+    inst: ExecutionInstance,
+    spec: EnvSpec,
+    source: string,
+    log: (l: string) => void,
+  ): Promise<PreparedEnv> {
+    const hash = this.envHash(inst, spec, await treeOf(source, inst.base_commit));
+    const dir = join(this.cacheDir, `local-${hash}`);
+    this.envs.set(dir, spec.env ?? {});
+    let p = this.building.get(dir);
+    if (!p) {
+      p = this.build(inst, spec, source, dir, log);
+      this.building.set(dir, p);
+      p.catch(() => this.building.delete(dir));
+    }
+    await p;
+    return { ref: dir, hash };
+  }
+
+  private async build(
+    inst: ExecutionInstance,
+    spec: EnvSpec,
+    source: string,
+    dir: string,
+    log: (l: string) => void,
+  ) {
+    if (existsSync(join(dir, '.faun-ready'))) return;
+    await rm(dir, { recursive: true, force: true });
+    await snapshotRepo(source, inst.base_commit, dir);
+    for (const step of installSteps(spec, inst)) {
+      log(`install: ${step}`);
+      const r = await localExec(step, dir, { timeoutMs: 600_000, baseEnv: spec.env });
+      if (r.exitCode !== 0)
+        throw new FaunError(`install step failed (${r.exitCode}): ${step}\n${r.output.slice(-2000)}`);
+    }
+    await Bun.write(join(dir, '.git', 'info', 'exclude'), '.faun-ready\n');
+    await Bun.write(join(dir, '.faun-ready'), '');
+  }
+
+  start(env: PreparedEnv): Promise<Sandbox> {
+    return LocalSandbox.create(env.ref, this.envs.get(env.ref) ?? {});
+  }
+}

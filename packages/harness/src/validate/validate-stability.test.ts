@@ -1,0 +1,82 @@
+/** The gold stability check, on the local backend: a stable fixture passes every round; a test that fails once makes it unstable. */
+import { afterAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeFixture } from '../../testing/fixtures.ts';
+import { specFor } from '../envs/specs.ts';
+import { healthReport, readGoldRuns } from '../report/health.ts';
+import { LocalBackend } from '../sandbox/local-backend.ts';
+import { checkStability, unstableReason } from './validate-stability.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'faun-stability-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const fx = makeFixture('python', root);
+const t = 'tests/test_calc.py';
+const ONCE = `import os
+
+from calc import add, mul, neg
+
+
+def test_neg():
+    assert neg(2) == -2
+
+
+def test_add():
+    assert add(2, 3) == 5
+
+
+def test_mul():
+    assert mul(2, 3) == 6
+
+
+def test_once():
+    p = os.path.join(os.environ['FLAKE_DIR'], 'count')
+    n = int(open(p).read()) if os.path.exists(p) else 0
+    open(p, 'w').write(str(n + 1))
+    assert n >= 2
+`;
+
+const opts = (flake: string) => ({
+  backend: new LocalBackend(join(root, 'cache')),
+  spec: specFor(fx.instance)!,
+  source: fx.dir,
+  runId: 'validate',
+  timeoutS: 60,
+  extraEnv: { FLAKE_DIR: flake },
+});
+
+test('gold that passes every round, two at a time, is stable; each run is in the health file', async () => {
+  const health = join(root, 'stable.jsonl');
+  const s = await checkStability(fx.instance, opts(mkdtempSync(join(root, 'f-'))), 3, 2, health);
+  expect(s).toMatchObject({ checks: 3, parallel: 2, stable: true });
+  expect(s.runs.map((r) => `${r.round}:${r.outcome}`)).toEqual([
+    '1:resolved',
+    '1:resolved',
+    '2:resolved',
+    '2:resolved',
+    '3:resolved',
+    '3:resolved',
+  ]);
+  const runs = await readGoldRuns(health);
+  expect(runs.length).toBe(6);
+  expect(runs.every((r) => r.source === 'validate' && r.contract?.PYTHONHASHSEED === '0')).toBe(true);
+  expect(healthReport(runs)).toEqual([]);
+}, 180_000);
+
+test('gold that fails in one run is unstable, named with its failing test; the check stops at that round', async () => {
+  const inst = {
+    ...fx.instance,
+    test_patch: fx.patchOf({ [t]: ONCE }),
+    pass_to_pass: [`${t}::test_neg`, `${t}::test_once`],
+  };
+  const health = join(root, 'unstable.jsonl');
+  const s = await checkStability(inst, opts(mkdtempSync(join(root, 'f-'))), 3, 2, health);
+  expect(s.stable).toBe(false);
+  expect(s.runs.length).toBe(2);
+  expect(unstableReason(s)).toMatch(
+    /^unstable: gold unresolved in round 1 of 3 \(2 of 2 runs\): tests\/test_calc.py::test_once$/,
+  );
+  const h = healthReport(await readGoldRuns(health));
+  expect(h[0]?.tests).toEqual([{ test: `${t}::test_once`, failures: 2, runs: 2, rate: 1 }]);
+}, 180_000);
