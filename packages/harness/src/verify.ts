@@ -9,7 +9,12 @@ import {
   writeFileAtomic,
 } from '@faun/schema';
 import { type ImageLockState, trustedRow } from './envs/image-trust.ts';
-import { DEFAULT_NAMESPACES, type ImageNamespaces, publishedPlan } from './envs/published.ts';
+import {
+  DEFAULT_NAMESPACES,
+  type ImageNamespaces,
+  type PublishedPlan,
+  publishedPlan,
+} from './envs/published.ts';
 import { repoSource, treeOf } from './envs/repo.ts';
 import { type EnvSpec, specFor, specId, specLimits } from './envs/specs.ts';
 import { rowGrading } from './grading/row-grading.ts';
@@ -231,6 +236,7 @@ function unrun(
   pred: PatchPrediction,
   outcome: 'bad_input' | 'infra_error',
   error: string,
+  specVersion: string | null = null,
 ): { result: ExecutionResult; reused: boolean } {
   const result = ExecutionResult.parse({
     v: 1,
@@ -241,13 +247,48 @@ function unrun(
     resolved_status: null,
     applied_with: null,
     image_id: null,
-    spec_version: null,
+    spec_version: specVersion,
     exit_code: null,
     tests_status: emptyStatus(inst),
     duration_s: 0,
     error,
   });
   return { result, reused: false };
+}
+
+/** The repository source and environment hash of a row (a published image's name when it runs in one). */
+async function envOf(
+  inst: ExecutionInstance,
+  spec: EnvSpec,
+  plan: PublishedPlan | null,
+  opts: VerifyOptions,
+): Promise<{ source: string; envHash: string } | { error: string }> {
+  try {
+    if (plan) return { source: '', envHash: sha256(`published:${plan.image}`).slice(0, 16) };
+    const source = await repoSource(inst.repo, opts.repoDirs ?? {}, opts.cacheDir ?? '/var/cache/faun/repos');
+    const tree = inst.image ? '' : await treeOf(source, inst.base_commit);
+    return { source, envHash: opts.backend.envHash(inst, spec, tree) };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+/**
+ * A stored result of the same run; the row's grading inputs (lists, parser) may have changed since: its
+ * stored log is graded again, no container.
+ */
+async function reuse(
+  dir: string,
+  stored: ExecutionResult,
+  current: Meta & { test_infra: string },
+): Promise<{ result: ExecutionResult; reused: boolean }> {
+  const meta = await readJson<Meta & { nonce: string | null; framed?: boolean }>(join(dir, 'meta.json'));
+  const now = { ...meta, ...current, nonce: meta?.nonce ?? null, framed: meta?.framed ?? false };
+  if (!meta || stableStringify(now) === stableStringify(meta))
+    return { result: ExecutionResult.parse(stored), reused: true };
+  const { result } = await regradeInstance(dir, ExecutionResult.parse(stored), now);
+  await writeFileAtomic(join(dir, 'meta.json'), `${stableStringify(now, 2)}\n`);
+  return { result, reused: true };
 }
 
 async function runOne(
@@ -272,29 +313,9 @@ async function runOne(
   const plan = trustedPlan(published, Boolean(opts.trustRows));
   if (published && !plan)
     log(`${inst.instance_id}: its eval_script runs only with --trust-rows; building faun's environment`);
-  let source = '';
-  let envHash: string;
-  try {
-    if (plan) envHash = sha256(`published:${plan.image}`).slice(0, 16);
-    else {
-      source = await repoSource(inst.repo, opts.repoDirs ?? {}, opts.cacheDir ?? '/var/cache/faun/repos');
-      envHash = opts.backend.envHash(inst, spec, inst.image ? '' : await treeOf(source, inst.base_commit));
-    }
-  } catch (e) {
-    const r = ExecutionResult.parse({
-      ...base,
-      outcome: 'infra_error',
-      resolved_status: null,
-      applied_with: null,
-      image_id: null,
-      spec_version: specId(spec),
-      exit_code: null,
-      tests_status: emptyStatus(inst),
-      duration_s: 0,
-      error: (e as Error).message,
-    });
-    return { result: r, reused: false };
-  }
+  const where = await envOf(inst, spec, plan, opts);
+  if ('error' in where) return unrun(inst, pred, 'infra_error', where.error, specId(spec));
+  const { source, envHash } = where;
   const stored = await readJson<ExecutionResult>(join(dir, 'result.json'));
   const meta0 = await readJson<Meta & { reruns?: number; flaky_policy?: string; test_infra?: string }>(
     join(dir, 'meta.json'),
@@ -328,21 +349,7 @@ async function runOne(
     meta0?.flaky_policy === (opts.flakyPolicy ?? 'failed') &&
     sameInfra
   ) {
-    // The same run; the row's grading inputs (lists, parser) may have changed since: its stored log is
-    // graded again, no container.
-    const meta = await readJson<Meta & { nonce: string | null; framed?: boolean }>(join(dir, 'meta.json'));
-    const now = {
-      ...meta,
-      ...gradingMeta,
-      nonce: meta?.nonce ?? null,
-      framed: meta?.framed ?? false,
-      test_infra: testInfra,
-    };
-    if (!meta || stableStringify(now) === stableStringify(meta))
-      return { result: ExecutionResult.parse(stored), reused: true };
-    const { result } = await regradeInstance(dir, ExecutionResult.parse(stored), now);
-    await writeFileAtomic(join(dir, 'meta.json'), `${stableStringify(now, 2)}\n`);
-    return { result, reused: true };
+    return reuse(dir, stored, { ...gradingMeta, test_infra: testInfra });
   }
 
   const runOpts = {

@@ -105,7 +105,9 @@ describe('SWE-bench parity on hand-written logs', () => {
       'astropy/io/tests/test_a.py::test_tabsplit': 'PASSED',
     });
   });
+});
 
+describe('SWE-bench parity on hand-written logs: per-repository parsers', () => {
   test('matplotlib: MouseButton.LEFT/RIGHT become 1/3 in ids', () => {
     const log = [
       'PASSED lib/matplotlib/tests/test_widgets.py::test_span_selector_drag[MouseButton.LEFT]',
@@ -176,7 +178,9 @@ describe('SWE-bench parity on hand-written logs', () => {
       test_l: 'ERROR',
     });
   });
+});
 
+describe('SWE-bench parity on hand-written logs: sympy, duplicates', () => {
   test('sympy: `test_g printed text ok` is PASSED; f/s/X unrecorded; failure headers keyed path.py:name', () => {
     const log = [
       '============================= test process starts ==============================',

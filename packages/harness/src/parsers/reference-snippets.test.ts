@@ -171,6 +171,9 @@ describe('Multi-SWE-bench parsers', () => {
       'com.x.ATest > ignored': 'SKIPPED',
     });
   });
+});
+
+describe('Multi-SWE-bench parsers: go, cargo, ctest, automake, mixed groups', () => {
   test('go: a failure is not overridden by a later pass; FAIL <pkg> lines are failures', () => {
     expect(parseLog('msb-go', LOGS.dup_go)).toEqual({
       'TestB/sub': 'PASSED',
@@ -208,7 +211,9 @@ describe('Multi-SWE-bench parsers', () => {
     });
     expect(parseLog('msb-zstd-pool', LOGS.automake)).toEqual({ 'all tests': 'FAILED' });
   });
+});
 
+describe('Multi-SWE-bench parsers: grommet, express, mruby', () => {
   test('grommet group: marks anywhere in a line, "PASS x (" keeps the space, failures never overridden', () => {
     const log =
       'PASS src/a.test.js (3 s)\n  \x1b[32m✓\x1b[0m renders (12 ms)\n  × breaks (1 ms)\nFAIL src/b.test.js\n  1) mocha thing\n  ✓ breaks\nSKIP: x\n';

@@ -10,7 +10,7 @@ import type { ImageLockState } from '../envs/image-trust.ts';
 import { type PublishedPlan, swebenchEvalScript } from '../envs/published.ts';
 import { type EnvSpec, specId, specLimits, testCommand } from '../envs/specs.ts';
 import { failedStatus, type Grade, gradeLog, resolvedStatus, type TestsStatus } from '../grading/grading.ts';
-import { rowGrading } from '../grading/row-grading.ts';
+import { type RowGrading, rowGrading } from '../grading/row-grading.ts';
 import type { TestMap } from '../parsers/index.ts';
 import type { PatchPrediction } from '../rows/instances.ts';
 import { untrustedTestCmd } from '../rows/trust-rows.ts';
@@ -119,6 +119,116 @@ async function pinPrebuilt(env: PreparedEnv, prebuilt: boolean, opts: RunOptions
   return opts.imageLock?.check(env.ref, entry) ?? null;
 }
 
+/** The environment of one instance (built, or a published image), as the `build` stage. */
+async function prepareEnv(
+  inst: ExecutionInstance,
+  opts: RunOptions,
+  pub: PublishedPlan | null,
+  log: (l: string) => void,
+): Promise<{ prepared: PreparedEnv; build: ExecutionStage } | { failed: ExecutionStage; error: string }> {
+  const tBuild = performance.now();
+  const stage = (status: 'ok' | 'failed', detail: string): ExecutionStage => ({
+    name: 'build',
+    status,
+    duration_s: round(performance.now() - tBuild),
+    detail,
+    log: null,
+  });
+  try {
+    const prepared = pub
+      ? await opts.backend.preparePublished!(pub, Boolean(opts.pull), log)
+      : await opts.backend.prepare(inst, opts.spec, opts.source, log);
+    return { prepared, build: stage('ok', prepared.ref) };
+  } catch (e) {
+    const what = pub ? `published image ${pub.image} unavailable` : 'environment build failed';
+    const message = (e as Error).message;
+    return { failed: stage('failed', message.split('\n')[0]!), error: `${what}: ${message}` };
+  }
+}
+
+/** The evaluation script as recorded beside the run (a record only: the stages run as separate processes). */
+function evalScriptOf(plan: StagePlan, prepared: PreparedEnv, env: Record<string, string>): string {
+  if (plan.kind === 'faun')
+    return evalScript({
+      workdir: prepared.workdir ?? '/testbed',
+      testPatch: plan.testPatch,
+      testCmd: plan.testCmd,
+      env,
+      preTest: plan.preTest,
+    });
+  return plan.kind === 'swebench-script' ? plan.script : '#!/bin/bash\nbash /home/fix-run.sh\n';
+}
+
+type Finish = (
+  outcome: ExecutionResult['outcome'],
+  extra: Partial<ExecutionResult> & { tests_status?: TestsStatus },
+  tests?: TestMap,
+  infra?: boolean,
+) => InstanceRun;
+
+/**
+ * The verdict of the first attempt: infrastructure, apply, test-patch and time-out failures first, then a
+ * forged log (`tampered`), then the grade; an unresolved run of a non-empty patch goes to `rerun` (flaky tests).
+ */
+function judge(
+  first: Graded,
+  empty: boolean,
+  opts: RunOptions,
+  finish: Finish,
+  rerun: (g: Grade, graded: Partial<ExecutionResult>) => Promise<InstanceRun>,
+): InstanceRun | Promise<InstanceRun> {
+  const a = first.attempt;
+  if (first.infra)
+    return finish(
+      'infra_error',
+      { applied_with: a?.applied ?? null, exit_code: a?.exitCode ?? null, error: first.infra },
+      {},
+      true,
+    );
+  if (!a) return finish('infra_error', { error: 'the sandbox did not start' }, {}, true);
+  if (a.applyFailed) return finish('apply_failed', { error: a.applyFailed });
+  const base = { applied_with: a.applied, exit_code: a.exitCode };
+  if (a.testPatchFailed) return finish('invalid_log', { ...base, error: 'the test patch did not apply' });
+  if (a.timedOut)
+    return finish('timeout', { ...base, error: `tests did not finish within ${opts.timeoutS} s` });
+  const g = first.grade!;
+  const flags = [...g.flags, ...(a.omittedBytes ? [`output-truncated:${a.omittedBytes}`] : [])];
+  if (g.tampered.length)
+    return finish('tampered', { ...base, tampered: g.tampered, error: g.invalidReason, flags }, g.tests);
+  const outcome = gradeOutcome(g, empty);
+  const graded = {
+    ...base,
+    resolved_status: g.valid ? g.resolved_status : ('RESOLVED_NO' as const),
+    tests_status: g.tests_status,
+    error: g.invalidReason ?? g.note,
+    flags,
+  };
+  if (outcome !== 'unresolved' || empty) return finish(outcome, graded, g.tests);
+  return rerun(g, graded);
+}
+
+/** How an attempt's log is graded: the row's parser and rule, its lists; the runtime's exit code except for a
+ * row's own SWE-bench script (whose exit status the reference does not read). */
+function graderFor(inst: ExecutionInstance, grading: RowGrading, pub: PublishedPlan | null) {
+  return (a: Attempt) =>
+    gradeLog({
+      log: a.log,
+      framed: a.framed,
+      exitCode: pub?.kind === 'swebench' ? null : a.exitCode,
+      parser: grading.parser,
+      exactIds: grading.exactIds,
+      failToPass: inst.fail_to_pass,
+      passToPass: inst.pass_to_pass,
+      evalType: grading.evalType,
+      msb: inst.msb ?? null,
+    });
+}
+
+/** The files kept beside a result, before anything ran: the patch as applied. */
+function emptyArtifacts(patch: string): InstanceRun['artifacts'] {
+  return { 'patch.diff': patch, 'eval.sh': '', 'test_output.txt': '', 'apply_output.txt': '' };
+}
+
 /** Runs one instance with one prediction; never throws for model or infrastructure failures. */
 export async function runInstance(
   inst: ExecutionInstance,
@@ -138,12 +248,7 @@ export async function runInstance(
   const limits = specLimits(opts.limits ?? DEFAULT_LIMITS, opts.spec);
   const network = pub ? 'none' : (opts.spec.network ?? 'none');
   const env: Record<string, string> = { ...opts.spec.env, ...opts.extraEnv, ...contractEnv(inst) };
-  const artifacts: InstanceRun['artifacts'] = {
-    'patch.diff': patch,
-    'eval.sh': '',
-    'test_output.txt': '',
-    'apply_output.txt': '',
-  };
+  const artifacts = emptyArtifacts(patch);
   let prepared: PreparedEnv | null = null;
   let stages: ExecutionStage[] = [];
   let imageId: string | null = null;
@@ -193,59 +298,19 @@ export async function runInstance(
   const refused = notRun(inst, opts, submitted, split.patch, split.dropped, pub);
   if (refused) return finish(refused.outcome, refused.extra);
 
-  const tBuild = performance.now();
-  try {
-    prepared = pub
-      ? await opts.backend.preparePublished!(pub, Boolean(opts.pull), log)
-      : await opts.backend.prepare(inst, opts.spec, opts.source, log);
-  } catch (e) {
-    const what = pub ? `published image ${pub.image} unavailable` : 'environment build failed';
-    stages = [
-      {
-        name: 'build',
-        status: 'failed',
-        duration_s: round(performance.now() - tBuild),
-        detail: (e as Error).message.split('\n')[0]!,
-        log: null,
-      },
-    ];
-    return finish('infra_error', { error: `${what}: ${(e as Error).message}` }, {}, true);
+  const ready = await prepareEnv(inst, opts, pub, log);
+  if ('error' in ready) {
+    stages = [ready.failed];
+    return finish('infra_error', { error: ready.error }, {}, true);
   }
+  prepared = ready.prepared;
   const pinned = await pinPrebuilt(prepared, Boolean(pub || inst.image), opts);
   if (pinned) return finish('infra_error', { error: pinned });
-  const build: ExecutionStage = {
-    name: 'build',
-    status: 'ok',
-    duration_s: round(performance.now() - tBuild),
-    detail: prepared.ref,
-    log: null,
-  };
+  const build = ready.build;
 
   const plan = stagePlan(inst, opts, pub, empty ? null : patch, env);
-  artifacts['eval.sh'] =
-    plan.kind === 'faun'
-      ? evalScript({
-          workdir: prepared.workdir ?? '/testbed',
-          testPatch: plan.testPatch,
-          testCmd: plan.testCmd,
-          env,
-          preTest: plan.preTest,
-        })
-      : plan.kind === 'swebench-script'
-        ? plan.script
-        : '#!/bin/bash\nbash /home/fix-run.sh\n';
-  const gradeOf = (a: Attempt) =>
-    gradeLog({
-      log: a.log,
-      framed: a.framed,
-      exitCode: pub?.kind === 'swebench' ? null : a.exitCode,
-      parser: grading.parser,
-      exactIds: grading.exactIds,
-      failToPass: inst.fail_to_pass,
-      passToPass: inst.pass_to_pass,
-      evalType: grading.evalType,
-      msb: inst.msb ?? null,
-    });
+  artifacts['eval.sh'] = evalScriptOf(plan, prepared, env);
+  const gradeOf = graderFor(inst, grading, pub);
 
   const box = { instance: inst.instance_id, limits, network };
   const first = await attempt(prepared, plan, opts, box, gradeOf, (id) => {
@@ -257,34 +322,10 @@ export async function runInstance(
     artifacts['apply_output.txt'] = a.applyOutput;
     artifacts['test_output.txt'] = a.log;
   }
-  if (first.infra)
-    return finish(
-      'infra_error',
-      { applied_with: a?.applied ?? null, exit_code: a?.exitCode ?? null, error: first.infra },
-      {},
-      true,
-    );
-  if (!a) return finish('infra_error', { error: 'the sandbox did not start' }, {}, true);
-  if (a.applyFailed) return finish('apply_failed', { error: a.applyFailed });
-  const base = { applied_with: a.applied, exit_code: a.exitCode };
-  if (a.testPatchFailed) return finish('invalid_log', { ...base, error: 'the test patch did not apply' });
-  if (a.timedOut)
-    return finish('timeout', { ...base, error: `tests did not finish within ${opts.timeoutS} s` });
-  const g = first.grade!;
-  const flags = [...g.flags, ...(a.omittedBytes ? [`output-truncated:${a.omittedBytes}`] : [])];
-  if (g.tampered.length)
-    return finish('tampered', { ...base, tampered: g.tampered, error: g.invalidReason, flags }, g.tests);
-  const outcome = gradeOutcome(g, empty);
-  const graded = {
-    ...base,
-    resolved_status: g.valid ? g.resolved_status : ('RESOLVED_NO' as const),
-    tests_status: g.tests_status,
-    error: g.invalidReason ?? g.note,
-    flags,
-  };
-  if (outcome !== 'unresolved' || empty) return finish(outcome, graded, g.tests);
-  return rerunFlaky(g, opts, prepared, plan, box, gradeOf, (r) =>
-    finish(r.outcome, { ...graded, ...r.extra }, g.tests),
+  return judge(first, empty, opts, finish, (g, graded) =>
+    rerunFlaky(g, opts, prepared!, plan, box, gradeOf, (r) =>
+      finish(r.outcome, { ...graded, ...r.extra }, g.tests),
+    ),
   );
 }
 

@@ -93,9 +93,8 @@ const jsonl = (file: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 
-test('build --tasks exec → validate --rule multi-swe-bench --repeats 3', async () => {
-  const repoDirs = Object.values(fx).flatMap((f) => ['--repo-dir', `${f.repo}=${f.dir}`]);
-  const out = join(root, 'ds');
+/** `faun build --tasks exec` over the fixtures' commits: six instances, each test file in its test patch. */
+async function buildExec(out: string, repoDirs: string[]): Promise<void> {
   expect(
     await cli(
       'build',
@@ -124,6 +123,12 @@ test('build --tasks exec → validate --rule multi-swe-bench --repeats 3', async
   expect(built[0].fix_patch).not.toContain('calc_test.go');
   expect(built[2].test_patch).toContain('test/calc.test.js');
   expect(built[3].test_patch).toContain('tests/test_calc.py');
+}
+
+test('build --tasks exec → validate --rule multi-swe-bench --repeats 3', async () => {
+  const repoDirs = Object.values(fx).flatMap((f) => ['--repo-dir', `${f.repo}=${f.dir}`]);
+  const out = join(root, 'ds');
+  await buildExec(out, repoDirs);
 
   const valid = join(root, 'valid.jsonl');
   const code = await cli(
