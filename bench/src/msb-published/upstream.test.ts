@@ -1,0 +1,44 @@
+import { expect, test } from 'bun:test';
+import { REPO_SPECS } from '@faun/harness';
+import { planFor } from './upstream.ts';
+
+test('jackson-core: the whole suite, offline, every deviation from the upstream command recorded', () => {
+  const p = planFor('fasterxml', 'jackson-core', 922, REPO_SPECS);
+  if (!('plan' in p)) throw new Error(p.unsupported);
+  expect(p.plan.upstream_command).toBe('mvn clean test -Dmaven.test.skip=false -DfailIfNoTests=false');
+  expect(p.plan.spec.testCmd).toBe(p.plan.command);
+  // the whole suite: no test selection, no per-test command
+  expect(p.plan.command).not.toContain('-Dtest');
+  expect(p.plan.command).toContain(' -o ');
+  expect(p.plan.spec.perTestCmd).toBeUndefined();
+  expect(p.plan.deviations.map((d) => d.what)).toEqual([
+    'stand-in POM',
+    'offline Maven',
+    'clean',
+    'toolchain',
+    'generated sources',
+    'tree',
+  ]);
+  expect(p.plan.deviations.find((d) => d.what === 'stand-in POM')?.may_change_tests_run).toBe(true);
+});
+
+test('a PR with its own upstream command keeps its selection; a flag faun drops is a deviation', () => {
+  const p = planFor('fasterxml', 'jackson-core', 980, REPO_SPECS);
+  if (!('plan' in p)) throw new Error(p.unsupported);
+  expect(p.plan.upstream_command).toContain(
+    '-Dtest=com.fasterxml.jackson.failing.PerfBigDecimalToInteger968',
+  );
+  expect(p.plan.command).toContain('-Dtest=com.fasterxml.jackson.failing.PerfBigDecimalToInteger968');
+  expect(p.plan.deviations.at(-1)).toMatchObject({ what: 'changed flags', upstream: '-am' });
+});
+
+test('a repository without an offline environment is reported with the reason', () => {
+  const p = planFor('google', 'gson', 1, REPO_SPECS);
+  expect(p).toEqual({
+    unsupported:
+      "no offline environment for google/gson: Multi-SWE-bench's command for it is not mapped to a faun spec",
+  });
+  expect(planFor('fasterxml', 'jackson-core', 1, [])).toEqual({
+    unsupported: "no environment spec for fasterxml/jackson-core in faun's specs",
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * How Multi-SWE-bench runs each repository, and how faun runs it offline (pure). The upstream commands are
+ * re-expressed from Multi-SWE-bench's per-repository definitions (multi_swe_bench/harness/repos/<lang>/
+ * <org>/<repo>.py at the dataset's commit); every way faun's run differs from them is a {@link Deviation},
+ * recorded per instance. A repository without an entry here is reported as one faun cannot build, with the
+ * reason.
+ */
+import type { EnvSpec } from '@faun/harness';
+import type { Language } from '@faun/schema';
+
+/** One difference between the upstream command or tree and faun's. */
+export interface Deviation {
+  what: string;
+  upstream: string;
+  faun: string;
+  /** Whether it can change which tests run (then the instance's `tests_run` comparison says whether it did). */
+  may_change_tests_run: boolean;
+}
+
+export interface RepoPlan {
+  language: Language;
+  /** The command Multi-SWE-bench runs in each of its three stages. */
+  upstream_command: string;
+  /** faun's command in each stage. */
+  command: string;
+  deviations: Deviation[];
+  /** faun's environment (the repository's spec, its test command replaced by `command`). */
+  spec: EnvSpec;
+}
+
+export type Plan = { plan: RepoPlan } | { unsupported: string };
+
+const MVN_OFFLINE = 'mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo';
+const MVN_UPSTREAM_FLAGS = '-Dmaven.test.skip=false -DfailIfNoTests=false';
+const PERF_968 = 'com.fasterxml.jackson.failing.PerfBigDecimalToInteger968';
+
+interface MavenRepo {
+  /** The stand-in POM faun's spec writes. */
+  pom: string;
+  /** PRs whose Multi-SWE-bench scripts run another command: theirs, and the flags faun adds for it. */
+  perPr?: Record<number, { upstream: string; flags: string; dropped?: string }>;
+}
+
+/** Multi-SWE-bench's Maven repositories faun has an offline environment for (keys lowercased). */
+const MAVEN: Record<string, MavenRepo> = {
+  'fasterxml/jackson-core': {
+    pom: '/opt/faun-java/jackson-core/pom.xml',
+    // pr-980's scripts run one class of the `failing` folder, with `-am` (a no-op in a one-module build)
+    perPr: {
+      980: {
+        upstream: `mvn clean test -Dsurefire.useFile=false -Dmaven.test.skip=false -Dtest=${PERF_968} -DfailIfNoTests=false -am`,
+        flags: `-Dsurefire.useFile=false -Dtest=${PERF_968}`,
+        dropped: '-am',
+      },
+    },
+  },
+};
+
+/** Deviations every offline Maven run has (stand-in POM, Debian's repository and toolchain). */
+export function mavenDeviations(pom: string): Deviation[] {
+  return [
+    {
+      what: 'stand-in POM',
+      upstream:
+        "the project's pom.xml and its parent's plugins (version rewritten to a -SNAPSHOT by the image's prepare step)",
+      faun: `${pom}: compiler 3.10.1, resources 3.3.0, surefire 2.22.3, JUnit 4.13.2 + Jupiter/vintage 5.9.2, Surefire excludes of the project's POM (**/failing/**)`,
+      may_change_tests_run: true,
+    },
+    {
+      what: 'offline Maven',
+      upstream: 'mvn with Maven Central',
+      faun: `${MVN_OFFLINE} (Debian's /usr/share/maven-repo)`,
+      may_change_tests_run: false,
+    },
+    {
+      what: 'clean',
+      upstream: 'mvn clean test',
+      faun: 'rm -rf target; mvn test (Debian ships no maven-clean-plugin)',
+      may_change_tests_run: false,
+    },
+    {
+      what: 'toolchain',
+      upstream: 'Ubuntu 22.04: openjdk-8-jdk, maven',
+      faun: 'Debian bookworm: OpenJDK 17 compiling with --release 8, Maven 3.8',
+      may_change_tests_run: false,
+    },
+    {
+      what: 'generated sources',
+      upstream: "PackageVersion.java from its template by the replacer plugin, with the POM's version",
+      faun: 'PackageVersion.java from its template by sed, with the stand-in POM’s version',
+      may_change_tests_run: false,
+    },
+    {
+      what: 'tree',
+      upstream: 'a clone checked out at base.sha, after a warm-up build in the image',
+      faun: 'the tree at base.sha as a fresh one-commit repository; no warm-up build',
+      may_change_tests_run: false,
+    },
+  ];
+}
+
+/** The plan for a row of `org/repo` PR `number`, given faun's environment specs. */
+export function planFor(org: string, repo: string, number: number, specs: readonly EnvSpec[]): Plan {
+  const key = `${org}/${repo}`.toLowerCase();
+  const m = MAVEN[key];
+  if (!m)
+    return {
+      unsupported: `no offline environment for ${org}/${repo}: Multi-SWE-bench's command for it is not mapped to a faun spec`,
+    };
+  const found = specs.find((s) => s.name.toLowerCase() === key);
+  if (!found) return { unsupported: `no environment spec for ${org}/${repo} in faun's specs` };
+  // SWE-bench-java's one-run-per-test commands are not Multi-SWE-bench's: left out
+  const { perTestCmd: _c, perTestPrelude: _p, ...base } = found;
+  const pr = m.perPr?.[number];
+  const upstream = pr?.upstream ?? `mvn clean test ${MVN_UPSTREAM_FLAGS}`;
+  const command = `rm -rf target; ${MVN_OFFLINE} -f ${m.pom} test ${MVN_UPSTREAM_FLAGS}${pr ? ` ${pr.flags}` : ''} 2>&1`;
+  const deviations = mavenDeviations(m.pom);
+  if (pr?.dropped)
+    deviations.push({
+      what: 'changed flags',
+      upstream: pr.dropped,
+      faun: 'dropped (the stand-in POM is one module)',
+      may_change_tests_run: false,
+    });
+  return {
+    plan: {
+      language: 'java',
+      upstream_command: upstream,
+      command,
+      deviations,
+      spec: { ...base, versions: null, testCmd: command },
+    },
+  };
+}
