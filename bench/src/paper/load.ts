@@ -5,8 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sha256File } from '@faun/kit';
 import { HEALTH_FILE } from '@faun/harness';
+import { sha256File } from '@faun/kit';
 import { buildPrompt } from '@faun/models';
 import {
   CeItem,
