@@ -97,12 +97,25 @@ async function runStage(
   return { ...stored, reused: false };
 }
 
+/** A file of `commit` in the git directory `dir`, or null when it has none. */
+function fileAt(dir: string, commit: string, path: string): string | null {
+  const r = Bun.spawnSync(['git', '-C', dir, 'show', `${commit}:${path}`]);
+  return r.exitCode === 0 ? r.stdout.toString() : null;
+}
+
 /** Runs that say nothing about the tests (the environment or the sandbox failed, or the run timed out). */
 const BROKEN = new Set(['infra_error', 'timeout', 'apply_failed', 'bad_input']);
 
 /** Runs one row; never throws for a row faun cannot run: the record says why. */
 export async function runRow(row: PublishedRow, o: RunOptions): Promise<InstanceRecord> {
-  const p = planFor(row.org, row.repo, row.number, o.specs);
+  const source = o.mirrors[`${row.org}/${row.repo}`.toLowerCase()];
+  const p = planFor(
+    row.org,
+    row.repo,
+    row.number,
+    o.specs,
+    source ? fileAt(source, row.base_sha, 'pom.xml') : null,
+  );
   const rec: InstanceRecord = {
     instance_id: row.id,
     repo: `${row.org}/${row.repo}`,
@@ -128,9 +141,16 @@ export async function runRow(row: PublishedRow, o: RunOptions): Promise<Instance
     command: plan.command,
     deviations: plan.deviations,
   });
-  const source = o.mirrors[rec.repo.toLowerCase()];
   if (!source) return { ...rec, error: `no mirror of ${rec.repo} under --mirrors` };
-  const backend = new DockerBackend('msb-published', { repoDirs: { [row.instance.repo]: source } });
+  // the repository and the sources its environment is built with (their mirrors)
+  const repoDirs: Record<string, string> = { [row.instance.repo]: source };
+  for (const s of plan.spec.sources ?? []) {
+    const dir = o.mirrors[s.repo.toLowerCase()];
+    if (!dir)
+      return { ...rec, error: `no mirror of ${s.repo} (a source of its environment) under --mirrors` };
+    repoDirs[s.repo] = dir;
+  }
+  const backend = new DockerBackend('msb-published', { repoDirs });
   const runs: Partial<Record<Stage, StoredRun>> = {};
   const timings: Record<string, number | string> = {};
   for (const stage of STAGES) {
@@ -157,6 +177,17 @@ export async function runRow(row: PublishedRow, o: RunOptions): Promise<Instance
   };
   const ranHere = Object.keys(parse('run'));
   const resolved = (s: Stage) => runs[s]!.resolved_status === 'RESOLVED_FULL';
+  const controls = {
+    gold_resolved: resolved('fix'),
+    empty_resolved: resolved('test'),
+    test_only_resolved: resolved('test-only'),
+  };
+  if (!ranHere.length && !Object.keys(parse('fix')).length)
+    return {
+      ...rec,
+      ...controls,
+      error: `no test ran in the run and fix stages: ${firstError(runs.run!.log)}`,
+    };
   return {
     ...rec,
     faun,
@@ -164,8 +195,15 @@ export async function runRow(row: PublishedRow, o: RunOptions): Promise<Instance
     tests_run: row.run_tests
       ? (({ missing, extra }) => ({ missing, extra }))(diff(ranHere, row.run_tests))
       : null,
-    gold_resolved: resolved('fix'),
-    empty_resolved: resolved('test'),
-    test_only_resolved: resolved('test-only'),
+    ...controls,
   };
+}
+
+/** The first error line of a build log (what stopped it), or a note that there is none. */
+export function firstError(log: string): string {
+  const lines = log.split('\n');
+  const line =
+    lines.find((l) => /^\[ERROR\] \S.*\.java:\[\d+/.test(l)) ??
+    lines.find((l) => /^\[ERROR\] \S/.test(l) || /^error[:[]/.test(l));
+  return line ? line.replace(/^\[ERROR\] /, '').trim() : 'the log shows no error line';
 }

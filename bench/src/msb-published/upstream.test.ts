@@ -42,3 +42,15 @@ test('a repository without an offline environment is reported with the reason', 
     unsupported: "no environment spec for fasterxml/jackson-core in faun's specs",
   });
 });
+
+test('a jackson-core base whose POM asks for fastdoubleparser: its own spec, the dependency built from source declared', () => {
+  const pom =
+    '<project><dependency><groupId>ch.randelshofer</groupId><artifactId>fastdoubleparser</artifactId>' +
+    '<version>0.8.0</version></dependency></project>';
+  const p = planFor('fasterxml', 'jackson-core', 964, REPO_SPECS, pom);
+  if (!('plan' in p)) throw new Error(p.unsupported);
+  expect(p.plan.spec.sources?.[0]?.repo).toBe('wrandelshofer/FastDoubleParser');
+  expect(p.plan.spec.testCmd).toBe(p.plan.command);
+  expect(p.plan.deviations.at(-1)).toMatchObject({ what: 'dependency built from source' });
+  expect(p.plan.deviations.at(-1)?.upstream).toContain('fastdoubleparser:0.8.0');
+});

@@ -5,7 +5,7 @@
  * recorded per instance. A repository without an entry here is reported as one faun cannot build, with the
  * reason.
  */
-import type { EnvSpec } from '@faun/harness';
+import { type EnvSpec, jacksonCoreDeps, jacksonCoreSpec } from '@faun/harness';
 import type { Language } from '@faun/schema';
 
 /** One difference between the upstream command or tree and faun's. */
@@ -39,12 +39,36 @@ interface MavenRepo {
   pom: string;
   /** PRs whose Multi-SWE-bench scripts run another command: theirs, and the flags faun adds for it. */
   perPr?: Record<number, { upstream: string; flags: string; dropped?: string }>;
+  /** The spec for a tree whose `pom.xml` is this (when it depends on what the POM asks for), and its deviations. */
+  specOf?: (pomXml: string) => { spec: EnvSpec; deviations: Deviation[] };
+}
+
+/** jackson-core 2.15+ needs fastdoubleparser, 2.16+ AssertJ: both put in Debian's repository. */
+function jacksonCoreFor(pomXml: string): { spec: EnvSpec; deviations: Deviation[] } {
+  const deps = jacksonCoreDeps(pomXml);
+  const deviations: Deviation[] = [];
+  if (deps.fastdoubleparser)
+    deviations.push({
+      what: 'dependency built from source',
+      upstream: `ch.randelshofer:fastdoubleparser:${deps.fastdoubleparser} from Maven Central (shaded at package time)`,
+      faun: `its Java 8 classes compiled from the v${deps.fastdoubleparser} tag (Debian ships none)`,
+      may_change_tests_run: false,
+    });
+  if (deps.assertj)
+    deviations.push({
+      what: 'dependency version',
+      upstream: "org.assertj:assertj-core at the parent POM's version",
+      faun: "Debian's assertj-core 3.14.0",
+      may_change_tests_run: false,
+    });
+  return { spec: jacksonCoreSpec(deps), deviations };
 }
 
 /** Multi-SWE-bench's Maven repositories faun has an offline environment for (keys lowercased). */
 const MAVEN: Record<string, MavenRepo> = {
   'fasterxml/jackson-core': {
     pom: '/opt/faun-java/jackson-core/pom.xml',
+    specOf: jacksonCoreFor,
     // pr-980's scripts run one class of the `failing` folder, with `-am` (a no-op in a one-module build)
     perPr: {
       980: {
@@ -99,22 +123,32 @@ export function mavenDeviations(pom: string): Deviation[] {
   ];
 }
 
-/** The plan for a row of `org/repo` PR `number`, given faun's environment specs. */
-export function planFor(org: string, repo: string, number: number, specs: readonly EnvSpec[]): Plan {
+/**
+ * The plan for a row of `org/repo` PR `number`, given faun's environment specs and the `pom.xml` of the
+ * row's base (null: the repository's spec as it is).
+ */
+export function planFor(
+  org: string,
+  repo: string,
+  number: number,
+  specs: readonly EnvSpec[],
+  pomXml: string | null = null,
+): Plan {
   const key = `${org}/${repo}`.toLowerCase();
   const m = MAVEN[key];
   if (!m)
     return {
       unsupported: `no offline environment for ${org}/${repo}: Multi-SWE-bench's command for it is not mapped to a faun spec`,
     };
-  const found = specs.find((s) => s.name.toLowerCase() === key);
+  const own = m.specOf && pomXml !== null ? m.specOf(pomXml) : null;
+  const found = own?.spec ?? specs.find((s) => s.name.toLowerCase() === key);
   if (!found) return { unsupported: `no environment spec for ${org}/${repo} in faun's specs` };
   // SWE-bench-java's one-run-per-test commands are not Multi-SWE-bench's: left out
   const { perTestCmd: _c, perTestPrelude: _p, ...base } = found;
   const pr = m.perPr?.[number];
   const upstream = pr?.upstream ?? `mvn clean test ${MVN_UPSTREAM_FLAGS}`;
   const command = `rm -rf target; ${MVN_OFFLINE} -f ${m.pom} test ${MVN_UPSTREAM_FLAGS}${pr ? ` ${pr.flags}` : ''} 2>&1`;
-  const deviations = mavenDeviations(m.pom);
+  const deviations = [...mavenDeviations(m.pom), ...(own?.deviations ?? [])];
   if (pr?.dropped)
     deviations.push({
       what: 'changed flags',

@@ -12,6 +12,7 @@ export {
   type ResolvedStatus,
   resolvedStatus,
 } from './grading.ts';
+export { HEALTH_FILE } from './health.ts';
 export {
   builtinPredictions,
   loadInstances,
@@ -31,6 +32,7 @@ export {
 export { isEmptyPatch, patchFiles, unsafePaths } from './patch.ts';
 export { regradeRun } from './regrade.ts';
 export { snapshotRepo } from './repo.ts';
+export { type JacksonCoreDeps, jacksonCoreDeps, jacksonCoreSpec } from './repo-specs-java.ts';
 export { instanceReport, type RunReport, runReport } from './report.ts';
 export { type InstanceRun, type RunOptions, runInstance } from './run-instance.ts';
 export { type Backend, DEFAULT_LIMITS, type Limits, type Sandbox } from './sandbox.ts';
@@ -40,4 +42,3 @@ export { deriveTests, type StageLog, type Validation, validateInstances } from '
 export { openJournal } from './validate-journal.ts';
 export { deriveMsb, type MsbDerived } from './validate-msb.ts';
 export { type VerifyOptions, type VerifyOutcome, verifyRun } from './verify.ts';
-export { HEALTH_FILE } from './health.ts';
