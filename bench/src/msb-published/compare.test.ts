@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { compareSets, diff, type InstanceRecord, summarize, summaryLine } from './compare.ts';
+import { compareSets, diff, type InstanceRecord, markdownTable, summarize, summaryLine } from './compare.ts';
 import type { TestSets } from './rows.ts';
 
 const sets = (f2p: string[], p2p: string[], n2p: string[] = [], s2p: string[] = []): TestSets => ({
@@ -72,4 +72,24 @@ test('summary: counts, differences, instances not run, and every resolved contro
     'msb-published: 3/4 ran (1 not run); f2p identical 2/3; all sets identical 2/3; same suite 2/3; ' +
       'p2p missing 0 extra 1; n2p missing 0 extra 1; gold resolved 2/4; controls resolved 2 (i-0, i-2)',
   );
+});
+
+test('markdownTable: identical sets as =, differences as −missing +extra, a row not run with its reason', () => {
+  const t = markdownTable([
+    record('i-1', {}),
+    record('i-2', {
+      comparison: compareSets(sets(['G'], ['A', 'B']), sets(['F'], ['A'])),
+      tests_run: { missing: ['Z'], extra: [] },
+    }),
+    record('i-3', {
+      error: 'no mirror',
+      comparison: null,
+      gold_resolved: null,
+      empty_resolved: null,
+      test_only_resolved: null,
+    }),
+  ]).split('\n');
+  expect(t[2]).toBe('| i-1 | yes | = | = | = | yes | yes | no | no |');
+  expect(t[3]).toBe('| i-2 | no (−1 +1) | −0 +1 | = | = | no (−1 +0) | yes | no | no |');
+  expect(t[4]).toBe('| i-3 | not run: no mirror | | | | | – | – | – |');
 });

@@ -102,3 +102,30 @@ export function summaryLine(s: Summary): string {
     (s.controls_resolved.length ? ` (${s.controls_resolved.join(', ')})` : '')
   );
 }
+
+const yn = (b: boolean | null) => (b === null ? '–' : b ? 'yes' : 'no');
+const counts = (d: SetDiff) => (d.identical ? '=' : `−${d.missing.length} +${d.extra.length}`);
+
+/**
+ * The README table (Markdown): per instance whether FAIL_TO_PASS is identical, the other categories'
+ * differences (−missing +extra, `=` when identical), whether the same suite ran, gold and the controls;
+ * an instance faun did not run shows its reason.
+ */
+export function markdownTable(records: readonly InstanceRecord[]): string {
+  const head = [
+    '| instance | f2p identical | p2p | n2p | s2p | same suite (run stage vs run_result) | gold resolved | empty resolved | test-only resolved |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  const rows = records.map((r) => {
+    if (!r.comparison)
+      return `| ${r.instance_id} | not run: ${r.error ?? 'unknown'} | | | | | ${yn(r.gold_resolved)} | ${yn(r.empty_resolved)} | ${yn(r.test_only_resolved)} |`;
+    const c = r.comparison;
+    const suite = r.tests_run
+      ? r.tests_run.missing.length || r.tests_run.extra.length
+        ? `no (−${r.tests_run.missing.length} +${r.tests_run.extra.length})`
+        : 'yes'
+      : '–';
+    return `| ${r.instance_id} | ${yn(c.f2p_tests.identical)}${c.f2p_tests.identical ? '' : ` (${counts(c.f2p_tests)})`} | ${counts(c.p2p_tests)} | ${counts(c.n2p_tests)} | ${counts(c.s2p_tests)} | ${suite} | ${yn(r.gold_resolved)} | ${yn(r.empty_resolved)} | ${yn(r.test_only_resolved)} |`;
+  });
+  return `${[...head, ...rows].join('\n')}\n`;
+}

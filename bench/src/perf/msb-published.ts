@@ -1,7 +1,7 @@
 /**
  * `bun run bench msb-published --rows ROWS.jsonl --mirrors DIR --out DIR [--fresh]`: published
  * Multi-SWE-bench dataset rows run as Multi-SWE-bench runs them (msb-published/run.ts), one at a time.
- * Writes `OUT/<instance_id>.json` per row and `OUT/summary.json`, prints a summary line, and fails (exit 1)
+ * Writes `OUT/<instance_id>.json` per row, `OUT/summary.json` and `OUT/table.md`, prints a summary line, and fails (exit 1)
  * when an empty or test-patch-only control resolves. `--fresh` re-runs every stage (otherwise stored runs
  * under OUT/runs/ are reused); `--only a,b` limits the run to those instance ids.
  */
@@ -11,7 +11,7 @@ import { REPO_SPECS } from '@faun/harness';
 import { FaunError, InputError, UsageError } from '@faun/kit';
 import { stableStringify } from '@faun/schema';
 import { type FlagDefaults, parseFlags } from '../args.ts';
-import { summarize, summaryLine } from '../msb-published/compare.ts';
+import { markdownTable, summarize, summaryLine } from '../msb-published/compare.ts';
 import { readPublishedRows } from '../msb-published/rows.ts';
 import { runRow } from '../msb-published/run.ts';
 
@@ -68,6 +68,7 @@ export default async function msbPublished(args: string[]): Promise<Record<strin
   }
   const summary = summarize(records);
   writeFileSync(join(f.out, 'summary.json'), `${stableStringify(summary, 2)}\n`);
+  writeFileSync(join(f.out, 'table.md'), markdownTable(records));
   console.log(summaryLine(summary));
   if (summary.controls_resolved.length)
     throw new FaunError(`msb-published: a control resolved: ${summary.controls_resolved.join(', ')}`, {
