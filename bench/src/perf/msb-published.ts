@@ -3,7 +3,7 @@
  * Multi-SWE-bench dataset rows run as Multi-SWE-bench runs them (msb-published/run.ts), one at a time.
  * Writes `OUT/<instance_id>.json` per row, `OUT/summary.json` and `OUT/table.md`, prints a summary line, and fails (exit 1)
  * when an empty or test-patch-only control resolves. `--fresh` re-runs every stage (otherwise stored runs
- * under OUT/runs/ are reused); `--only a,b` limits the run to those instance ids.
+ * under OUT/runs/ are reused); `--only a,b` runs those instance ids, in that order.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,8 +46,12 @@ export default async function msbPublished(args: string[]): Promise<Record<strin
     });
   if (!existsSync(f.rows)) throw new InputError(`--rows ${f.rows}: no such file`);
   if (!existsSync(f.mirrors)) throw new InputError(`--mirrors ${f.mirrors}: no such folder`);
-  const only = f.only ? new Set(f.only.split(',')) : null;
-  const rows = readPublishedRows(readFileSync(f.rows, 'utf8'), f.rows).filter((r) => !only || only.has(r.id));
+  // `--only a,b`: those rows, in that order
+  const only = f.only ? f.only.split(',') : null;
+  const all = readPublishedRows(readFileSync(f.rows, 'utf8'), f.rows);
+  const rows = only
+    ? all.filter((r) => only.includes(r.id)).sort((a, b) => only.indexOf(a.id) - only.indexOf(b.id))
+    : all;
   if (!rows.length) throw new InputError(`--only ${f.only}: no row of ${f.rows} has those ids`);
   mkdirSync(f.out, { recursive: true });
   const mirrors = mirrorsIn(f.mirrors);
