@@ -13,6 +13,7 @@ import {
   deriveMsb,
   type EnvSpec,
   type InstanceRun,
+  NEWER_ASSERTJ,
   parseLog,
   runInstance,
   type TestMap,
@@ -20,7 +21,7 @@ import {
 import type { ExecutionInstance } from '@faun/schema';
 import { compareSets, diff, type InstanceRecord } from './compare.ts';
 import type { PublishedRow, TestSets } from './rows.ts';
-import { planFor, type RepoPlan } from './upstream.ts';
+import { type BaseTree, planFor, type RepoPlan } from './upstream.ts';
 
 export interface RunOptions {
   out: string;
@@ -103,19 +104,28 @@ function fileAt(dir: string, commit: string, path: string): string | null {
   return r.exitCode === 0 ? r.stdout.toString() : null;
 }
 
+const TEST_ROOT = 'src/test/java/';
+
+/** What the plan reads of the base tree (null without a pom.xml): the POM, the sources using newer AssertJ. */
+function baseTree(dir: string, commit: string): BaseTree | null {
+  const pomXml = fileAt(dir, commit, 'pom.xml');
+  if (pomXml === null) return null;
+  const r = Bun.spawnSync(['git', '-C', dir, 'grep', '-l', '-E', NEWER_ASSERTJ, commit, '--', TEST_ROOT]);
+  const newerAssertj = r.stdout
+    .toString()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.slice(l.indexOf(TEST_ROOT) + TEST_ROOT.length));
+  return { pomXml, newerAssertj };
+}
+
 /** Runs that say nothing about the tests (the environment or the sandbox failed, or the run timed out). */
 const BROKEN = new Set(['infra_error', 'timeout', 'apply_failed', 'bad_input']);
 
 /** Runs one row; never throws for a row faun cannot run: the record says why. */
 export async function runRow(row: PublishedRow, o: RunOptions): Promise<InstanceRecord> {
   const source = o.mirrors[`${row.org}/${row.repo}`.toLowerCase()];
-  const p = planFor(
-    row.org,
-    row.repo,
-    row.number,
-    o.specs,
-    source ? fileAt(source, row.base_sha, 'pom.xml') : null,
-  );
+  const p = planFor(row.org, row.repo, row.number, o.specs, source ? baseTree(source, row.base_sha) : null);
   const rec: InstanceRecord = {
     instance_id: row.id,
     repo: `${row.org}/${row.repo}`,

@@ -47,10 +47,28 @@ test('a jackson-core base whose POM asks for fastdoubleparser: its own spec, the
   const pom =
     '<project><dependency><groupId>ch.randelshofer</groupId><artifactId>fastdoubleparser</artifactId>' +
     '<version>0.8.0</version></dependency></project>';
-  const p = planFor('fasterxml', 'jackson-core', 964, REPO_SPECS, pom);
+  const p = planFor('fasterxml', 'jackson-core', 964, REPO_SPECS, {
+    pomXml: pom,
+    newerAssertj: ['a/ATest.java'],
+  });
   if (!('plan' in p)) throw new Error(p.unsupported);
   expect(p.plan.spec.sources?.[0]?.repo).toBe('wrandelshofer/FastDoubleParser');
   expect(p.plan.spec.testCmd).toBe(p.plan.command);
   expect(p.plan.deviations.at(-1)).toMatchObject({ what: 'dependency built from source' });
   expect(p.plan.deviations.at(-1)?.upstream).toContain('fastdoubleparser:0.8.0');
+});
+
+test('a base with AssertJ whose tests use API Debian lacks: those sources excluded, declared as changing the suite', () => {
+  const pom = '<project><dependency><artifactId>assertj-core</artifactId></dependency></project>';
+  const p = planFor('fasterxml', 'jackson-core', 1309, REPO_SPECS, {
+    pomXml: pom,
+    newerAssertj: ['b/BTest.java', 'a/ATest.java'],
+  });
+  if (!('plan' in p)) throw new Error(p.unsupported);
+  const excluded = p.plan.deviations.find((d) => d.what === 'excluded sources');
+  expect(excluded?.faun).toContain('a/ATest.java, b/BTest.java');
+  expect(excluded?.may_change_tests_run).toBe(true);
+  const pomStep = p.plan.spec.envSetup.find((s) => s.includes('base64'))!;
+  const written = Buffer.from(/echo (\S+) \| base64 -d/.exec(pomStep)![1]!, 'base64').toString();
+  expect(written).toContain('<testExclude>a/ATest.java</testExclude><testExclude>b/BTest.java</testExclude>');
 });

@@ -6,6 +6,14 @@
  * reason.
  */
 import { type EnvSpec, jacksonCoreDeps, jacksonCoreSpec } from '@faun/harness';
+
+/** What the plan reads from the row's base tree: its `pom.xml`, and the test sources using newer AssertJ. */
+export interface BaseTree {
+  pomXml: string;
+  /** Paths under src/test/java of the test sources that use AssertJ API Debian's 3.14.0 lacks. */
+  newerAssertj: string[];
+}
+
 import type { Language } from '@faun/schema';
 
 /** One difference between the upstream command or tree and faun's. */
@@ -40,12 +48,14 @@ interface MavenRepo {
   /** PRs whose Multi-SWE-bench scripts run another command: theirs, and the flags faun adds for it. */
   perPr?: Record<number, { upstream: string; flags: string; dropped?: string }>;
   /** The spec for a tree whose `pom.xml` is this (when it depends on what the POM asks for), and its deviations. */
-  specOf?: (pomXml: string) => { spec: EnvSpec; deviations: Deviation[] };
+  specOf?: (tree: BaseTree) => { spec: EnvSpec; deviations: Deviation[] };
 }
 
 /** jackson-core 2.15+ needs fastdoubleparser, 2.16+ AssertJ: both put in Debian's repository. */
-function jacksonCoreFor(pomXml: string): { spec: EnvSpec; deviations: Deviation[] } {
-  const deps = jacksonCoreDeps(pomXml);
+function jacksonCoreFor(tree: BaseTree): { spec: EnvSpec; deviations: Deviation[] } {
+  const found = jacksonCoreDeps(tree.pomXml);
+  const testExcludes = found.assertj ? [...tree.newerAssertj].sort() : [];
+  const deps = testExcludes.length ? { ...found, testExcludes } : found;
   const deviations: Deviation[] = [];
   if (deps.fastdoubleparser)
     deviations.push({
@@ -60,6 +70,13 @@ function jacksonCoreFor(pomXml: string): { spec: EnvSpec; deviations: Deviation[
       upstream: "org.assertj:assertj-core at the parent POM's version",
       faun: "Debian's assertj-core 3.14.0",
       may_change_tests_run: false,
+    });
+  if (testExcludes.length)
+    deviations.push({
+      what: 'excluded sources',
+      upstream: 'every test source compiled and run',
+      faun: `left out of compilation and runs (they use AssertJ API newer than Debian's 3.14.0): ${testExcludes.join(', ')}`,
+      may_change_tests_run: true,
     });
   return { spec: jacksonCoreSpec(deps), deviations };
 }
@@ -124,15 +141,15 @@ export function mavenDeviations(pom: string): Deviation[] {
 }
 
 /**
- * The plan for a row of `org/repo` PR `number`, given faun's environment specs and the `pom.xml` of the
- * row's base (null: the repository's spec as it is).
+ * The plan for a row of `org/repo` PR `number`, given faun's environment specs and what it reads of the
+ * row's base tree (null: the repository's spec as it is).
  */
 export function planFor(
   org: string,
   repo: string,
   number: number,
   specs: readonly EnvSpec[],
-  pomXml: string | null = null,
+  tree: BaseTree | null = null,
 ): Plan {
   const key = `${org}/${repo}`.toLowerCase();
   const m = MAVEN[key];
@@ -140,7 +157,7 @@ export function planFor(
     return {
       unsupported: `no offline environment for ${org}/${repo}: Multi-SWE-bench's command for it is not mapped to a faun spec`,
     };
-  const own = m.specOf && pomXml !== null ? m.specOf(pomXml) : null;
+  const own = m.specOf && tree ? m.specOf(tree) : null;
   const found = own?.spec ?? specs.find((s) => s.name.toLowerCase() === key);
   if (!found) return { unsupported: `no environment spec for ${org}/${repo} in faun's specs` };
   // SWE-bench-java's one-run-per-test commands are not Multi-SWE-bench's: left out

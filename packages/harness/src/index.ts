@@ -32,7 +32,7 @@ export {
 export { isEmptyPatch, patchFiles, unsafePaths } from './patch.ts';
 export { regradeRun } from './regrade.ts';
 export { snapshotRepo } from './repo.ts';
-export { type JacksonCoreDeps, jacksonCoreDeps, jacksonCoreSpec } from './repo-specs-java.ts';
+export { type JacksonCoreDeps, jacksonCoreDeps, jacksonCoreSpec, NEWER_ASSERTJ } from './repo-specs-java.ts';
 export { instanceReport, type RunReport, runReport } from './report.ts';
 export { type InstanceRun, type RunOptions, runInstance } from './run-instance.ts';
 export { type Backend, DEFAULT_LIMITS, type Limits, type Sandbox } from './sandbox.ts';
