@@ -32,3 +32,14 @@ test('pickFlags keeps one benchmark’s flags with their values', () => {
     '--out=d',
   ]);
 });
+
+test('a switch takes no value: pickFlags leaves the next token alone, parseFlags reads it as true', () => {
+  const flags = { fresh: false, out: undefined };
+  expect(parseFlags('x', [], flags)).toEqual({ fresh: false, out: undefined });
+  expect(parseFlags('x', ['--fresh', '--out', 'd'], flags)).toEqual({ fresh: true, out: 'd' });
+  expect(pickFlags(['--fresh', '--out', 'd', '--n', '1'], ['fresh', 'out'], ['fresh'])).toEqual([
+    '--fresh',
+    '--out',
+    'd',
+  ]);
+});

@@ -7,10 +7,19 @@
 import { UsageError } from '@faun/kit';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
-/** Flag name (kebab-case, without dashes) → default value; a number default makes a numeric flag. */
-export type FlagDefaults = Record<string, number | string | undefined>;
+/**
+ * Flag name (kebab-case, without dashes) → default value; a number default makes a numeric flag, `false` a
+ * switch (given without a value).
+ */
+export type FlagDefaults = Record<string, number | string | boolean | undefined>;
 
-type Parsed<F extends FlagDefaults> = { [K in keyof F]: F[K] extends number ? number : string | undefined };
+type Parsed<F extends FlagDefaults> = {
+  [K in keyof F]: F[K] extends number ? number : F[K] extends boolean ? boolean : string | undefined;
+};
+
+/** The switches among `flags` (flags that take no value). */
+export const switchesOf = (flags: FlagDefaults): string[] =>
+  Object.keys(flags).filter((k) => typeof flags[k] === 'boolean');
 
 const camel = (s: string) => s.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
@@ -32,6 +41,7 @@ export function parseFlags<const F extends FlagDefaults>(
           throw new InvalidArgumentError(`expected a number ≥ 0, got '${v}'`);
         return n;
       });
+    else if (typeof def === 'boolean') cmd.option(`--${name}`);
     else cmd.option(`--${name} <value>`);
   }
   try {
@@ -54,14 +64,18 @@ export function parseFlags<const F extends FlagDefaults>(
 }
 
 /** The tokens of `args` that belong to `names` (`--x v` and `--x=v` forms). */
-export function pickFlags(args: readonly string[], names: readonly string[]): string[] {
+export function pickFlags(
+  args: readonly string[],
+  names: readonly string[],
+  switches: readonly string[] = [],
+): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const name = a.startsWith('--') ? a.slice(2).split('=')[0]! : null;
     if (name === null || !names.includes(name)) continue;
     out.push(a);
-    if (!a.includes('=') && i + 1 < args.length) out.push(args[++i]!);
+    if (!a.includes('=') && !switches.includes(name) && i + 1 < args.length) out.push(args[++i]!);
   }
   return out;
 }

@@ -10,11 +10,11 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { FaunError, UsageError } from '@faun/kit';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
-import { type FlagDefaults, parseFlags, pickFlags } from './args.ts';
+import { type FlagDefaults, parseFlags, pickFlags, switchesOf } from './args.ts';
 
 export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api', 'jsonl'] as const;
 /** Benchmarks that need reference sources and run only when named. */
-const ON_REQUEST = ['reports', 'real-exec', 'lite', 'msb-parity'] as const;
+const ON_REQUEST = ['reports', 'real-exec', 'lite', 'msb-parity', 'msb-published'] as const;
 const ALL = [...BENCHES, ...ON_REQUEST, 'tables'] as const;
 const OUT = join(import.meta.dir, '..', 'out');
 
@@ -66,6 +66,10 @@ const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
             validate --rule multi-swe-bench → gold / empty / test-reverting patches (--mirrors DIR; only when named)
   msb-parity Multi-SWE-bench's own report code on the stage logs "faun validate --stage-logs" kept, against
             faun's derivation (--msb-src DIR --logs DIR; only when named)
+  msb-published published Multi-SWE-bench dataset rows run as Multi-SWE-bench runs them (base commit,
+            whole-suite command, run / test / fix stages) with the empty and test-patch-only controls:
+            OUT/<instance_id>.json with faun's f2p/p2p/n2p/s2p against the row's, every deviation, a summary;
+            exit 1 when a control resolves (--rows FILE --mirrors DIR --out DIR [--fresh]; only when named)
   lite      SWE-bench Lite gold and empty runs over every row whose repository has a mirror, per repository:
             rows, environment build time, resolved counts, each gold failure's tests and reason
             (--mirrors DIR [--data DIR] [--workers N] [--passes 2] [--repos a/b,c/d]; only when named)
@@ -88,6 +92,7 @@ const mods = new Map<string, BenchModule>();
 for (const name of selected) mods.set(name, await load(name));
 // Every flag must belong to a selected benchmark; each one then sees only its own flags.
 const known = [...new Set([...mods.values()].flatMap((m) => Object.keys(m.FLAGS)))];
+const switches = [...new Set([...mods.values()].flatMap((m) => switchesOf(m.FLAGS)))];
 const stray = rest.find(
   (a, i) => !a.startsWith('-') && !(rest[i - 1]?.startsWith('--') && !rest[i - 1]?.includes('=')),
 );
@@ -96,15 +101,21 @@ if (stray) {
   process.exit(2);
 }
 try {
-  parseFlags(selected.join('+'), rest, Object.fromEntries(known.map((k) => [k, undefined])));
-  for (const [name, mod] of mods) parseFlags(name, pickFlags(rest, Object.keys(mod.FLAGS)), mod.FLAGS);
+  parseFlags(
+    selected.join('+'),
+    rest,
+    Object.fromEntries(known.map((k) => [k, switches.includes(k) ? false : undefined])),
+  );
+  for (const [name, mod] of mods)
+    parseFlags(name, pickFlags(rest, Object.keys(mod.FLAGS), switchesOf(mod.FLAGS)), mod.FLAGS);
 } catch (e) {
   if (!(e instanceof UsageError)) throw e;
   console.error(`${e.message}\n  hint: ${e.hint}`);
   process.exit(2);
 }
 try {
-  for (const [name, mod] of mods) await runOne(name, mod, pickFlags(rest, Object.keys(mod.FLAGS)));
+  for (const [name, mod] of mods)
+    await runOne(name, mod, pickFlags(rest, Object.keys(mod.FLAGS), switchesOf(mod.FLAGS)));
 } catch (e) {
   // faun's own errors say what to do: their message and hint, no stack, their exit code
   if (!(e instanceof FaunError)) throw e;

@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
 import { testInstance } from '../run/test-instance.ts';
 import { envDockerfile } from './docker-images.ts';
-import { JAVA_SPECS, jacksonCoreUpstreamStep, standinPom } from './repo-specs-java.ts';
+import {
+  FASTDOUBLEPARSER_COMMITS,
+  fastDoubleParserStep,
+  JAVA_SPECS,
+  jacksonCoreDeps,
+  jacksonCoreSpec,
+  jacksonCoreUpstreamStep,
+  standinPom,
+} from './repo-specs-java.ts';
 import { writeFileStep } from './spec-steps.ts';
 import { versionForPr } from './spec-versions.ts';
 import { installSteps, javaTestClasses, specFor, testCommand } from './specs.ts';
@@ -144,4 +152,34 @@ test('{test_classes}: the Java test classes the test patch touches, as a Surefir
     }),
   );
   expect(cmd).toContain('-Dtest=ATest,BTest ');
+});
+
+test('jackson-core 2.15+: fastdoubleparser and AssertJ read from its POM, put in the env layer', () => {
+  const pom = (fdp: string, assertj: boolean) =>
+    `<project><dependencies><dependency><groupId>ch.randelshofer</groupId><artifactId>fastdoubleparser</artifactId>\n` +
+    `      <version>${fdp}</version></dependency>${assertj ? '<dependency><artifactId>assertj-core</artifactId></dependency>' : ''}</dependencies></project>`;
+  expect(jacksonCoreDeps(pom('0.9.0', true))).toEqual({ fastdoubleparser: '0.9.0', assertj: true });
+  expect(jacksonCoreDeps('<project><artifactId>junit</artifactId></project>')).toEqual({
+    fastdoubleparser: null,
+    assertj: false,
+  });
+  const spec = jacksonCoreSpec({ fastdoubleparser: '1.0.0', assertj: true });
+  expect(spec.sources).toEqual([
+    {
+      repo: 'wrandelshofer/FastDoubleParser',
+      commit: FASTDOUBLEPARSER_COMMITS['1.0.0']!,
+      dest: '/opt/faun-src/fastdoubleparser',
+    },
+  ]);
+  expect(spec.envSetup[0]).toBe(fastDoubleParserStep('1.0.0'));
+  expect(spec.envSetup[0]).toContain('/usr/share/maven-repo/ch/randelshofer/fastdoubleparser/1.0.0');
+  const written = Buffer.from(/echo (\S+) \| base64 -d/.exec(spec.envSetup[1]!)![1]!, 'base64').toString();
+  expect(written).toContain(
+    '<artifactId>fastdoubleparser</artifactId><version>1.0.0</version><scope>compile',
+  );
+  expect(written).toContain('<artifactId>assertj-core</artifactId><version>3.14.0</version><scope>test');
+  expect(spec.apt).toContain('libassertj-core-java');
+  // without extra dependencies: the repository's own spec
+  expect(jacksonCoreSpec({ fastdoubleparser: null, assertj: false })).toEqual(JAVA_SPECS[0]!);
+  expect(() => jacksonCoreSpec({ fastdoubleparser: '9.9.9', assertj: false })).toThrow('9.9.9');
 });

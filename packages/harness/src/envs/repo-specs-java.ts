@@ -162,8 +162,73 @@ const JACKSON_TEST_DEPS = [
   'org.junit.jupiter:junit-jupiter:5.9.2',
 ];
 
-export const JAVA_SPECS: EnvSpec[] = [
-  {
+/** What a jackson-core tree's POM asks for beyond JUnit: fastdoubleparser (2.15+) and AssertJ (2.16+). */
+export interface JacksonCoreDeps {
+  /** fastdoubleparser's version, or null when the POM does not depend on it. */
+  fastdoubleparser: string | null;
+  assertj: boolean;
+  /**
+   * Test sources (paths under src/test/java) left out of compilation and runs: those that use AssertJ API
+   * newer than Debian's 3.14.0 (`ThrowingConsumer`, `succeedsWithin`).
+   */
+  testExcludes?: string[];
+}
+const NO_EXTRA_DEPS: JacksonCoreDeps = { fastdoubleparser: null, assertj: false };
+
+/** AssertJ API that Debian's assertj-core 3.14.0 lacks (a `git grep -E` pattern). */
+export const NEWER_ASSERTJ = 'ThrowingConsumer|succeedsWithin';
+
+/** The extra dependencies of a jackson-core `pom.xml` (pure; the text is data, only matched). */
+export function jacksonCoreDeps(pomXml: string): JacksonCoreDeps {
+  const fdp = /<artifactId>fastdoubleparser<\/artifactId>\s*<version>([\w.-]+)<\/version>/.exec(pomXml);
+  return {
+    fastdoubleparser: fdp?.[1] ?? null,
+    assertj: /<artifactId>assertj-core<\/artifactId>/.test(pomXml),
+  };
+}
+
+/** fastdoubleparser's release commits (github.com/wrandelshofer/FastDoubleParser tags v<version>). */
+export const FASTDOUBLEPARSER_COMMITS: Record<string, string> = {
+  '0.6.0': '1a0ae4bd99dd5ab1db4e867ee74ab725517ff346',
+  '0.8.0': 'aeeab26365235cc2fbfb68fea2145a4b86a800fd',
+  '0.9.0': 'fca8ab6ddfd2f6c2f0669fcba27b84cb0b0d0280',
+  '1.0.0': '6080865ed6ba7a3dfa3264bdeffc7d997f1a9934',
+};
+const FDP_SRC = '/opt/faun-src/fastdoubleparser';
+
+/**
+ * Env step: fastdoubleparser `version` built from its source as its Java 8 jar is (the shared sources
+ * without the ones its java8 module replaces or leaves out, plus that module's), into Debian's Maven
+ * repository. Debian ships no fastdoubleparser.
+ */
+export function fastDoubleParserStep(version: string): string {
+  const dir = `/usr/share/maven-repo/ch/randelshofer/fastdoubleparser/${version}`;
+  const pom =
+    '<project><modelVersion>4.0.0</modelVersion><groupId>ch.randelshofer</groupId>' +
+    `<artifactId>fastdoubleparser</artifactId><version>${version}</version></project>`;
+  const left = ['Decimal', 'FastDoubleSwar', 'FastDoubleVector', 'FastIntegerMath', 'BigSignificand'];
+  return [
+    `mkdir -p /tmp/faun-fdp/src /tmp/faun-fdp/classes && cd ${FDP_SRC}`,
+    "cp $(find fastdoubleparser-dev/src/main/java -path '*/ch/randelshofer/fastdoubleparser/*.java') /tmp/faun-fdp/src/",
+    `for f in ${left.join(' ')}; do rm -f /tmp/faun-fdp/src/$f.java; done`,
+    "cp $(find fastdoubleparser-java8/src/main/java -name '*.java') /tmp/faun-fdp/src/",
+    'javac -nowarn --release 8 -encoding UTF-8 -d /tmp/faun-fdp/classes /tmp/faun-fdp/src/*.java',
+    `mkdir -p ${dir}`,
+    `jar cf ${dir}/fastdoubleparser-${version}.jar -C /tmp/faun-fdp/classes .`,
+    `printf '%s\\n' '${pom}' > ${dir}/fastdoubleparser-${version}.pom`,
+    `cd / && rm -rf /tmp/faun-fdp ${FDP_SRC}`,
+  ].join(' && ');
+}
+
+/**
+ * jackson-core's spec for a tree with these extra dependencies: fastdoubleparser built from its source
+ * (fastDoubleParserStep), AssertJ from Debian (3.14.0).
+ */
+export function jacksonCoreSpec(deps: JacksonCoreDeps): EnvSpec {
+  const fdp = deps.fastdoubleparser;
+  const commit = fdp ? FASTDOUBLEPARSER_COMMITS[fdp] : undefined;
+  if (fdp && !commit) throw new Error(`no fastdoubleparser ${fdp} source commit known`);
+  return {
     // Multi-SWE-bench: `mvn clean test -Dmaven.test.skip=false -DfailIfNoTests=false` over the whole suite,
     // graded per test class from Surefire's summary lines. Here only the test classes the test patch
     // touches run (`-Dtest=`, as SWE-bench-java selects tests): the whole suite takes over 20 minutes on a
@@ -172,8 +237,12 @@ export const JAVA_SPECS: EnvSpec[] = [
     name: 'FasterXML/jackson-core',
     versions: ['2.14'],
     toolchain: 'java',
-    apt: JAVA_APT,
+    apt: deps.assertj ? [...JAVA_APT, 'libassertj-core-java'] : JAVA_APT,
+    ...(fdp && commit
+      ? { sources: [{ repo: 'wrandelshofer/FastDoubleParser', commit, dest: FDP_SRC }] }
+      : {}),
     envSetup: [
+      ...(fdp ? [fastDoubleParserStep(fdp)] : []),
       writeFileStep(
         JACKSON_CORE_POM,
         standinPom({
@@ -182,7 +251,9 @@ export const JAVA_SPECS: EnvSpec[] = [
           version: '2.14.0',
           release: '8',
           excludes: ['**/failing/**/*.java'],
-          testDeps: JACKSON_TEST_DEPS,
+          ...(fdp ? { deps: [`ch.randelshofer:fastdoubleparser:${fdp}`] } : {}),
+          testDeps: [...JACKSON_TEST_DEPS, ...(deps.assertj ? ['org.assertj:assertj-core:3.14.0'] : [])],
+          ...(deps.testExcludes?.length ? { testExcludes: deps.testExcludes } : {}),
         }),
       ),
     ],
@@ -196,7 +267,11 @@ export const JAVA_SPECS: EnvSpec[] = [
     ],
     ...mavenRun(JACKSON_CORE_POM),
     specVersion: '1',
-  },
+  };
+}
+
+export const JAVA_SPECS: EnvSpec[] = [
+  jacksonCoreSpec(NO_EXTRA_DEPS),
   {
     // Multi-SWE-bench's command and parser as jackson-core's; the same touched-classes selection. 2.14 builds
     // against upstream jackson-core 2.14.1 (built from Debian's source package: jacksonCoreUpstreamStep) and
