@@ -16,43 +16,8 @@ set -euo pipefail
 OUT=${1:?usage: native-logs.sh OUT_DIR [project…]}
 shift
 PROJECTS=${*:-go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt}
-MIRRORS=${MIRRORS:-/work/.mirror}
-NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../../../.." && pwd)
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-
-tag() { (cd "$ROOT" && bun -e "import { toolchainImageTag } from '@faun/services'; console.log(toolchainImageTag('$1'))"); }
-
-# checkout REPO COMMIT DIR: a work tree of REPO at COMMIT from its mirror.
-checkout() {
-  local git="$MIRRORS/${1/\//+}/repo"
-  [ -d "$git" ] || { echo "missing mirror $git (fetch github:$1 first)" >&2; exit 1; }
-  git clone -q "$git" "$3" && git -C "$3" checkout -q "$2"
-}
-
-# run IMAGE OUTDIR SCRIPT [docker args…]: runs SCRIPT (bash) in IMAGE with OUTDIR at /out.
-run() {
-  local image=$1 out=$2 script=$3
-  shift 3
-  mkdir -p "$out"
-  printf '%s\n' "$script" >"$out/run.sh"
-  echo "== $(basename "$out") ($image)" >&2
-  docker run --rm -v "$out:/out" "$@" "$image" bash /out/run.sh
-}
-
-# A TLS-intercepting proxy between the containers and the registry needs its CA: CA_BUNDLE (default
-# $NODE_EXTRA_CA_CERTS) is mounted and handed to node.
-CA_BUNDLE=${CA_BUNDLE:-${NODE_EXTRA_CA_CERTS:-}}
-ca_args() { if [ -n "$CA_BUNDLE" ]; then echo "-e NODE_EXTRA_CA_CERTS=/ca.crt -v $CA_BUNDLE:/ca.crt:ro"; fi; }
-
-npm_cli() {
-  [ -d "$WORK/npm" ] || { mkdir -p "$WORK/npm" && curl -sSfL "$NPM_TARBALL_URL" | tar xz -C "$WORK/npm"; }
-  echo "$WORK/npm/package"
-}
+# shellcheck source=logs-common.sh
+source "$(dirname "$0")/logs-common.sh"
 
 go_cmp() {
   local o="$OUT/go-cmp"
@@ -98,9 +63,6 @@ gson_prepare() {
   [ -d "$WORK/gson" ] || checkout google/gson gson-parent-2.10.1 "$WORK/gson"
   echo "$WORK/gson/gson"
 }
-
-# Sources generated from gson's java-templates, as its own build does.
-GSON_TEMPLATES='for f in $(cd src/main/java-templates && find . -name "*.java"); do mkdir -p src/main/java/$(dirname $f); sed "s/\${project.version}/2.10.1/g" src/main/java-templates/$f > src/main/java/$f; done'
 
 gson_maven() {
   local src o="$OUT/gson-maven"
