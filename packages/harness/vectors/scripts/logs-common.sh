@@ -42,3 +42,16 @@ npm_cli() {
 
 # Sources generated from gson's java-templates, as its own build does.
 GSON_TEMPLATES='for f in $(cd src/main/java-templates && find . -name "*.java"); do mkdir -p src/main/java/$(dirname $f); sed "s/\${project.version}/2.10.1/g" src/main/java-templates/$f > src/main/java/$f; done'
+
+# Container script preludes: go-cmp's and regex-syntax's sources from Debian's packages, copied to /tmp and
+# entered (their versions in /out/version.txt).
+GO_CMP_SETUP='set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends golang-github-google-go-cmp-dev >/dev/null
+dpkg-query -W golang-github-google-go-cmp-dev > /out/version.txt
+export CGO_ENABLED=0 GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE=/tmp/gocache
+cp -r /usr/share/gocode/src/github.com/google/go-cmp /tmp/cmp && cd /tmp/cmp'
+REGEX_SYNTAX_SETUP='set -e
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends librust-regex-syntax-dev >/dev/null
+dpkg-query -W librust-regex-syntax-dev > /out/version.txt
+export CARGO_HOME=/tmp/cargo CARGO_TERM_COLOR=never
+cp -r /usr/share/cargo/registry/regex-syntax-0.6.* /tmp/rs && cd /tmp/rs && rm -f .cargo-checksum.json'

@@ -22,13 +22,9 @@ source "$(dirname "$0")/logs-common.sh"
 go_cmp() {
   local o="$OUT/go-cmp"
   mkdir -p "$o" && cp "$HERE/native/go-cmp-planted_test.go.txt" "$o/planted_test.go"
-  run "$(tag go)" "$o" '
-set -e
-apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends golang-github-google-go-cmp-dev >/dev/null
-dpkg-query -W golang-github-google-go-cmp-dev > /out/version.txt
-export CGO_ENABLED=0 GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE=/tmp/gocache
-cp -r /usr/share/gocode/src/github.com/google/go-cmp /tmp/cmp && cd /tmp/cmp
-go test -v -count=1 ./... > /out/go-test-v.log 2>&1 || true
+  run "$(tag go)" "$o" "
+$GO_CMP_SETUP
+"'go test -v -count=1 ./... > /out/go-test-v.log 2>&1 || true
 go test -json -count=1 ./... > /out/go-test-json.log 2>&1 || true
 cp /out/planted_test.go cmp/zz_planted_test.go
 go test -v -count=1 ./... > /out/go-test-v-planted.log 2>&1 || true'
@@ -47,13 +43,9 @@ go test -v -count=1 ./... > /out/go-test-v.log 2>&1 || true'
 regex_syntax() {
   local o="$OUT/regex-syntax"
   mkdir -p "$o" && cp "$HERE/native/regex-syntax-planted.rs.txt" "$o/planted.rs"
-  run "$(tag rust)" "$o" '
-set -e
-apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends librust-regex-syntax-dev >/dev/null
-dpkg-query -W librust-regex-syntax-dev > /out/version.txt
-export CARGO_HOME=/tmp/cargo CARGO_TERM_COLOR=never
-cp -r /usr/share/cargo/registry/regex-syntax-0.6.* /tmp/rs && cd /tmp/rs && rm -f .cargo-checksum.json
-cargo test --offline --no-fail-fast > /out/cargo-test.log 2>&1 || true
+  run "$(tag rust)" "$o" "
+$REGEX_SYNTAX_SETUP
+"'cargo test --offline --no-fail-fast > /out/cargo-test.log 2>&1 || true
 cat /out/planted.rs >> src/lib.rs
 cargo test --offline --no-fail-fast --lib > /out/cargo-test-planted.log 2>&1 || true
 cargo test --offline --no-fail-fast --lib -- --nocapture --test-threads=1 > /out/cargo-test-planted-nocapture.log 2>&1 || true'

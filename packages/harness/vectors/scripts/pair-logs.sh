@@ -57,13 +57,9 @@ node /npm/bin/npm-cli.js install --no-save --legacy-peer-deps --ignore-scripts -
 
 # go test -v: run b with one package and one test at a time (other durations, other interleaving).
 go_cmp() {
-  run "$(tag go)" "$OUT/go-cmp" '
-set -e
-apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends golang-github-google-go-cmp-dev >/dev/null
-dpkg-query -W golang-github-google-go-cmp-dev > /out/version.txt
-export CGO_ENABLED=0 GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE=/tmp/gocache
-cp -r /usr/share/gocode/src/github.com/google/go-cmp /tmp/cmp && cd /tmp/cmp
-go test -v -count=1 ./... > /out/a.log 2>&1 || true
+  run "$(tag go)" "$OUT/go-cmp" "
+$GO_CMP_SETUP
+"'go test -v -count=1 ./... > /out/a.log 2>&1 || true
 go test -v -count=1 -p 1 -parallel 1 ./... > /out/b.log 2>&1 || true
 go test -json -count=1 ./... > /out/json-a.log 2>&1 || true
 go test -json -count=1 -p 1 -parallel 1 ./... > /out/json-b.log 2>&1 || true'
@@ -71,13 +67,9 @@ go test -json -count=1 -p 1 -parallel 1 ./... > /out/json-b.log 2>&1 || true'
 
 # cargo test: run b with one test thread (another order, other times).
 regex_syntax() {
-  run "$(tag rust)" "$OUT/regex-syntax" '
-set -e
-apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends librust-regex-syntax-dev >/dev/null
-dpkg-query -W librust-regex-syntax-dev > /out/version.txt
-export CARGO_HOME=/tmp/cargo CARGO_TERM_COLOR=never
-cp -r /usr/share/cargo/registry/regex-syntax-0.6.* /tmp/rs && cd /tmp/rs && rm -f .cargo-checksum.json
-cargo test --offline --no-fail-fast --lib > /out/a.log 2>&1 || true
+  run "$(tag rust)" "$OUT/regex-syntax" "
+$REGEX_SYNTAX_SETUP
+"'cargo test --offline --no-fail-fast --lib > /out/a.log 2>&1 || true
 cargo test --offline --no-fail-fast --lib -- --test-threads=1 > /out/b.log 2>&1 || true'
 }
 
