@@ -156,20 +156,24 @@ test('empty inputs are an error unless --allow-empty (score, build, verify)', ()
 }, 60_000);
 
 test('verify: a prediction for an unknown instance or without model_patch names its line', () => {
-  writeFileSync(
-    join(dir, 'unknown.jsonl'),
-    `${JSON.stringify({ instance_id: 'other__x-9', model_patch: '' })}\n`,
-  );
-  const u = faun('verify', '--instances', 'inst.jsonl', '--predictions', 'unknown.jsonl', '--run-id', 'u1');
-  expect(u.code).toBe(1);
-  expect(u.stderr).toContain("unknown.jsonl:1: instance_id: 'other__x-9' is not an instance of inst.jsonl");
-  writeFileSync(
-    join(dir, 'nopatch.jsonl'),
-    `${JSON.stringify({ instance_id: 'acme__calc-1', model_name_or_path: 'm' })}\n`,
-  );
-  const n = faun('verify', '--instances', 'inst.jsonl', '--predictions', 'nopatch.jsonl', '--run-id', 'n1');
-  expect(n.code).toBe(1);
-  expect(n.stderr).toContain('nopatch.jsonl:1: model_patch: missing');
+  const cases: [string, object, string][] = [
+    [
+      'unknown',
+      { instance_id: 'other__x-9', model_patch: '' },
+      "unknown.jsonl:1: instance_id: 'other__x-9' is not an instance of inst.jsonl",
+    ],
+    [
+      'nopatch',
+      { instance_id: 'acme__calc-1', model_name_or_path: 'm' },
+      'nopatch.jsonl:1: model_patch: missing',
+    ],
+  ];
+  for (const [name, row, message] of cases) {
+    writeFileSync(join(dir, `${name}.jsonl`), `${JSON.stringify(row)}\n`);
+    const r = faun('verify', '--instances', 'inst.jsonl', '--predictions', `${name}.jsonl`, '--run-id', name);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+  }
 }, 60_000);
 
 test('build --from-swebench: a row without problem_statement names it; rows without files build nothing and fail', () => {
