@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { runFaun } from '../testing/cli.ts';
 import { type Fixture, makeFixture } from '../testing/fixtures.ts';
 
-const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
 const hasPytest = Bun.spawnSync(['python3', '-m', 'pytest', '--version']).exitCode === 0;
 let root = '';
 let fx: Fixture;
@@ -29,33 +29,17 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function verify(...args: string[]) {
-  const p = Bun.spawnSync(
-    [
-      'bun',
-      MAIN,
-      'verify',
-      '--backend',
-      'local',
-      '--timeout',
-      '60',
-      '--log-dir',
-      join(root, 'logs'),
-      ...args,
-    ],
+  const r = runFaun(
+    ['verify', '--backend', 'local', '--timeout', '60', '--log-dir', join(root, 'logs'), ...args],
     {
-      env: {
-        ...process.env,
-        FAUN_STATE_DIR: join(root, 'state'),
-        // Cloning must fail fast and the same way with or without network access.
-        https_proxy: 'http://127.0.0.1:9',
-        HTTPS_PROXY: 'http://127.0.0.1:9',
-        GIT_TERMINAL_PROMPT: '0',
-      },
-      stdout: 'pipe',
-      stderr: 'pipe',
+      FAUN_STATE_DIR: join(root, 'state'),
+      // Cloning must fail fast and the same way with or without network access.
+      https_proxy: 'http://127.0.0.1:9',
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      GIT_TERMINAL_PROMPT: '0',
     },
   );
-  return { code: p.exitCode, out: `${p.stdout.toString()}\n${p.stderr.toString()}` };
+  return { code: r.code, out: `${r.stdout}\n${r.stderr}` };
 }
 const report = (id: string) => JSON.parse(readFileSync(join(root, 'logs', id, 'report.json'), 'utf8'));
 
