@@ -37,6 +37,19 @@ function faun(...args: string[]) {
 const scoreFl = (predictions: string, ...rest: string[]) =>
   faun('score', '--task', 'fl', '--dataset', 'fl.jsonl', '--predictions', predictions, ...rest);
 
+/** `faun predict` over fl.jsonl with `model`. */
+const predictFl = (model: string) => [
+  'predict',
+  '--task',
+  'fl',
+  '--dataset',
+  'fl.jsonl',
+  '--model',
+  model,
+  '--out',
+  'o.jsonl',
+];
+
 test('a missing file is a usage error (exit 2) in every verb, naming the option and the path', () => {
   const cases: [string[], string][] = [
     [['score-pairs', '--metric', 'bleu', '--input', 'nope.jsonl'], '--input nope.jsonl: no such file'],
@@ -49,20 +62,7 @@ test('a missing file is a usage error (exit 2) in every verb, naming the option 
       '--dataset nope.jsonl: no such file',
     ],
     [['build', '--from-swebench', 'nope.jsonl', '--out', 'ds'], '--from-swebench nope.jsonl: no such file'],
-    [
-      [
-        'predict',
-        '--task',
-        'fl',
-        '--dataset',
-        'fl.jsonl',
-        '--model',
-        'replay:nope.jsonl',
-        '--out',
-        'o.jsonl',
-      ],
-      '--model replay:nope.jsonl: no such file',
-    ],
+    [predictFl('replay:nope.jsonl'), '--model replay:nope.jsonl: no such file'],
     [
       ['verify', '--instances', 'nope.jsonl', '--predictions', 'gold'],
       '--instances nope.jsonl: no such file',
@@ -85,17 +85,7 @@ test('build --from-swebench: a folder (exit 2) or a line that is not JSON (exit 
 }, 60_000);
 
 test('predict --model replay:<bad file> names the file and line, exit 1', () => {
-  const r = faun(
-    'predict',
-    '--task',
-    'fl',
-    '--dataset',
-    'fl.jsonl',
-    '--model',
-    'replay:bad.jsonl',
-    '--out',
-    'o.jsonl',
-  );
+  const r = faun(...predictFl('replay:bad.jsonl'));
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('bad.jsonl:1');
 }, 60_000);
