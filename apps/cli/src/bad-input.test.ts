@@ -37,6 +37,13 @@ function faun(...args: string[]) {
 const scoreFl = (predictions: string, ...rest: string[]) =>
   faun('score', '--task', 'fl', '--dataset', 'fl.jsonl', '--predictions', predictions, ...rest);
 
+/** Runs `faun …args` and expects exit `code` with every one of `messages` on stderr. */
+function fails(code: number, messages: string[], ...args: string[]): void {
+  const r = faun(...args);
+  expect(r.code).toBe(code);
+  for (const m of messages) expect(r.stderr).toContain(m);
+}
+
 /** `faun predict` over fl.jsonl with `model`. */
 const predictFl = (model: string) => [
   'predict',
@@ -76,12 +83,8 @@ test('a missing file is a usage error (exit 2) in every verb, naming the option 
 }, 60_000);
 
 test('build --from-swebench: a folder (exit 2) or a line that is not JSON (exit 1) is named', () => {
-  const d = faun('build', '--from-swebench', 'folder', '--out', 'ds');
-  expect(d.code).toBe(2);
-  expect(d.stderr).toContain('--from-swebench folder: is a directory');
-  const b = faun('build', '--from-swebench', 'bad.jsonl', '--out', 'ds');
-  expect(b.code).toBe(1);
-  expect(b.stderr).toContain('bad.jsonl:1: (line): not valid JSON');
+  fails(2, ['--from-swebench folder: is a directory'], 'build', '--from-swebench', 'folder', '--out', 'ds');
+  fails(1, ['bad.jsonl:1: (line): not valid JSON'], 'build', '--from-swebench', 'bad.jsonl', '--out', 'ds');
 }, 60_000);
 
 test('predict --model replay:<bad file> names the file and line, exit 1', () => {
@@ -169,13 +172,10 @@ test('verify: a prediction for an unknown instance or without model_patch names 
 test('build --from-swebench: a row without problem_statement names it; rows without files build nothing and fail', () => {
   const { problem_statement: _, ...noStatement } = inst;
   writeFileSync(join(dir, 'nostatement.jsonl'), `${JSON.stringify(noStatement)}\n`);
-  const m = faun('build', '--from-swebench', 'nostatement.jsonl', '--out', 'ds1');
-  expect(m.code).toBe(1);
-  expect(m.stderr).toContain('nostatement.jsonl:1: problem_statement: missing');
-  const plain = faun('build', '--from-swebench', 'inst.jsonl', '--out', 'ds2');
-  expect(plain.code).toBe(1);
-  expect(plain.stderr).toContain('--from-swebench inst.jsonl: no items were built');
-  expect(plain.stderr).toContain('--repo-dir');
+  const missing = 'nostatement.jsonl:1: problem_statement: missing';
+  fails(1, [missing], 'build', '--from-swebench', 'nostatement.jsonl', '--out', 'ds1');
+  const none = ['--from-swebench inst.jsonl: no items were built', '--repo-dir'];
+  fails(1, none, 'build', '--from-swebench', 'inst.jsonl', '--out', 'ds2');
 }, 60_000);
 
 test('`-` reads an input file from standard input', () => {
