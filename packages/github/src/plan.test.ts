@@ -7,7 +7,7 @@ import type { RawEntry } from '@faun/schema';
 import { SimClock } from './clock.ts';
 import { actorFromGraphql, entryFromRest, pullFromGraphql } from './records.ts';
 import { parseRepos } from './repos.ts';
-import { survivorEntry, survivorTasks } from './survivors.ts';
+import { type DetailTask, survivorEntry, survivorTasks } from './survivors.ts';
 import { TokenPool, tokensFromEnv } from './tokens.ts';
 
 const T = '2024-01-01T00:00:00Z';
@@ -41,10 +41,10 @@ const pr = (
   });
 
 /** Survivor tasks written `kind number`. */
-const tasks = (...t: string[]) =>
+const tasks = (...t: string[]): DetailTask[] =>
   t.map((k) => {
     const [kind, number] = k.split(' ');
-    return { kind, number: Number(number) };
+    return { kind: kind as DetailTask['kind'], number: Number(number) };
   });
 
 describe('survivorTasks', () => {
