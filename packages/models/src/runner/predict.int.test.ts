@@ -145,14 +145,22 @@ describe('faun predict against a fake OpenAI-compatible server', () => {
   }, 60_000);
 });
 
+/**
+ * A fresh server answering every item after `delayMs`, and `faun predict` started on it in the background
+ * (one at a time, no cache) writing `<name>.jsonl`, its cache in `cache-<name>`.
+ */
+async function slowPredict(name: string, delayMs: number) {
+  await server.stop();
+  server = startFakeOpenAi((k, a) => script(k, a));
+  script = (key) => ({ ...(answer(key) as { kind: 'ok'; text: string }), delayMs });
+  const out = join(dir, `${name}.jsonl`);
+  const args = [...common('fl8.jsonl', `${name}.jsonl`), '-j', '1', '--no-cache'];
+  return { out, args, child: cli(args, join(dir, `cache-${name}`)) };
+}
+
 describe('faun predict resumes after a kill', () => {
   test('a run killed midway resumes without resending finished items', async () => {
-    await server.stop();
-    server = startFakeOpenAi((k, a) => script(k, a));
-    script = (key) => ({ ...(answer(key) as { kind: 'ok'; text: string }), delayMs: 250 });
-    const out = join(dir, 'c.jsonl');
-    const args = [...common('fl8.jsonl', 'c.jsonl'), '-j', '1', '--no-cache'];
-    const child = cli(args, join(dir, 'cache-c'));
+    const { out, args, child } = await slowPredict('c', 250);
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
       if (existsSync(out) && readPreds(out).length >= 3) break;
@@ -184,12 +192,7 @@ describe('faun predict resumes after a kill', () => {
   }, 60_000);
 
   test('the first Ctrl+C stops cleanly, saves finished items and prints the resume command', async () => {
-    await server.stop();
-    server = startFakeOpenAi((k, a) => script(k, a));
-    script = (key) => ({ ...(answer(key) as { kind: 'ok'; text: string }), delayMs: 200 });
-    const out = join(dir, 'd.jsonl');
-    const args = [...common('fl8.jsonl', 'd.jsonl'), '-j', '1', '--no-cache'];
-    const child = cli(args, join(dir, 'cache-d'));
+    const { out, args, child } = await slowPredict('d', 200);
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline && !(existsSync(out) && readPreds(out).length >= 2)) await Bun.sleep(20);
     child.kill('SIGINT');
