@@ -4,19 +4,17 @@
  * (offline, no --repo-dir) and for one where only some instances failed for infrastructure reasons.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runFaun } from '../testing/cli.ts';
-import { type Fixture, makeFixture } from '../testing/fixtures.ts';
+import { type Fixture, tempPythonFixture } from '../testing/fixtures.ts';
 
 const hasPytest = Bun.spawnSync(['python3', '-m', 'pytest', '--version']).exitCode === 0;
 let root = '';
 let fx: Fixture;
 
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'faun-cli-'));
-  fx = makeFixture('python', root);
+  ({ root, fx } = tempPythonFixture('faun-cli-'));
   const rows = [1, 2, 3].map((i) => JSON.stringify({ ...fx.instance, instance_id: `py-${i}` }));
   writeFileSync(join(root, 'inst.jsonl'), `${rows.join('\n')}\n`);
   const other = JSON.stringify({ ...fx.instance, instance_id: 'other-1', repo: 'elsewhere/nothing' });

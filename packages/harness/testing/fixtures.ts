@@ -5,7 +5,8 @@
  * half patch only `add`. Python also gets adversarial patches and, on request, a planted flaky test
  * that alternates with the FAUN_REPEAT variable the validator sets (so the flip is deterministic).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
 
@@ -653,4 +654,10 @@ def test_once():
     open(p, 'w').write(str(n + 1))
     assert n >= ${passOn - 1}
 `;
+}
+
+/** A fresh temporary folder (its name starting with `prefix`) with the python fixture in it. */
+export function tempPythonFixture(prefix: string): { root: string; fx: Fixture } {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  return { root, fx: makeFixture('python', root) };
 }
