@@ -39,6 +39,9 @@ function verify(...args: string[]) {
   );
   return { code: r.code, out: `${r.stdout}\n${r.stderr}` };
 }
+/** `verify` of the gold patches of `instances` (in the test folder) as run `runId`. */
+const verifyGold = (instances: string, runId: string, ...more: string[]) =>
+  verify('--instances', join(root, instances), '--predictions', 'gold', '--run-id', runId, ...more);
 const report = (id: string) => JSON.parse(readFileSync(join(root, 'logs', id, 'report.json'), 'utf8'));
 
 describe.if(hasPytest)('faun verify (local backend)', () => {
@@ -70,7 +73,7 @@ describe.if(hasPytest)('faun verify (local backend)', () => {
   }, 120_000);
 
   test('offline without --repo-dir: the reason is printed and the run fails (exit 1)', () => {
-    const r = verify('--instances', join(root, 'inst.jsonl'), '--predictions', 'gold', '--run-id', 'off');
+    const r = verifyGold('inst.jsonl', 'off');
     expect(r.code).toBe(1);
     expect(r.out).toContain('nothing was evaluated: all 3 instance(s) ended in an infrastructure error:');
     expect(r.out).toContain(`3× cannot clone https://github.com/${fx.repo}.git: fatal: unable to access`);
@@ -81,16 +84,7 @@ describe.if(hasPytest)('faun verify (local backend)', () => {
   }, 60_000);
 
   test('some instances fail for infrastructure reasons: exit 0, the missing results are named', () => {
-    const r = verify(
-      '--instances',
-      join(root, 'mixed.jsonl'),
-      '--predictions',
-      'gold',
-      '--run-id',
-      'mixed',
-      '--repo-dir',
-      `${fx.repo}=${fx.dir}`,
-    );
+    const r = verifyGold('mixed.jsonl', 'mixed', '--repo-dir', `${fx.repo}=${fx.dir}`);
     expect(r.code).toBe(0);
     expect(r.out).toContain(
       '1 of 4 result(s) are missing (infrastructure errors, counted as not resolved); rerun the same command to retry them:',
@@ -109,16 +103,7 @@ test('--instances, --predictions and --run-id are required unless --prune-images
 });
 
 test('--images pull needs the docker backend (exit 2)', () => {
-  const r = verify(
-    '--instances',
-    join(root, 'inst.jsonl'),
-    '--predictions',
-    'gold',
-    '--run-id',
-    'p',
-    '--images',
-    'pull',
-  );
+  const r = verifyGold('inst.jsonl', 'p', '--images', 'pull');
   expect(r.out).toContain('--images pull needs the docker backend');
   expect(r.code).toBe(2);
 }, 60_000);
