@@ -11,22 +11,18 @@ import type { CeItem } from '@faun/schema';
 import { type FlItem, writeJsonlAtomic } from '@faun/schema';
 import { runPredict } from '../testing/cli.ts';
 import { type FakeReply, type FakeServer, startFakeOpenAi } from '../testing/fake-openai.ts';
+import { flItem } from '../testing/items.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'faun-predict-cli-'));
 const gold = (i: number) => `src/pkg/module_${i}.py`;
-const fl: FlItem[] = Array.from({ length: 6 }, (_, i) => ({
-  v: 1,
-  id: `o/r#${i}`,
-  repo: 'o/r',
-  language: 'python',
-  issue_number: i,
-  issue_title: `[[item-${i}]] crash in module ${i}`,
-  issue_body: 'It breaks.',
-  task: 'fl',
-  base_commit: null,
-  tree: Array.from({ length: 6 }, (_, k) => gold(k)),
-  gold_path: gold(i),
-}));
+const fl: FlItem[] = Array.from({ length: 6 }, (_, i) =>
+  flItem(i, {
+    issue_title: `[[item-${i}]] crash in module ${i}`,
+    issue_body: 'It breaks.',
+    tree: Array.from({ length: 6 }, (_, k) => gold(k)),
+    gold_path: gold(i),
+  }),
+);
 
 const readPreds = (p: string) =>
   readFileSync(p, 'utf8')

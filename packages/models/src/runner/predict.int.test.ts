@@ -9,24 +9,20 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
 import { type FlItem, writeJsonlAtomic } from '@faun/schema';
 import { type FakeReply, type FakeServer, startFakeOpenAi } from '../../testing/fake-openai.ts';
+import { flItem } from '../../testing/items.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'faun-predict-'));
 const gold = (i: number) => `src/pkg/module_${i}.py`;
 
 function items(n: number): FlItem[] {
-  return Array.from({ length: n }, (_, i) => ({
-    v: 1 as const,
-    id: `o/r#${i}`,
-    repo: 'o/r',
-    language: 'python' as const,
-    issue_number: i,
-    issue_title: `[[item-${i}]] crash in module ${i}`,
-    issue_body: 'It breaks.',
-    task: 'fl' as const,
-    base_commit: null,
-    tree: Array.from({ length: n }, (_, k) => gold(k)),
-    gold_path: gold(i),
-  }));
+  return Array.from({ length: n }, (_, i) =>
+    flItem(i, {
+      issue_title: `[[item-${i}]] crash in module ${i}`,
+      issue_body: 'It breaks.',
+      tree: Array.from({ length: n }, (_, k) => gold(k)),
+      gold_path: gold(i),
+    }),
+  );
 }
 
 const readPreds = (p: string) =>
