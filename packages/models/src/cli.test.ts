@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
 import type { CeItem } from '@faun/schema';
 import { type FlItem, writeJsonlAtomic } from '@faun/schema';
+import { testFlItem } from '@faun/schema/testing';
 import { runPredict } from '../testing/cli.ts';
 import { type FakeReply, type FakeServer, startFakeOpenAi } from '../testing/fake-openai.ts';
-import { flItem } from '../testing/items.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'faun-predict-cli-'));
 const gold = (i: number) => `src/pkg/module_${i}.py`;
 const fl: FlItem[] = Array.from({ length: 6 }, (_, i) =>
-  flItem(i, {
+  testFlItem(i, {
     issue_title: `[[item-${i}]] crash in module ${i}`,
     issue_body: 'It breaks.',
     tree: Array.from({ length: 6 }, (_, k) => gold(k)),

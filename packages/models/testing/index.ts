@@ -2,5 +2,4 @@
 export * from './cli.ts';
 export { createEchoProvider, createMockProvider } from './doubles.ts';
 export * from './fake-openai.ts';
-export * from './items.ts';
 export * from './swebench.ts';

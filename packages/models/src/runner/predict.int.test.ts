@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
 import { type FlItem, writeJsonlAtomic } from '@faun/schema';
+import { testFlItem } from '@faun/schema/testing';
 import { type FakeReply, type FakeServer, startFakeOpenAi } from '../../testing/fake-openai.ts';
-import { flItem } from '../../testing/items.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'faun-predict-'));
 const gold = (i: number) => `src/pkg/module_${i}.py`;
 
 function items(n: number): FlItem[] {
   return Array.from({ length: n }, (_, i) =>
-    flItem(i, {
+    testFlItem(i, {
       issue_title: `[[item-${i}]] crash in module ${i}`,
       issue_body: 'It breaks.',
       tree: Array.from({ length: n }, (_, k) => gold(k)),

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunRecord } from '@faun/kit';
 import type { FlItem, QaItem } from '@faun/schema';
+import { testFlItem } from '@faun/schema/testing';
 import { createMockProvider } from '../../testing/doubles.ts';
-import { flItem } from '../../testing/items.ts';
 import { ProviderError } from '../errors.ts';
 import { intendedOutput } from '../parse/inspect.ts';
 import { ablateItem, buildPrompt, promptSha256 } from '../prompts/build.ts';
@@ -18,7 +18,7 @@ const dir = mkdtempSync(join(tmpdir(), 'faun-runner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const items: FlItem[] = Array.from({ length: 5 }, (_, i) =>
-  flItem(i, {
+  testFlItem(i, {
     issue_title: `title ${i}`,
     issue_body: `body ${i}`,
     tree: ['a.py', 'b.py'],
