@@ -55,3 +55,17 @@ apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends 
 dpkg-query -W librust-regex-syntax-dev > /out/version.txt
 export CARGO_HOME=/tmp/cargo CARGO_TERM_COLOR=never
 cp -r /usr/share/cargo/registry/regex-syntax-0.6.* /tmp/rs && cd /tmp/rs && rm -f .cargo-checksum.json'
+
+# run_each KIND "KNOWN" NAME…: runs the function of each NAME (its dashes as underscores), in order; a NAME
+# not in KNOWN stops with exit 2.
+run_each() {
+  local kind=$1 known=$2 p
+  shift 2
+  for p in "$@"; do
+    case " $known " in
+    *" $p "*) "${p//-/_}" ;;
+    *) echo "unknown $kind $p (known: $known)" >&2 && exit 2 ;;
+    esac
+  done
+  echo "logs in $OUT" >&2
+}

@@ -15,7 +15,8 @@ set -euo pipefail
 
 OUT=${1:?usage: native-logs.sh OUT_DIR [project…]}
 shift
-PROJECTS=${*:-go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt}
+ALL="go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt"
+PROJECTS=${*:-$ALL}
 # shellcheck source=logs-common.sh
 source "$(dirname "$0")/logs-common.sh"
 
@@ -138,17 +139,5 @@ ctest -V > /out/ctest-v.log 2>&1 || true' \
     -v "$WORK/fmt:/src:ro"
 }
 
-for p in $PROJECTS; do
-  case $p in
-  go-cmp) go_cmp ;;
-  gorilla-mux) gorilla_mux ;;
-  regex-syntax) regex_syntax ;;
-  gson-maven) gson_maven ;;
-  gson-gradle) gson_gradle ;;
-  dayjs) dayjs ;;
-  express) express ;;
-  fmt) fmt ;;
-  *) echo "unknown project $p (known: go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt)" >&2 && exit 2 ;;
-  esac
-done
-echo "logs in $OUT" >&2
+# shellcheck disable=SC2086 # the names are words
+run_each project "$ALL" $PROJECTS

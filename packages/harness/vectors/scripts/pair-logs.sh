@@ -202,21 +202,5 @@ rm -f tests/*.log tests/*.trs test-suite.log
 make -j 2 check > /out/b.log 2>&1 || true' -v "$src:/src:ro"
 }
 
-for p in $PAIRS; do
-  case $p in
-  dayjs-jest) dayjs_jest ;;
-  go-cmp) go_cmp ;;
-  regex-syntax) regex_syntax ;;
-  numpy-pytest) numpy_pytest ;;
-  python-runners) python_runners ;;
-  express-mocha) express_mocha ;;
-  node-test-fixture) node_test_fixture ;;
-  gson-maven) gson_maven ;;
-  gson-gradle) gson_gradle ;;
-  gtest-samples) gtest_samples ;;
-  jq-automake) jq_automake ;;
-  dayjs-vitest) dayjs_vitest ;;
-  *) echo "unknown pair $p (known: $ALL)" >&2 && exit 2 ;;
-  esac
-done
-echo "logs in $OUT" >&2
+# shellcheck disable=SC2086 # the names are words
+run_each pair "$ALL" $PAIRS
