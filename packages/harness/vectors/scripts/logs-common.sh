@@ -1,6 +1,9 @@
-# Sourced by native-logs.sh and pair-logs.sh after they set OUT: the shared settings and functions for
-# running a project's test suite in faun's toolchain images.
+# Sourced by native-logs.sh and pair-logs.sh (their arguments: OUT_DIR, then names; ALL, the names they
+# know): the shared settings and functions for running a project's test suite in faun's toolchain images.
+# OUT_DIR is taken off the arguments, leaving the names.
 # shellcheck shell=bash
+OUT=${1:?usage: $(basename "$0") OUT_DIR [name…] (names: $ALL)}
+shift
 MIRRORS=${MIRRORS:-/work/.mirror}
 NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -13,10 +13,7 @@
 # produced by this script.
 set -euo pipefail
 
-OUT=${1:?usage: native-logs.sh OUT_DIR [project…]}
-shift
 ALL="go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt"
-PROJECTS=${*:-$ALL}
 # shellcheck source=logs-common.sh
 source "$(dirname "$0")/logs-common.sh"
 
@@ -140,4 +137,4 @@ ctest -V > /out/ctest-v.log 2>&1 || true' \
 }
 
 # shellcheck disable=SC2086 # the names are words
-run_each project "$ALL" $PROJECTS
+run_each project "$ALL" ${*:-$ALL}

@@ -13,10 +13,7 @@
 # node-test-fixture gson-maven gson-gradle gtest-samples jq-automake (default: all).
 set -euo pipefail
 
-OUT=${1:?usage: pair-logs.sh OUT_DIR [pair…]}
-shift
 ALL="dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest python-runners express-mocha node-test-fixture gson-maven gson-gradle gtest-samples jq-automake"
-PAIRS=${*:-$ALL}
 # shellcheck source=logs-common.sh
 source "$(dirname "$0")/logs-common.sh"
 
@@ -203,4 +200,4 @@ make -j 2 check > /out/b.log 2>&1 || true' -v "$src:/src:ro"
 }
 
 # shellcheck disable=SC2086 # the names are words
-run_each pair "$ALL" $PAIRS
+run_each pair "$ALL" ${*:-$ALL}
