@@ -1,5 +1,4 @@
 import { expect, test } from 'bun:test';
-import { join } from 'node:path';
 import type { FixPair, QaItem, RawEntry } from '@faun/schema';
 import { testIssue } from '@faun/schema/testing';
 import { makeCrossref, makeEntry, rng } from '../testing/synthetic.ts';
