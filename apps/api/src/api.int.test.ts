@@ -103,11 +103,9 @@ const CASES: [name: string, run: (s: TestServer, backend: Backend) => Promise<vo
       const e = (await r.json()) as { error: { code: string; details: { path: string }[] } };
       expect(e.error.code).toBe('invalid_request');
       expect(e.error.details.map((d) => d.path)).toContain('body.items.1.gold_path');
-      const bad = await s.req('/v1/score/fl', {
-        method: 'POST',
-        body: '{"items": [',
-        headers: { 'content-type': 'application/json' },
-      });
+      const postFl = (body: string, type: string) =>
+        s.req('/v1/score/fl', { method: 'POST', body, headers: { 'content-type': type } });
+      const bad = await postFl('{"items": [', 'application/json');
       expect(bad.status).toBe(400);
       expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
       const wrongTask = await s.req('/v1/score/fl', {
@@ -115,11 +113,7 @@ const CASES: [name: string, run: (s: TestServer, backend: Backend) => Promise<vo
         json: { items: [{ ...flItems(1)[0], task: 'qa' }], predictions: [] },
       });
       expect(wrongTask.status).toBe(400);
-      const plain = await s.req('/v1/score/fl', {
-        method: 'POST',
-        body: '{}',
-        headers: { 'content-type': 'text/plain' },
-      });
+      const plain = await postFl('{}', 'text/plain');
       expect(plain.status).toBe(415);
       expect(((await plain.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type');
       const page = await s.req('/v1/runs?page=0');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { outputOf } from '@faun/kit';
 import { acquireLock } from './db/lock.ts';
 import { openDatabase } from './db/open.ts';
 import { startServer } from './server.ts';
@@ -26,12 +27,7 @@ async function faun(args: string[]) {
     stderr: 'pipe',
     env: { ...process.env, FAUN_NO_SHARED: '1', DATABASE_URL: '' },
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
-  return { code, stdout, stderr };
+  return outputOf(p);
 }
 
 test('keys create/list/revoke while the server holds the PGlite folder go through the server', async () => {

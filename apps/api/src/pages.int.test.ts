@@ -3,12 +3,12 @@
  * tables and the SVG charts render, and saves screenshots under test-output/.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
-import { CHROMIUM_ARGS, chromiumPath } from '@faun/services';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { closeAll, launchChromium } from './browser-testkit.ts';
 import { flItems, flPredictions, startTestServer, type TestServer, waitForRun } from './testkit.ts';
 
 const OUT = join(REPO_ROOT, 'test-output');
@@ -34,19 +34,11 @@ beforeAll(async () => {
     runIds.push(id);
   }
   profile = mkdtempSync(join(tmpdir(), 'faun-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: await chromiumPath(),
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-  });
+  browser = await launchChromium(profile);
   mkdirSync(OUT, { recursive: true });
 }, 90_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+afterAll(() => closeAll(browser, s, profile));
 
 test('the leaderboard shows a ranked table and a CI chart', async () => {
   const page = await browser.newPage();

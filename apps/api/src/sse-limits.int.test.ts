@@ -3,28 +3,7 @@
  * the slot given back when a stream closes), and 500 streams held at once leave /healthz under 50 ms.
  */
 import { expect, test } from 'bun:test';
-import type { ScoreTaskFn } from '@faun/jobs';
-import { flItems, flPredictions, startTestServer, type TestServer } from './testkit.ts';
-
-/** A server whose runs stay running until `release()`, and one run on it. */
-async function blockedRun(config: Record<string, number>) {
-  let release: () => void = () => {};
-  const gate = new Promise<void>((r) => {
-    release = r;
-  });
-  const blocked: ScoreTaskFn = async (...a) => {
-    await gate;
-    const { scoreTask } = await import('@faun/metrics');
-    return (scoreTask as unknown as ScoreTaskFn)(...a);
-  };
-  const s = await startTestServer({ serve: { scoreTask: blocked, config: { idleTimeoutS: 60, ...config } } });
-  const r = await s.req('/v1/runs', {
-    method: 'POST',
-    json: { dataset: 'fl-small', predictions: flPredictions(flItems(4), () => true) },
-  });
-  const { id } = (await r.json()) as { id: string };
-  return { s, id, release };
-}
+import { blockedRun, type TestServer } from './testkit.ts';
 
 /** Opens an event stream and waits for its first event; `close()` ends it. */
 async function open(s: TestServer, id: string, token?: string) {

@@ -3,26 +3,11 @@
  * so a stream outlives the connection idle timeout (the engine's default closed it after ~10 s).
  */
 import { expect, test } from 'bun:test';
-import type { ScoreTaskFn } from '@faun/jobs';
-import { flItems, flPredictions, startTestServer } from './testkit.ts';
+import { blockedRun } from './testkit.ts';
 
 test('an event stream stays open 60 s with heartbeats, then ends with the run', async () => {
-  let release: () => void = () => {};
-  const gate = new Promise<void>((r) => {
-    release = r;
-  });
-  const blocked: ScoreTaskFn = async (...a) => {
-    await gate;
-    const { scoreTask } = await import('@faun/metrics');
-    return (scoreTask as unknown as ScoreTaskFn)(...a);
-  };
-  const s = await startTestServer({ serve: { scoreTask: blocked, config: { idleTimeoutS: 20 } } });
+  const { s, id, release } = await blockedRun({ idleTimeoutS: 20 });
   try {
-    const r = await s.req('/v1/runs', {
-      method: 'POST',
-      json: { dataset: 'fl-small', predictions: flPredictions(flItems(4), () => true) },
-    });
-    const { id } = (await r.json()) as { id: string };
     const res = await s.req(`/v1/runs/${id}/events`);
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     let text = '';

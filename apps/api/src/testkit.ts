@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ScoreTaskFn } from '@faun/jobs';
 import { type ServeOptions, type ServerHandle, startServer } from './server.ts';
 import { createKey, type KeyOptions } from './service/keys.ts';
 
@@ -128,6 +129,26 @@ export async function startTestServer(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A server whose runs stay running until `release()`, and one run on it (`config`: over idleTimeoutS 60). */
+export async function blockedRun(config: Record<string, number>) {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  const blocked: ScoreTaskFn = async (...a) => {
+    await gate;
+    const { scoreTask } = await import('@faun/metrics');
+    return (scoreTask as unknown as ScoreTaskFn)(...a);
+  };
+  const s = await startTestServer({ serve: { scoreTask: blocked, config: { idleTimeoutS: 60, ...config } } });
+  const r = await s.req('/v1/runs', {
+    method: 'POST',
+    json: { dataset: 'fl-small', predictions: flPredictions(flItems(4), () => true) },
+  });
+  const { id } = (await r.json()) as { id: string };
+  return { s, id, release };
 }
 
 /** Polls a run until it is done or errored. */

@@ -7,13 +7,14 @@
  * the keyboard. Screenshots go to test-output/ (with FAUN_UPDATE_SCREENSHOTS=1 to apps/api/docs/screenshots/).
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
 import { CHROMIUM_ARGS, chromiumPath } from '@faun/services';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { closeAll } from './browser-testkit.ts';
 import { startTestServer, type TestServer, waitForRun } from './testkit.ts';
 import { execRun, recorded, writeDatasets } from './ux-fixtures.ts';
 
@@ -98,11 +99,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => closeAll(browser, s, root));
 
 async function open(path: string, width = 1400): Promise<Page> {
   const page = await ctx[width]!.newPage();

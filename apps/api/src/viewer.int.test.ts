@@ -6,13 +6,13 @@
  * opens an item page of each and the comparison page, and saves screenshots under test-output/.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeFixture } from '@faun/harness/testing';
 import { REPO_ROOT } from '@faun/kit';
-import { CHROMIUM_ARGS, chromiumPath } from '@faun/services';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { closeAll, launchChromium } from './browser-testkit.ts';
 import { startTestServer, type TestServer, waitForRun } from './testkit.ts';
 
 const OUT = join(REPO_ROOT, 'test-output');
@@ -107,19 +107,11 @@ beforeAll(async () => {
   }
   for (const task of ['qa', 'fl', 'ce'])
     firstItem[task] = String(readJsonl(join(ds, `${task}.jsonl`))[0]!.id);
-  browser = await chromium.launchPersistentContext(mkdtempSync(join(root, 'chromium-')), {
-    executablePath: await chromiumPath(),
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-  });
+  browser = await launchChromium(mkdtempSync(join(root, 'chromium-')));
   mkdirSync(OUT, { recursive: true });
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => closeAll(browser, s, root));
 
 const itemUrl = (runId: string, item: string) => `${s.url}/runs/${runId}/items/${encodeURIComponent(item)}`;
 const open = async (url: string): Promise<Page> => {

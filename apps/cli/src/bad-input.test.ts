@@ -37,6 +37,26 @@ function faun(...args: string[]) {
 const scoreFl = (predictions: string, ...rest: string[]) =>
   faun('score', '--task', 'fl', '--dataset', 'fl.jsonl', '--predictions', predictions, ...rest);
 
+/** Runs `faun …args` and expects exit `code` with every one of `messages` on stderr. */
+function fails(code: number, messages: string[], ...args: string[]): void {
+  const r = faun(...args);
+  expect(r.code).toBe(code);
+  for (const m of messages) expect(r.stderr).toContain(m);
+}
+
+/** `faun predict` over fl.jsonl with `model`. */
+const predictFl = (model: string) => [
+  'predict',
+  '--task',
+  'fl',
+  '--dataset',
+  'fl.jsonl',
+  '--model',
+  model,
+  '--out',
+  'o.jsonl',
+];
+
 test('a missing file is a usage error (exit 2) in every verb, naming the option and the path', () => {
   const cases: [string[], string][] = [
     [['score-pairs', '--metric', 'bleu', '--input', 'nope.jsonl'], '--input nope.jsonl: no such file'],
@@ -49,20 +69,7 @@ test('a missing file is a usage error (exit 2) in every verb, naming the option 
       '--dataset nope.jsonl: no such file',
     ],
     [['build', '--from-swebench', 'nope.jsonl', '--out', 'ds'], '--from-swebench nope.jsonl: no such file'],
-    [
-      [
-        'predict',
-        '--task',
-        'fl',
-        '--dataset',
-        'fl.jsonl',
-        '--model',
-        'replay:nope.jsonl',
-        '--out',
-        'o.jsonl',
-      ],
-      '--model replay:nope.jsonl: no such file',
-    ],
+    [predictFl('replay:nope.jsonl'), '--model replay:nope.jsonl: no such file'],
     [
       ['verify', '--instances', 'nope.jsonl', '--predictions', 'gold'],
       '--instances nope.jsonl: no such file',
@@ -76,26 +83,12 @@ test('a missing file is a usage error (exit 2) in every verb, naming the option 
 }, 60_000);
 
 test('build --from-swebench: a folder (exit 2) or a line that is not JSON (exit 1) is named', () => {
-  const d = faun('build', '--from-swebench', 'folder', '--out', 'ds');
-  expect(d.code).toBe(2);
-  expect(d.stderr).toContain('--from-swebench folder: is a directory');
-  const b = faun('build', '--from-swebench', 'bad.jsonl', '--out', 'ds');
-  expect(b.code).toBe(1);
-  expect(b.stderr).toContain('bad.jsonl:1: (line): not valid JSON');
+  fails(2, ['--from-swebench folder: is a directory'], 'build', '--from-swebench', 'folder', '--out', 'ds');
+  fails(1, ['bad.jsonl:1: (line): not valid JSON'], 'build', '--from-swebench', 'bad.jsonl', '--out', 'ds');
 }, 60_000);
 
 test('predict --model replay:<bad file> names the file and line, exit 1', () => {
-  const r = faun(
-    'predict',
-    '--task',
-    'fl',
-    '--dataset',
-    'fl.jsonl',
-    '--model',
-    'replay:bad.jsonl',
-    '--out',
-    'o.jsonl',
-  );
+  const r = faun(...predictFl('replay:bad.jsonl'));
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('bad.jsonl:1');
 }, 60_000);
@@ -156,32 +149,33 @@ test('empty inputs are an error unless --allow-empty (score, build, verify)', ()
 }, 60_000);
 
 test('verify: a prediction for an unknown instance or without model_patch names its line', () => {
-  writeFileSync(
-    join(dir, 'unknown.jsonl'),
-    `${JSON.stringify({ instance_id: 'other__x-9', model_patch: '' })}\n`,
-  );
-  const u = faun('verify', '--instances', 'inst.jsonl', '--predictions', 'unknown.jsonl', '--run-id', 'u1');
-  expect(u.code).toBe(1);
-  expect(u.stderr).toContain("unknown.jsonl:1: instance_id: 'other__x-9' is not an instance of inst.jsonl");
-  writeFileSync(
-    join(dir, 'nopatch.jsonl'),
-    `${JSON.stringify({ instance_id: 'acme__calc-1', model_name_or_path: 'm' })}\n`,
-  );
-  const n = faun('verify', '--instances', 'inst.jsonl', '--predictions', 'nopatch.jsonl', '--run-id', 'n1');
-  expect(n.code).toBe(1);
-  expect(n.stderr).toContain('nopatch.jsonl:1: model_patch: missing');
+  const cases: [string, object, string][] = [
+    [
+      'unknown',
+      { instance_id: 'other__x-9', model_patch: '' },
+      "unknown.jsonl:1: instance_id: 'other__x-9' is not an instance of inst.jsonl",
+    ],
+    [
+      'nopatch',
+      { instance_id: 'acme__calc-1', model_name_or_path: 'm' },
+      'nopatch.jsonl:1: model_patch: missing',
+    ],
+  ];
+  for (const [name, row, message] of cases) {
+    writeFileSync(join(dir, `${name}.jsonl`), `${JSON.stringify(row)}\n`);
+    const r = faun('verify', '--instances', 'inst.jsonl', '--predictions', `${name}.jsonl`, '--run-id', name);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+  }
 }, 60_000);
 
 test('build --from-swebench: a row without problem_statement names it; rows without files build nothing and fail', () => {
   const { problem_statement: _, ...noStatement } = inst;
   writeFileSync(join(dir, 'nostatement.jsonl'), `${JSON.stringify(noStatement)}\n`);
-  const m = faun('build', '--from-swebench', 'nostatement.jsonl', '--out', 'ds1');
-  expect(m.code).toBe(1);
-  expect(m.stderr).toContain('nostatement.jsonl:1: problem_statement: missing');
-  const plain = faun('build', '--from-swebench', 'inst.jsonl', '--out', 'ds2');
-  expect(plain.code).toBe(1);
-  expect(plain.stderr).toContain('--from-swebench inst.jsonl: no items were built');
-  expect(plain.stderr).toContain('--repo-dir');
+  const missing = 'nostatement.jsonl:1: problem_statement: missing';
+  fails(1, [missing], 'build', '--from-swebench', 'nostatement.jsonl', '--out', 'ds1');
+  const none = ['--from-swebench inst.jsonl: no items were built', '--repo-dir'];
+  fails(1, none, 'build', '--from-swebench', 'inst.jsonl', '--out', 'ds2');
 }, 60_000);
 
 test('`-` reads an input file from standard input', () => {

@@ -53,9 +53,23 @@ export function faunSide(dir: string): Row | null {
   const parser = meta.parser;
   const [run, test, fix] = files.map((f) => parseLog(parser, readFileSync(f, 'utf8')));
   const d = deriveMsb([run ?? {}], [test ?? {}], [fix ?? {}]);
-  const sorted = (xs: string[]) => [...xs].sort();
+  return { instance_id: meta.instance_id, ...sides(d) };
+}
+
+const sorted = (xs: string[] | undefined) => [...(xs ?? [])].sort();
+
+interface Sides {
+  valid: boolean;
+  f2p?: string[];
+  pass_to_pass?: string[];
+  s2p?: string[];
+  n2p?: string[];
+  fixed?: string[];
+}
+
+/** A derivation's validity and its lists, sorted (the four test lists empty when it is not valid). */
+function sides(d: Sides) {
   return {
-    instance_id: meta.instance_id,
     valid: d.valid,
     f2p: d.valid ? sorted(d.f2p) : [],
     p2p: d.valid ? sorted(d.pass_to_pass) : [],
@@ -68,21 +82,11 @@ export function faunSide(dir: string): Row | null {
 /** One instance's row as `faun validate` recorded it under Multi-SWE-bench's rule (`valid.jsonl.journal.jsonl`). */
 export function recordedSides(journal: string): Map<string, Row> {
   const out = new Map<string, Row>();
-  const sorted = (xs: string[] | undefined) => [...(xs ?? [])].sort();
   // The journal's reader: a torn last line is skipped, a later entry of an instance replaces an earlier one.
   for (const v of openJournal(journal).validations()) {
     const m = v.msb;
     if (!m) continue;
-    out.set(v.instance_id, {
-      instance_id: v.instance_id,
-      valid: m.valid,
-      f2p: m.valid ? sorted(m.f2p) : [],
-      p2p: m.valid ? sorted(m.pass_to_pass) : [],
-      s2p: m.valid ? sorted(m.s2p) : [],
-      n2p: m.valid ? sorted(m.n2p) : [],
-      fixed: sorted(m.fixed),
-      flaky: sorted(m.flaky),
-    });
+    out.set(v.instance_id, { instance_id: v.instance_id, ...sides(m), flaky: sorted(m.flaky) });
   }
   return out;
 }

@@ -7,7 +7,7 @@ import type { RawEntry } from '@faun/schema';
 import { SimClock } from './clock.ts';
 import { actorFromGraphql, entryFromRest, pullFromGraphql } from './records.ts';
 import { parseRepos } from './repos.ts';
-import { survivorEntry, survivorTasks } from './survivors.ts';
+import { type DetailTask, survivorEntry, survivorTasks } from './survivors.ts';
 import { TokenPool, tokensFromEnv } from './tokens.ts';
 
 const T = '2024-01-01T00:00:00Z';
@@ -40,6 +40,13 @@ const pr = (
     pr: { merged: true, merged_at: T, base_ref: 'main', changed_files: 1, closing_issues: closing, ...extra },
   });
 
+/** Survivor tasks written `kind number`. */
+const tasks = (...t: string[]): DetailTask[] =>
+  t.map((k) => {
+    const [kind, number] = k.split(' ');
+    return { kind: kind as DetailTask['kind'], number: Number(number) };
+  });
+
 describe('survivorTasks', () => {
   const entries = [
     entry(1, 'issue'),
@@ -56,33 +63,21 @@ describe('survivorTasks', () => {
     pr(12, [11, 99]),
   ];
   test('strict: linked, body ≥ 200, single-file PRs; comments only when there are some', () => {
-    expect(survivorTasks(entries.map(survivorEntry), 'main', 'strict')).toEqual([
-      { kind: 'comments', number: 1 },
-      { kind: 'events', number: 1 },
-      { kind: 'events', number: 11 },
-      { kind: 'files', number: 2 },
-      { kind: 'files', number: 12 },
-    ]);
+    expect(survivorTasks(entries.map(survivorEntry), 'main', 'strict')).toEqual(
+      tasks('comments 1', 'events 1', 'events 11', 'files 2', 'files 12'),
+    );
   });
   test('linked: every linked issue and PR', () => {
-    expect(survivorTasks(entries.map(survivorEntry), 'main', 'linked')).toEqual([
-      { kind: 'comments', number: 1 },
-      { kind: 'events', number: 1 },
-      { kind: 'events', number: 3 },
-      { kind: 'events', number: 11 },
-      { kind: 'files', number: 2 },
-      { kind: 'files', number: 4 },
-      { kind: 'files', number: 12 },
-    ]);
+    expect(survivorTasks(entries.map(survivorEntry), 'main', 'linked')).toEqual(
+      tasks('comments 1', 'events 1', 'events 3', 'events 11', 'files 2', 'files 4', 'files 12'),
+    );
   });
   test('since: only links whose issue or PR changed', () => {
     const later = '2024-06-01T00:00:00Z';
     const es = [entry(1, 'issue'), pr(2, [1]), entry(3, 'issue', { updated_at: later }), pr(4, [3])];
-    expect(survivorTasks(es.map(survivorEntry), 'main', 'strict', 200, '2024-03-01T00:00:00Z')).toEqual([
-      { kind: 'comments', number: 3 },
-      { kind: 'events', number: 3 },
-      { kind: 'files', number: 4 },
-    ]);
+    expect(survivorTasks(es.map(survivorEntry), 'main', 'strict', 200, '2024-03-01T00:00:00Z')).toEqual(
+      tasks('comments 3', 'events 3', 'files 4'),
+    );
   });
 });
 

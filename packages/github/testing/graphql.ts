@@ -54,13 +54,17 @@ function afterOf(query: string, field: string, vars: Record<string, unknown>): s
   return typeof v === 'string' ? v : null;
 }
 
-function pageOver(
+/** One page of a connection: `first` nodes that `keep` accepts, after `cursor`. */
+type Pager = (
   corpus: Corpus,
   repo: FakeRepo,
   cursor: string | null,
   first: number,
   keep: (e: FakeEntry) => boolean,
-): { nodes: FakeEntry[]; hasNextPage: boolean; endCursor: string | null } {
+) => { nodes: FakeEntry[]; hasNextPage: boolean; endCursor: string | null };
+
+/** Pages nodes by number (cursor = the last number). */
+const pageOver: Pager = (corpus, repo, cursor, first, keep) => {
   let n = cursor ? (decodeCursor(cursor) ?? 0) + 1 : 1;
   const nodes: FakeEntry[] = [];
   let last = n - 1;
@@ -72,18 +76,12 @@ function pageOver(
     last = n;
   }
   return { nodes, hasNextPage: false, endCursor: nodes.length ? encodeCursor(last) : (cursor ?? null) };
-}
+};
 
 const UPDATED_ORDER = new WeakMap<FakeRepo, number[]>();
 
 /** Pages nodes by `updatedAt` descending (cursor = position in that order). */
-function pageByUpdated(
-  corpus: Corpus,
-  repo: FakeRepo,
-  cursor: string | null,
-  first: number,
-  keep: (e: FakeEntry) => boolean,
-): { nodes: FakeEntry[]; hasNextPage: boolean; endCursor: string | null } {
+const pageByUpdated: Pager = (corpus, repo, cursor, first, keep) => {
   let order = UPDATED_ORDER.get(repo);
   if (!order) {
     const rows: [number, number][] = [];
@@ -100,7 +98,7 @@ function pageByUpdated(
   const nodes = nums.map((n) => corpus.entry(repo, n)).filter((e): e is FakeEntry => e !== null);
   const end = from + nums.length;
   return { nodes, hasNextPage: end < order.length, endCursor: nums.length ? encodeCursor(end) : cursor };
-}
+};
 
 interface PrFirsts {
   closing: number;

@@ -4,19 +4,17 @@
  * (offline, no --repo-dir) and for one where only some instances failed for infrastructure reasons.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { type Fixture, makeFixture } from '../testing/fixtures.ts';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runFaun } from '../testing/cli.ts';
+import { type Fixture, tempPythonFixture } from '../testing/fixtures.ts';
 
-const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
 const hasPytest = Bun.spawnSync(['python3', '-m', 'pytest', '--version']).exitCode === 0;
 let root = '';
 let fx: Fixture;
 
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'faun-cli-'));
-  fx = makeFixture('python', root);
+  ({ root, fx } = tempPythonFixture('faun-cli-'));
   const rows = [1, 2, 3].map((i) => JSON.stringify({ ...fx.instance, instance_id: `py-${i}` }));
   writeFileSync(join(root, 'inst.jsonl'), `${rows.join('\n')}\n`);
   const other = JSON.stringify({ ...fx.instance, instance_id: 'other-1', repo: 'elsewhere/nothing' });
@@ -29,34 +27,21 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function verify(...args: string[]) {
-  const p = Bun.spawnSync(
-    [
-      'bun',
-      MAIN,
-      'verify',
-      '--backend',
-      'local',
-      '--timeout',
-      '60',
-      '--log-dir',
-      join(root, 'logs'),
-      ...args,
-    ],
+  const r = runFaun(
+    ['verify', '--backend', 'local', '--timeout', '60', '--log-dir', join(root, 'logs'), ...args],
     {
-      env: {
-        ...process.env,
-        FAUN_STATE_DIR: join(root, 'state'),
-        // Cloning must fail fast and the same way with or without network access.
-        https_proxy: 'http://127.0.0.1:9',
-        HTTPS_PROXY: 'http://127.0.0.1:9',
-        GIT_TERMINAL_PROMPT: '0',
-      },
-      stdout: 'pipe',
-      stderr: 'pipe',
+      FAUN_STATE_DIR: join(root, 'state'),
+      // Cloning must fail fast and the same way with or without network access.
+      https_proxy: 'http://127.0.0.1:9',
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      GIT_TERMINAL_PROMPT: '0',
     },
   );
-  return { code: p.exitCode, out: `${p.stdout.toString()}\n${p.stderr.toString()}` };
+  return { code: r.code, out: `${r.stdout}\n${r.stderr}` };
 }
+/** `verify` of the gold patches of `instances` (in the test folder) as run `runId`. */
+const verifyGold = (instances: string, runId: string, ...more: string[]) =>
+  verify('--instances', join(root, instances), '--predictions', 'gold', '--run-id', runId, ...more);
 const report = (id: string) => JSON.parse(readFileSync(join(root, 'logs', id, 'report.json'), 'utf8'));
 
 describe.if(hasPytest)('faun verify (local backend)', () => {
@@ -88,7 +73,7 @@ describe.if(hasPytest)('faun verify (local backend)', () => {
   }, 120_000);
 
   test('offline without --repo-dir: the reason is printed and the run fails (exit 1)', () => {
-    const r = verify('--instances', join(root, 'inst.jsonl'), '--predictions', 'gold', '--run-id', 'off');
+    const r = verifyGold('inst.jsonl', 'off');
     expect(r.code).toBe(1);
     expect(r.out).toContain('nothing was evaluated: all 3 instance(s) ended in an infrastructure error:');
     expect(r.out).toContain(`3× cannot clone https://github.com/${fx.repo}.git: fatal: unable to access`);
@@ -99,16 +84,7 @@ describe.if(hasPytest)('faun verify (local backend)', () => {
   }, 60_000);
 
   test('some instances fail for infrastructure reasons: exit 0, the missing results are named', () => {
-    const r = verify(
-      '--instances',
-      join(root, 'mixed.jsonl'),
-      '--predictions',
-      'gold',
-      '--run-id',
-      'mixed',
-      '--repo-dir',
-      `${fx.repo}=${fx.dir}`,
-    );
+    const r = verifyGold('mixed.jsonl', 'mixed', '--repo-dir', `${fx.repo}=${fx.dir}`);
     expect(r.code).toBe(0);
     expect(r.out).toContain(
       '1 of 4 result(s) are missing (infrastructure errors, counted as not resolved); rerun the same command to retry them:',
@@ -127,16 +103,7 @@ test('--instances, --predictions and --run-id are required unless --prune-images
 });
 
 test('--images pull needs the docker backend (exit 2)', () => {
-  const r = verify(
-    '--instances',
-    join(root, 'inst.jsonl'),
-    '--predictions',
-    'gold',
-    '--run-id',
-    'p',
-    '--images',
-    'pull',
-  );
+  const r = verifyGold('inst.jsonl', 'p', '--images', 'pull');
   expect(r.out).toContain('--images pull needs the docker backend');
   expect(r.code).toBe(2);
 }, 60_000);

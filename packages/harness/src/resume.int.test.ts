@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ensureDocker } from '@faun/services';
+import { FAUN_MAIN } from '../testing/cli.ts';
 import { makeFixture } from '../testing/fixtures.ts';
 import { LABEL } from './sandbox/docker.ts';
 
-const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
 let root = '';
 let args: string[] = [];
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const verify = (runId: string) =>
-  Bun.spawn(['bun', MAIN, 'verify', ...args, '--run-id', runId], { stdout: 'ignore', stderr: 'ignore' });
+  Bun.spawn(['bun', FAUN_MAIN, 'verify', ...args, '--run-id', runId], { stdout: 'ignore', stderr: 'ignore' });
 const report = (runId: string) => JSON.parse(readFileSync(join(root, 'logs', runId, 'report.json'), 'utf8'));
 const done = (runId: string) => {
   const d = join(root, 'logs', runId, 'instances');
@@ -81,7 +81,7 @@ test('Ctrl+C stops at once, removes the running container, stores nothing half-d
     // the slow rows carry their own test command: it runs only for trusted rows
     [
       'bun',
-      MAIN,
+      FAUN_MAIN,
       'verify',
       ...slowArgs.filter((a) => a !== '--quiet'),
       '--trust-rows',

@@ -1,10 +1,9 @@
 /** The run logic end to end on the local-process backend (no containers): Python fixture, host pytest. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '@faun/kit';
-import { adversarialPatches, type Fixture, makeFixture } from '../testing/fixtures.ts';
+import { adversarialPatches, type Fixture, tempPythonFixture } from '../testing/fixtures.ts';
 import { snapshotRepo } from './envs/repo.ts';
 import { regradeRun } from './regrade.ts';
 import { instanceDirName } from './run-files.ts';
@@ -17,8 +16,7 @@ let root = '';
 let fx: Fixture;
 
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'faun-verify-'));
-  fx = makeFixture('python', root);
+  ({ root, fx } = tempPythonFixture('faun-verify-'));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

@@ -5,7 +5,8 @@
  * half patch only `add`. Python also gets adversarial patches and, on request, a planted flaky test
  * that alternates with the FAUN_REPEAT variable the validator sets (so the flip is deterministic).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
 
@@ -623,4 +624,40 @@ export function infraPatch(fx: Fixture): { patch: string; infra: string[] } {
       .filter((f) => !kept.has(f))
       .sort(),
   };
+}
+
+/**
+ * The python fixture's tests/test_calc.py with a `test_once` that fails on its first `passOn - 1` runs in
+ * a run (counted in $FLAKE_DIR/count) and passes from its `passOn`-th run on.
+ */
+export function flakyPythonTests(passOn: number): string {
+  return `import os
+
+from calc import add, mul, neg
+
+
+def test_neg():
+    assert neg(2) == -2
+
+
+def test_add():
+    assert add(2, 3) == 5
+
+
+def test_mul():
+    assert mul(2, 3) == 6
+
+
+def test_once():
+    p = os.path.join(os.environ['FLAKE_DIR'], 'count')
+    n = int(open(p).read()) if os.path.exists(p) else 0
+    open(p, 'w').write(str(n + 1))
+    assert n >= ${passOn - 1}
+`;
+}
+
+/** A fresh temporary folder (its name starting with `prefix`) with the python fixture in it. */
+export function tempPythonFixture(prefix: string): { root: string; fx: Fixture } {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  return { root, fx: makeFixture('python', root) };
 }

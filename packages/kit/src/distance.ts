@@ -59,6 +59,25 @@ function trim(a: Int32Array, b: Int32Array): [number, number, number] {
   return [pre, suf, 0];
 }
 
+/** The two sequences trimmed of their common prefix and suffix, the shorter (pattern) span first. */
+interface Spans {
+  pre: number;
+  suf: number;
+  pa: Int32Array;
+  aStart: number;
+  aEnd: number;
+  pb: Int32Array;
+  bStart: number;
+  bEnd: number;
+}
+
+function spans(a: Int32Array, b: Int32Array): Spans {
+  const [pre, suf] = trim(a, b);
+  const s = { pre, suf, pa: a, aStart: pre, aEnd: a.length - suf, pb: b, bStart: pre, bEnd: b.length - suf };
+  if (s.aEnd - s.aStart <= s.bEnd - s.bStart) return s;
+  return { pre, suf, pa: b, aStart: s.bStart, aEnd: s.bEnd, pb: a, bStart: s.aStart, bEnd: s.aEnd };
+}
+
 function popcount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
@@ -67,20 +86,9 @@ function popcount(x: number): number {
 
 /** Length of the longest common subsequence of `a` and `b`. */
 export function lcsLength(a: Int32Array, b: Int32Array): number {
-  const [pre, suf] = trim(a, b);
-  let aStart = pre;
-  let aEnd = a.length - suf;
-  let bStart = pre;
-  let bEnd = b.length - suf;
-  if (aEnd - aStart === 0 || bEnd - bStart === 0) return pre + suf;
   // Use the shorter sequence as the bit pattern.
-  let pa = a;
-  let pb = b;
-  if (aEnd - aStart > bEnd - bStart) {
-    [pa, pb] = [b, a];
-    [aStart, bStart] = [bStart, aStart];
-    [aEnd, bEnd] = [bEnd, aEnd];
-  }
+  const { pre, suf, pa, aStart, aEnd, pb, bStart, bEnd } = spans(a, b);
+  if (aEnd - aStart === 0) return pre + suf;
   const len = aEnd - aStart;
   const pm = new PatternMatch(pa, aStart, aEnd, 30);
   const words = pm.words;
@@ -113,18 +121,7 @@ export function lcsLength(a: Int32Array, b: Int32Array): number {
 
 /** Levenshtein distance (unit costs) between `a` and `b`. */
 export function levenshtein(a: Int32Array, b: Int32Array): number {
-  const [pre, suf] = trim(a, b);
-  let aStart = pre;
-  let aEnd = a.length - suf;
-  let bStart = pre;
-  let bEnd = b.length - suf;
-  let pa = a;
-  let pb = b;
-  if (aEnd - aStart > bEnd - bStart) {
-    [pa, pb] = [b, a];
-    [aStart, bStart] = [bStart, aStart];
-    [aEnd, bEnd] = [bEnd, aEnd];
-  }
+  const { pa, aStart, aEnd, pb, bStart, bEnd } = spans(a, b);
   const len = aEnd - aStart;
   if (len === 0) return bEnd - bStart;
   const pm = new PatternMatch(pa, aStart, aEnd);

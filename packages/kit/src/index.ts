@@ -11,6 +11,7 @@ export * from './interrupt.ts';
 export * from './invocation.ts';
 export * from './lock.ts';
 export * from './paths.ts';
+export * from './process.ts';
 export * from './progress.ts';
 export * from './random.ts';
 export * from './repo-dirs.ts';

@@ -9,24 +9,20 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
 import type { CeItem } from '@faun/schema';
 import { type FlItem, writeJsonlAtomic } from '@faun/schema';
+import { testFlItem } from '@faun/schema/testing';
 import { runPredict } from '../testing/cli.ts';
 import { type FakeReply, type FakeServer, startFakeOpenAi } from '../testing/fake-openai.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'faun-predict-cli-'));
 const gold = (i: number) => `src/pkg/module_${i}.py`;
-const fl: FlItem[] = Array.from({ length: 6 }, (_, i) => ({
-  v: 1,
-  id: `o/r#${i}`,
-  repo: 'o/r',
-  language: 'python',
-  issue_number: i,
-  issue_title: `[[item-${i}]] crash in module ${i}`,
-  issue_body: 'It breaks.',
-  task: 'fl',
-  base_commit: null,
-  tree: Array.from({ length: 6 }, (_, k) => gold(k)),
-  gold_path: gold(i),
-}));
+const fl: FlItem[] = Array.from({ length: 6 }, (_, i) =>
+  testFlItem(i, {
+    issue_title: `[[item-${i}]] crash in module ${i}`,
+    issue_body: 'It breaks.',
+    tree: Array.from({ length: 6 }, (_, k) => gold(k)),
+    gold_path: gold(i),
+  }),
+);
 
 const readPreds = (p: string) =>
   readFileSync(p, 'utf8')
@@ -38,6 +34,9 @@ let server: FakeServer;
 let script: (key: string, attempt: number) => FakeReply = () => ({ kind: 'ok', text: 'x' });
 const predict = (args: string[], env?: Record<string, string>) =>
   runPredict([...args, '--log-dir', join(dir, 'logs')], { cwd: dir, cacheDir: join(dir, 'cache'), env });
+/** `faun predict --task fl` over `dataset` (in the test folder) with `model`, writing `out`. */
+const predictFl = (model: string, out: string, more: string[] = [], dataset = 'fl.jsonl') =>
+  predict(['--task', 'fl', '--dataset', join(dir, dataset), '-m', model, '-o', out, ...more]);
 
 beforeAll(async () => {
   await writeJsonlAtomic(join(dir, 'fl.jsonl'), fl);
@@ -93,10 +92,7 @@ describe('faun predict: errors a re-run cannot fix', () => {
   test('HTTP 404 (unknown model) stops the run too', async () => {
     script = () => ({ kind: 'error', status: 404 });
     const out = join(dir, 'nf.jsonl');
-    const r = await predict([
-      ...['--task', 'fl', '--dataset', join(dir, 'fl.jsonl'), '-m', 'vllm:no-such-model'],
-      ...['--base-url', server.url, '-o', out, '-j', '1', '--no-cache'],
-    ]);
+    const r = await predictFl('vllm:no-such-model', out, ['--base-url', server.url, '-j', '1', '--no-cache']);
     expect(r.code).toBe(1);
     expect(r.err).toContain('HTTP 404');
     expect(r.err).toContain('check VLLM_API_KEY (the key), --base-url (now');
@@ -106,23 +102,12 @@ describe('faun predict: errors a re-run cannot fix', () => {
 
   test('replay with missing ids: recorded per item, counted at the end as not fixable by a re-run', async () => {
     const src = join(dir, 'src.jsonl');
-    const r0 = await predict([
-      ...['--task', 'fl', '--dataset', join(dir, 'fl.jsonl'), '-m', 'bm25', '-o', src],
-    ]);
+    const r0 = await predictFl('bm25', src);
     expect(r0.code).toBe(0);
     const kept = readFileSync(src, 'utf8').split('\n').filter(Boolean).slice(0, 4);
     await Bun.write(src, `${kept.join('\n')}\n`);
     const out = join(dir, 'replay.jsonl');
-    const r = await predict([
-      '--task',
-      'fl',
-      '--dataset',
-      join(dir, 'fl.jsonl'),
-      '-m',
-      `replay:${src}`,
-      '-o',
-      out,
-    ]);
+    const r = await predictFl(`replay:${src}`, out);
     expect(r.code).toBe(1);
     expect(r.out).toContain("2 items failed in a way a re-run cannot fix (recorded with 'error' in");
     expect(r.out).toContain("e.g. o/r#4: replay: no prediction for item 'o/r#4'");
@@ -135,9 +120,12 @@ describe('faun predict: errors a re-run cannot fix', () => {
   test('transient failures (HTTP 500 without retries) get the re-run hint', async () => {
     script = (key) => (key === 'item-1' ? { kind: 'error', status: 500 } : { kind: 'ok', text: gold(1) });
     const out = join(dir, 't.jsonl');
-    const r = await predict([
-      ...['--task', 'fl', '--dataset', join(dir, 'fl.jsonl'), '-m', 'openai:fake-model'],
-      ...['--base-url', server.url, '-o', out, '--max-retries', '0', '--no-cache'],
+    const r = await predictFl('openai:fake-model', out, [
+      '--base-url',
+      server.url,
+      '--max-retries',
+      '0',
+      '--no-cache',
     ]);
     expect(r.code).toBe(1);
     expect(r.out).toContain('1 items failed transiently');
@@ -164,17 +152,7 @@ describe('faun predict --repo-dir', () => {
     await Bun.write(join(checkout, 'src/b.py'), 'def frobnicate():\n    pass\n');
     mkdirSync(join(dir, 'other'));
     const answer = async (out: string, extra: string[]) => {
-      const r = await predict([
-        '--task',
-        'fl',
-        '--dataset',
-        join(dir, 'c.jsonl'),
-        '-m',
-        'bm25',
-        '-o',
-        out,
-        ...extra,
-      ]);
+      const r = await predictFl('bm25', out, extra, 'c.jsonl');
       return { ...r, output: r.code === 0 ? readPreds(out)[0]!.output : null };
     };
     expect((await answer(join(dir, 'rd0.jsonl'), [])).output).toBe('src/a.py');

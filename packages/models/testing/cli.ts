@@ -1,6 +1,6 @@
 /** Runs `faun predict …` in a child process (the real CLI entry point) and collects its output. */
 import { join } from 'node:path';
-import { REPO_ROOT } from '@faun/kit';
+import { outputOf, REPO_ROOT } from '@faun/kit';
 
 export interface CliResult {
   code: number;
@@ -19,10 +19,6 @@ export async function runPredict(
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const [code, out, err] = await Promise.all([
-    p.exited,
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-  ]);
-  return { code, out, err };
+  const { code, stdout, stderr } = await outputOf(p);
+  return { code, out: stdout, err: stderr };
 }

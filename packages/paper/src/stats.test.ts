@@ -48,16 +48,8 @@ test('terciles and buckets', () => {
   const t = terciles(lengths);
   expect(t[0]).toBeCloseTo(3.6667, 3);
   expect(t[1]).toBeCloseTo(6.3333, 3);
-  expect(lengths.map((l) => bucketOf(l, t))).toEqual([
-    'short',
-    'short',
-    'short',
-    'medium',
-    'medium',
-    'medium',
-    'long',
-    'long',
-    'long',
-  ]);
+  expect(lengths.map((l) => bucketOf(l, t)).join(' ')).toBe(
+    'short short short medium medium medium long long long',
+  );
   expect(deriveSeed(0, 'a')).not.toBe(deriveSeed(0, 'b'));
 });

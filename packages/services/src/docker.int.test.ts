@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { REPO_ROOT } from '@faun/kit';
+import { outputOf, REPO_ROOT } from '@faun/kit';
 import { dockerReachable, imageExists } from './docker.ts';
 import { ensureToolchainImage, toolchainImageTag } from './images.ts';
 import { run } from './proc.ts';
@@ -12,12 +12,8 @@ async function setup(): Promise<{ code: number; out: string }> {
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, out: out + err };
+  const { code, stdout, stderr } = await outputOf(proc);
+  return { code, out: stdout + stderr };
 }
 
 test('setup script is idempotent: a second run rebuilds nothing', async () => {

@@ -1,5 +1,6 @@
 /** Small process helpers: run a command to completion, check a command exists, find a free port. */
 import { createServer } from 'node:net';
+import { outputOf } from '@faun/kit';
 
 export interface RunResult {
   code: number;
@@ -19,12 +20,7 @@ export async function run(
       stdin: opts.input === undefined ? 'ignore' : new TextEncoder().encode(opts.input),
       env: { ...process.env, ...opts.env },
     });
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
-    return { code, stdout, stderr };
+    return await outputOf(proc);
   } catch (e) {
     return { code: 127, stdout: '', stderr: (e as Error).message };
   }

@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { expect, test } from 'bun:test';
 import type { FixPair, QaItem, RawEntry } from '@faun/schema';
 import { testIssue } from '@faun/schema/testing';
 import { makeCrossref, makeEntry, rng } from '../testing/synthetic.ts';
+import { tempDbs } from '../testing/temp-db.ts';
 import { Store } from './store.ts';
 
-let dir: string;
-let n = 0;
-const fresh = () => join(dir, `c${n++}.duckdb`);
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'faun-store-cur-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { fresh } = tempDbs('faun-store-cur-', 'c');
 
 const R = 'o/r';
 function issue(num: number, state: 'open' | 'closed'): RawEntry {

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { describe, expect, test } from 'bun:test';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FaunError, InputError } from '@faun/kit';
 import { RawEntry } from '@faun/schema';
 import { crawlPages, makeComment, makeCrossref, makeEntry, makeEvent, rng } from '../testing/synthetic.ts';
+import { tempDbs } from '../testing/temp-db.ts';
 import type { CrawlBatch } from './batch.ts';
 import { Store } from './store.ts';
 
-let dir: string;
-let n = 0;
-const fresh = () => join(dir, `s${n++}.duckdb`);
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'faun-store-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const tmp = tempDbs('faun-store-', 's');
+const { fresh } = tmp;
 
 /** A small crawl with every record kind, as pages. */
 function pages(): CrawlBatch[] {
@@ -286,7 +278,7 @@ describe('checkpoints and durability', () => {
 
 describe('open', () => {
   test('a new store in a directory that does not exist yet is created', async () => {
-    const s = await Store.open(join(dir, 'new', 'sub', 'x.duckdb'));
+    const s = await Store.open(join(tmp.dir, 'new', 'sub', 'x.duckdb'));
     expect(await s.counts()).toEqual([]);
     await s.close();
   });
@@ -301,7 +293,7 @@ describe('open', () => {
   });
 
   test('read-only open of a missing file says so', async () => {
-    const err = await Store.open(join(dir, 'nope.duckdb'), { readOnly: true }).catch((e: unknown) => e);
+    const err = await Store.open(join(tmp.dir, 'nope.duckdb'), { readOnly: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toContain('does not exist');
   });
@@ -336,7 +328,7 @@ describe('open', () => {
   });
 
   test('a file that is not a DuckDB database (e.g. JSONL) is rejected, read-only or not', async () => {
-    const path = join(dir, 'pairs.jsonl');
+    const path = join(tmp.dir, 'pairs.jsonl');
     await Bun.write(path, '{"hyp": "a", "ref": "b"}\n');
     for (const readOnly of [true, false]) {
       const err = await Store.open(path, { readOnly }).catch((e: unknown) => e);
@@ -371,7 +363,7 @@ describe('export', () => {
   for (const format of ['parquet', 'jsonl'] as const) {
     test(`${format} export round-trips and leaves no temp file`, async () => {
       const s = await load(fresh(), pages());
-      const out = join(dir, `entries-${n++}.${format}`);
+      const out = join(tmp.dir, `entries.${format}`);
       await s.exportTable('entries', out, format);
       const stored = await s.all<Record<string, unknown>>(
         'SELECT * EXCLUDE (fp) FROM entries ORDER BY repo, number',
@@ -388,7 +380,7 @@ describe('export', () => {
               });
       expect(back.length).toBe(600);
       expect(back).toEqual(stored);
-      expect((await readdir(dir)).filter((f) => f.includes('.tmp-'))).toEqual([]);
+      expect((await readdir(tmp.dir)).filter((f) => f.includes('.tmp-'))).toEqual([]);
       await expect(s.exportTable('nope', out, format)).rejects.toThrow("no table or view 'nope'");
       await s.close();
     });

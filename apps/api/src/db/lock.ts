@@ -163,7 +163,7 @@ export interface LockOptions {
 export function acquireLock(dir: string, role: string, o: LockOptions = {}): FolderLock {
   const notice = o.notice ?? ((l: string) => process.stderr.write(`${l}\n`));
   const path = join(dir, LOCK_FILE);
-  let info: LockInfo = {
+  const info: LockInfo = {
     pid: process.pid,
     role,
     started: new Date().toISOString(),
@@ -191,28 +191,36 @@ export function acquireLock(dir: string, role: string, o: LockOptions = {}): Fol
   }
   const prev = parse(readFileSync(path, 'utf8'));
   if (prev && prev.pid !== process.pid) notice(staleNotice(dir, prev));
-  const write = () => {
+  const write = (i: LockInfo) => {
     ftruncateSync(fd, 0);
-    writeSync(fd, JSON.stringify(info), 0);
+    writeSync(fd, JSON.stringify(i), 0);
   };
-  write();
+  write(info);
+  return heldLock(path, info, write, () => {
+    try {
+      ftruncateSync(fd, 0); // the file stays (deleting it would race a new holder); empty = free
+      flock(fd, LOCK_UN);
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+/** A held lock: `write` rewrites its content on update; `free` runs once, on the first release. */
+function heldLock(path: string, first: LockInfo, write: (i: LockInfo) => void, free: () => void): FolderLock {
+  let info = first;
   let held = true;
   return {
     path,
     update(more) {
       if (!held) return;
       info = { ...info, ...more };
-      write();
+      write(info);
     },
     release() {
       if (!held) return;
       held = false;
-      try {
-        ftruncateSync(fd, 0); // the file stays (deleting it would race a new holder); empty = free
-        flock(fd, LOCK_UN);
-      } finally {
-        closeSync(fd);
-      }
+      free();
     },
   };
 }
@@ -223,29 +231,21 @@ export function acquireLock(dir: string, role: string, o: LockOptions = {}): Fol
  * deleted when what was renamed is still the stale content; anything else is put back.
  */
 function acquireByFile(dir: string, path: string, first: LockInfo, notice: (l: string) => void): FolderLock {
-  let info = first;
+  const info = first;
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o600);
       writeSync(fd, JSON.stringify(info));
       closeSync(fd);
-      let held = true;
-      return {
-        path,
-        update(more) {
-          if (!held) return;
-          info = { ...info, ...more };
-          const tmp = `${path}.${process.pid}.tmp`;
-          writeFileSync(tmp, JSON.stringify(info), { mode: 0o600 });
-          renameSync(tmp, path);
-        },
-        release() {
-          if (!held) return;
-          held = false;
-          const cur = readLock(dir);
-          if (!cur || cur.pid === process.pid) rmSync(path, { force: true });
-        },
+      const write = (i: LockInfo) => {
+        const tmp = `${path}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify(i), { mode: 0o600 });
+        renameSync(tmp, path);
       };
+      return heldLock(path, info, write, () => {
+        const cur = readLock(dir);
+        if (!cur || cur.pid === process.pid) rmSync(path, { force: true });
+      });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       let text = '';

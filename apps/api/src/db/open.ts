@@ -118,6 +118,16 @@ async function openPglite(dir: string, o: OpenOptions): Promise<Database> {
   }
 }
 
+/** Whether the database answers a trivial query. */
+async function answers(db: { execute(q: ReturnType<typeof sql>): Promise<unknown> }): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function pgliteHandle(
   dir: string,
   client: { close(): Promise<void> },
@@ -129,14 +139,7 @@ function pgliteHandle(
     backend: 'pglite',
     location: dir,
     lock,
-    async ping() {
-      try {
-        await db.execute(sql`select 1`);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => answers(db),
     async close() {
       try {
         await client.close();
@@ -171,14 +174,7 @@ async function openPostgres(url: string): Promise<Database> {
     backend: 'postgres',
     location: redactUrl(url),
     lock: null,
-    async ping() {
-      try {
-        await db.execute(sql`select 1`);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => answers(db),
     close: () => client.end({ timeout: 5 }),
   };
 }

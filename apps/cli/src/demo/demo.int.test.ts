@@ -2,6 +2,7 @@ import { expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { outputOf } from '@faun/kit';
 
 const MAIN = join(import.meta.dir, '..', 'main.ts');
 
@@ -20,11 +21,7 @@ test('faun demo runs the whole pipeline offline in a temporary folder and leaves
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const { stdout, stderr, code } = await outputOf(proc);
   if (code !== 0 || !stdout.includes('resolved')) console.error(stdout.slice(-6000), stderr.slice(-4000));
   expect(code).toBe(0);
   expect(stdout).toContain('faun demo finished');

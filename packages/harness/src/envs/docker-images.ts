@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FaunError, sha256 } from '@faun/kit';
+import { FaunError, outputOf, sha256 } from '@faun/kit';
 import type { ExecutionInstance } from '@faun/schema';
 import {
   type BuildPolicy,
@@ -36,12 +36,8 @@ export class ImageBuildError extends FaunError {}
 /** Runs the docker CLI; resolves with the exit code and combined output. */
 export async function docker(args: string[]): Promise<{ code: number; out: string }> {
   const p = Bun.spawn(['docker', ...args], { stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
-  const [out, err, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
-  return { code, out: out + err };
+  const { code, stdout, stderr } = await outputOf(p);
+  return { code, out: stdout + stderr };
 }
 
 const slug = (s: string) =>
@@ -186,13 +182,9 @@ export async function ensureSpecToolchain(
         stderr: 'pipe',
       },
     );
-    const [out, err, code] = await Promise.all([
-      new Response(p.stdout).text(),
-      new Response(p.stderr).text(),
-      p.exited,
-    ]);
+    const { code, stdout, stderr } = await outputOf(p);
     if (code !== 0)
-      throw new ImageBuildError(`debootstrap ${spec.suite} failed:\n${(out + err).slice(-2000)}`);
+      throw new ImageBuildError(`debootstrap ${spec.suite} failed:\n${(stdout + stderr).slice(-2000)}`);
     writeFileSync(join(rootfs, 'etc/apt/sources.list'), `deb ${MIRROR} ${spec.suite} main\n`);
     await rm(join(rootfs, 'var/cache/apt/archives'), { recursive: true, force: true });
     const base = `${tag}-rootfs`;

@@ -2,30 +2,20 @@
 import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { runFaun } from '../../testing/cli.ts';
 
-const MAIN = resolve(import.meta.dir, '../../../../apps/cli/src/main.ts');
 const root = mkdtempSync(join(tmpdir(), 'faun-imgopt-'));
 writeFileSync(join(root, 'none.jsonl'), '');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function verify(...args: string[]) {
-  const p = Bun.spawnSync(
-    [
-      'bun',
-      MAIN,
-      'verify',
-      '--instances',
-      join(root, 'none.jsonl'),
-      '--predictions',
-      'gold',
-      '--run-id',
-      'r',
-      ...args,
-    ],
-    { env: { ...process.env, FAUN_STATE_DIR: join(root, 'state'), NO_COLOR: '1' } },
-  );
-  return { code: p.exitCode, err: p.stderr.toString() + p.stdout.toString() };
+  const none = join(root, 'none.jsonl');
+  const r = runFaun(['verify', '--instances', none, '--predictions', 'gold', '--run-id', 'r', ...args], {
+    FAUN_STATE_DIR: join(root, 'state'),
+    NO_COLOR: '1',
+  });
+  return { code: r.code, err: r.stderr + r.stdout };
 }
 
 test('--build-network takes none, registries or host; the old auto is refused', () => {

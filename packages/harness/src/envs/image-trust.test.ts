@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '@faun/kit';
 import type { ExecutionInstance } from '@faun/schema';
-import { type Fixture, makeFixture } from '../../testing/fixtures.ts';
+import { type Fixture, tempPythonFixture } from '../../testing/fixtures.ts';
 import type { Backend, PreparedEnv } from '../sandbox/sandbox.ts';
 import { verifyRun } from '../verify.ts';
 import {
@@ -24,8 +23,7 @@ const entry = (id: string): LockEntry => ({ id, repo_digest: null });
 let root = '';
 let fx: Fixture;
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'faun-trust-'));
-  fx = makeFixture('python', root);
+  ({ root, fx } = tempPythonFixture('faun-trust-'));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

@@ -28,22 +28,36 @@ test("fmt gets its own spec: Multi-SWE-bench's ctest parser, only the touched te
   expect(installSteps(s, fmt)[0]).not.toContain('{test_files}');
 });
 
-test('FMT_TARGETS keeps the test/*.cc files that are targets of the configured build', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'faun-fmt-'));
+/**
+ * A folder whose bin/make prints `targets` (printf's format) and then many more lines: a reader that stops
+ * early breaks make's pipe, as CMake's long help does.
+ */
+function fakeMake(prefix: string, targets: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   mkdirSync(join(dir, 'bin'));
   writeFileSync(
     join(dir, 'bin/make'),
-    // Many lines after the match: a reader that stops early breaks make's pipe, as CMake's long help does.
-    '#!/bin/sh\nprintf "The following are some of the valid targets:\\n... all\\n... format-test\\n... chrono-test\\n... test-main\\n"\n' +
-      'seq 200000 | sed "s/^/... target-/"\n',
+    `#!/bin/sh\nprintf "${targets}"\nseq 200000 | sed "s/^/... target-/"\n`,
   );
   chmodSync(join(dir, 'bin/make'), 0o755);
-  const script = `${FMT_TARGETS.replace('{test_files}', 'test/format-test.cc test/util.cc test/CMakeLists.txt test/chrono-test.cc')}; echo "$T"`;
-  // As test scripts run it (scripts.ts): bash with `set -uo pipefail`.
+  return dir;
+}
+
+/** `script` as test scripts run it (scripts.ts): bash with `set -uo pipefail`, `dir/bin` first on PATH. */
+function runWithStubs(dir: string, script: string): string {
   const p = Bun.spawnSync(['bash', '-c', `set -uo pipefail; ${script}`], {
     env: { PATH: `${dir}/bin:${process.env.PATH}` },
   });
-  expect(p.stdout.toString()).toBe('format-test\nchrono-test\n');
+  return p.stdout.toString();
+}
+
+test('FMT_TARGETS keeps the test/*.cc files that are targets of the configured build', () => {
+  const dir = fakeMake(
+    'faun-fmt-',
+    'The following are some of the valid targets:\\n... all\\n... format-test\\n... chrono-test\\n... test-main\\n',
+  );
+  const script = `${FMT_TARGETS.replace('{test_files}', 'test/format-test.cc test/util.cc test/CMakeLists.txt test/chrono-test.cc')}; echo "$T"`;
+  expect(runWithStubs(dir, script)).toBe('format-test\nchrono-test\n');
 });
 
 test('fmt: a test target that fails to build runs no test (no stale binary from the instance layer)', () => {
@@ -61,10 +75,7 @@ test('fmt: a test target that fails to build runs no test (no stale binary from 
       build === 'ok' ? 'exit 0' : 'case "$*" in *--build*) echo "error: no matching function"; exit 2;; esac',
     );
     const cmd = testCommand(specFor(fmt)!, fmt).replaceAll('/opt/faun-build', dir);
-    const p = Bun.spawnSync(['bash', '-c', `set -uo pipefail; ${cmd}`], {
-      env: { PATH: `${dir}/bin:${process.env.PATH}` },
-    });
-    return p.stdout.toString();
+    return runWithStubs(dir, cmd);
   };
   expect(run('ok')).toContain('Test #1: format-test');
   const failed = run('fails');
@@ -73,22 +84,15 @@ test('fmt: a test target that fails to build runs no test (no stale binary from 
 });
 
 test("nlohmann/json: a touched unit test file's targets, one per C++ standard, and no other file's", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'faun-json-'));
-  mkdirSync(join(dir, 'bin'));
-  writeFileSync(
-    join(dir, 'bin/make'),
-    '#!/bin/sh\nprintf "... all\\n... test_main\\n... test-udt_cpp11\\n... test-udt_macro_cpp11\\n' +
-      '... test-conversions_cpp11\\n... test-conversions_cpp17\\n... test-comparison_legacy_cpp11\\n"\n' +
-      'seq 200000 | sed "s/^/... target-/"\n',
+  const dir = fakeMake(
+    'faun-json-',
+    '... all\\n... test_main\\n... test-udt_cpp11\\n... test-udt_macro_cpp11\\n' +
+      '... test-conversions_cpp11\\n... test-conversions_cpp17\\n... test-comparison_legacy_cpp11\\n',
   );
-  chmodSync(join(dir, 'bin/make'), 0o755);
   const files =
     'tests/src/unit-udt.cpp test/src/unit-conversions.cpp tests/src/unit.cpp tests/CMakeLists.txt';
   const script = `${JSON_TARGETS.replace('{test_files}', files)}; echo "$T"`;
-  const p = Bun.spawnSync(['bash', '-c', `set -uo pipefail; ${script}`], {
-    env: { PATH: `${dir}/bin:${process.env.PATH}` },
-  });
-  expect(p.stdout.toString()).toBe('test-udt_cpp11\ntest-conversions_cpp11\ntest-conversions_cpp17\n');
+  expect(runWithStubs(dir, script)).toBe('test-udt_cpp11\ntest-conversions_cpp11\ntest-conversions_cpp17\n');
   const json = testInstance({
     repo: 'nlohmann/json',
     language: 'cpp',

@@ -224,6 +224,13 @@ const SPHINX_BASE: Omit<EnvSpec, 'versions' | 'suite' | 'swebench'> = {
   specVersion: '1',
 };
 
+/** Sphinx's help builders, split from it into packages of their own (bookworm's, for Sphinx ≥ 3). */
+const SPHINXCONTRIB_HELP = [
+  'python3-sphinxcontrib.applehelp',
+  'python3-sphinxcontrib.htmlhelp',
+  'python3-sphinxcontrib.jsmath',
+];
+
 /**
  * Sphinx 3.x–4.4 (SWE-bench pins Jinja2 < 3.0, markupsafe ≤ 2.0.1): bullseye has Jinja2 2.11 and
  * markupsafe 1.1; the builtin extensions it lacks (applehelp, htmlhelp, jsmath) come from bookworm.
@@ -232,13 +239,7 @@ const SPHINX_3: EnvSpec = {
   ...SPHINX_BASE,
   versions: ['3.0', '3.1', '3.2', '3.3', '3.4', '3.5', '4.0', '4.1', '4.2', '4.3', '4.4'],
   suite: 'bullseye',
-  envSetup: [
-    debsFrom('bookworm', [
-      'python3-sphinxcontrib.applehelp',
-      'python3-sphinxcontrib.htmlhelp',
-      'python3-sphinxcontrib.jsmath',
-    ]),
-  ],
+  envSetup: [debsFrom('bookworm', SPHINXCONTRIB_HELP)],
   swebench: {
     python: '3.9',
     differs: [
@@ -253,12 +254,7 @@ const SPHINX_3: EnvSpec = {
 const SPHINX_5: EnvSpec = {
   ...SPHINX_BASE,
   versions: ['4.5', '5.0', '5.1', '5.2', '5.3', '6.0', '6.2', '7.0', '7.1', '7.2', '7.3', '7.4'],
-  apt: [
-    ...SPHINX_DEPS,
-    'python3-sphinxcontrib.applehelp',
-    'python3-sphinxcontrib.htmlhelp',
-    'python3-sphinxcontrib.jsmath',
-  ],
+  apt: [...SPHINX_DEPS, ...SPHINXCONTRIB_HELP],
   swebench: {
     python: '3.9',
     differs: [

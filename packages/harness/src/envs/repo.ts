@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InputError, PrerequisiteError, type RepoDirs, repoDirOf, within } from '@faun/kit';
+import { InputError, outputOf, PrerequisiteError, type RepoDirs, repoDirOf, within } from '@faun/kit';
 import { repoProblem } from '../rows/row-check.ts';
 
 export interface GitResult {
@@ -29,12 +29,7 @@ export async function git(
     stderr: 'pipe',
     stdin: 'ignore',
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
-  return { code, stdout, stderr };
+  return outputOf(p);
 }
 
 async function gitOk(

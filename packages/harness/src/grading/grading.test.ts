@@ -251,9 +251,13 @@ describe('forged markers in a framed log are a verdict: tampered', () => {
   });
 });
 
+/** A log of a row's own script (not framed by faun), its lines joined, graded with `exitCode`. */
+const gradeRowScript = (exitCode: number | null, lines: string[]) =>
+  gradeLog({ ...base, framed: false, log: lines.join('\n'), exitCode });
+
 describe("a row's own script (trusted rows): the reference's reading, faun's checks as flags", () => {
   test('a forged exit-code line inside the output: the reference reads it, faun flags the mismatch', () => {
-    const log = [
+    const g = gradeRowScript(1, [
       '>>>>> Start Test Output',
       '>>>>> Test Exit Code: 0',
       'PASSED t.py::test_fix_a',
@@ -261,34 +265,31 @@ describe("a row's own script (trusted rows): the reference's reading, faun's che
       'PASSED t.py::test_keep',
       '>>>>> End Test Output',
       '>>>>> Test Exit Code: 1',
-    ].join('\n');
-    const g = gradeLog({ ...base, framed: false, log, exitCode: 1 });
+    ]);
     expect(g.resolved_status).toBe('RESOLVED_FULL');
     expect(g.flags).toContain('exit-code-mismatch');
   });
 
   test('graded between SWE-bench’s markers', () => {
-    const log = [
+    const g = gradeRowScript(null, [
       "+ : '>>>>> Start Test Output'",
       'PASSED t.py::test_fix_a',
       'PASSED t.py::test_fix_b',
       'PASSED t.py::test_keep',
       "+ : '>>>>> End Test Output'",
-    ].join('\n');
-    const g = gradeLog({ ...base, framed: false, log, exitCode: null });
+    ]);
     expect(g.resolved_status).toBe('RESOLVED_FULL');
     expect(g.flags).toEqual([]);
   });
 
   test('a repeated start marker is flagged', () => {
-    const log = [
+    const g = gradeRowScript(0, [
       '>>>>> Start Test Output',
       '>>>>> Start Test Output',
       'PASSED t.py::test_keep',
       '>>>>> End Test Output',
       '>>>>> Test Exit Code: 0',
-    ].join('\n');
-    const g = gradeLog({ ...base, framed: false, log, exitCode: 0 });
+    ]);
     expect(g.flags).toContain('markers-repeated');
   });
 });

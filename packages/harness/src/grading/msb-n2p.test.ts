@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { runFaun } from '../../testing/cli.ts';
 import { instanceDirName } from '../run-files.ts';
 
-const MAIN = resolve(import.meta.dir, '../../../../apps/cli/src/main.ts');
 let root = '';
 const env = {
   ...process.env,
@@ -85,10 +85,8 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function verify(predictions: string, runId: string) {
-  const p = Bun.spawnSync(
+  const r = runFaun(
     [
-      'bun',
-      MAIN,
       'verify',
       '--backend',
       'local',
@@ -103,16 +101,16 @@ function verify(predictions: string, runId: string) {
       '--log-dir',
       join(root, 'logs'),
     ],
-    { env: { ...env, FAUN_STATE_DIR: join(root, 'state') }, stdout: 'pipe', stderr: 'pipe' },
+    { ...env, FAUN_STATE_DIR: join(root, 'state') },
   );
-  const out = `${p.stdout.toString()}\n${p.stderr.toString()}`;
+  const out = `${r.stdout}\n${r.stderr}`;
   const result = JSON.parse(
     readFileSync(
       join(root, 'logs', runId, 'instances', instanceDirName('acme/greeter:pr-7'), 'result.json'),
       'utf8',
     ),
   );
-  return { code: p.exitCode, out, result };
+  return { code: r.code, out, result };
 }
 
 test('n2p-only row: gold resolved, empty and comment-only patches not', () => {

@@ -11,17 +11,28 @@ function eachLine(log: string, fn: (line: string) => void): void {
   for (const line of log.split('\n')) fn(pyStrip(line));
 }
 
+/** The lines `re` matches: the test id in group 2, its status what `status` makes of group 1. */
+function byLine(log: string, re: RegExp, status: (s: string) => TestStatus): TestMap {
+  const out: TestMap = {};
+  eachLine(log, (line) => {
+    const m = re.exec(line);
+    if (m) setLast(out, m[2]!, status(m[1]!));
+  });
+  return out;
+}
+
+/** PASSED when the status word is `ok`, FAILED otherwise. */
+const passIf =
+  (ok: string) =>
+  (s: string): TestStatus =>
+    s === ok ? 'PASSED' : 'FAILED';
+
 const GO = pyRe(String.raw`^--- (PASS|FAIL|SKIP): (.+) \((.+)\)$`, 's');
 const GO_STATUS: Record<string, TestStatus> = { PASS: 'PASSED', FAIL: 'FAILED', SKIP: 'SKIPPED' };
 
 /** `parse_log_gotest`: `--- PASS: TestX (0.00s)`, subtests keep their full `Parent/sub` id. */
 export function parseSwebenchGotest(log: string): TestMap {
-  const out: TestMap = {};
-  eachLine(log, (line) => {
-    const m = GO.exec(line);
-    if (m) setLast(out, m[2]!, GO_STATUS[m[1]!]!);
-  });
-  return out;
+  return byLine(log, GO, (s) => GO_STATUS[s]!);
 }
 
 const CARGO = pyRe(String.raw`^test\s+(\S+)\s+\.\.\.\s+(\w+)$`, 's');
@@ -68,12 +79,7 @@ const ANT = pyRe(String.raw`^\s*\[junit\]\s+\[(PASS|FAIL|ERR)\]\s+(.*)$`, 's');
 
 /** `parse_log_ant`: `[junit] [PASS] name`; FAIL and ERR are failures. */
 export function parseSwebenchAnt(log: string): TestMap {
-  const out: TestMap = {};
-  eachLine(log, (line) => {
-    const m = ANT.exec(line);
-    if (m) setLast(out, m[2]!, m[1] === 'PASS' ? 'PASSED' : 'FAILED');
-  });
-  return out;
+  return byLine(log, ANT, passIf('PASS'));
 }
 
 const GRADLE_FULL = pyRe(String.raw`^([^>].+)\s+(PASSED|FAILED)$`, 's');
@@ -114,24 +120,14 @@ const GTEST = pyRe(String.raw`^.*\[\s*(OK|FAILED)\s*\]\s(.*)\s\(.*\)$`, 's');
 
 /** `parse_log_googletest`: `[       OK ] Suite.Test (0 ms)`; a parameter description stays in the id. */
 export function parseSwebenchGoogletest(log: string): TestMap {
-  const out: TestMap = {};
-  eachLine(log, (line) => {
-    const m = GTEST.exec(line);
-    if (m) setLast(out, m[2]!, m[1] === 'OK' ? 'PASSED' : 'FAILED');
-  });
-  return out;
+  return byLine(log, GTEST, passIf('OK'));
 }
 
 const JQ = pyRe(String.raw`^\s*(PASS|FAIL):\s(.+)$`, 's');
 
 /** `parse_log_jq`: automake's `PASS: name` / `FAIL: name`. */
 export function parseSwebenchJq(log: string): TestMap {
-  const out: TestMap = {};
-  eachLine(log, (line) => {
-    const m = JQ.exec(line);
-    if (m) setLast(out, m[2]!, m[1] === 'PASS' ? 'PASSED' : 'FAILED');
-  });
-  return out;
+  return byLine(log, JQ, passIf('PASS'));
 }
 
 const REDIS = pyRe(String.raw`^\[(ok|err|skip|ignore)\]:\s(.+?)(?:\s\((\d+\s*m?s)\))?$`, 's');
@@ -156,10 +152,5 @@ const MICROPY = pyRe(String.raw`^(pass|FAIL|skip)\s+(.+)$`, 's');
 
 /** `parse_log_micropython_test`: `pass name`, `FAIL name`, `skip name`. */
 export function parseSwebenchMicropython(log: string): TestMap {
-  const out: TestMap = {};
-  eachLine(log, (line) => {
-    const m = MICROPY.exec(line);
-    if (m) setLast(out, m[2]!, m[1] === 'pass' ? 'PASSED' : m[1] === 'FAIL' ? 'FAILED' : 'SKIPPED');
-  });
-  return out;
+  return byLine(log, MICROPY, (s) => (s === 'pass' ? 'PASSED' : s === 'FAIL' ? 'FAILED' : 'SKIPPED'));
 }

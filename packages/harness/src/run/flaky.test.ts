@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionResult } from '@faun/schema';
-import { makeFixture } from '../../testing/fixtures.ts';
+import { flakyPythonTests, makeFixture } from '../../testing/fixtures.ts';
 import { specFor } from '../envs/specs.ts';
 import { resolvedStatus } from '../grading/grading.ts';
 import { LocalBackend } from '../sandbox/local-backend.ts';
@@ -74,31 +74,6 @@ describe('mergeRuns (pure)', () => {
   });
 });
 
-const FLAKY_TESTS = `import os
-
-from calc import add, mul, neg
-
-
-def test_neg():
-    assert neg(2) == -2
-
-
-def test_add():
-    assert add(2, 3) == 5
-
-
-def test_mul():
-    assert mul(2, 3) == 6
-
-
-def test_once():
-    # fails the first time it runs in this run, passes after
-    p = os.path.join(os.environ['FLAKE_DIR'], 'count')
-    n = int(open(p).read()) if os.path.exists(p) else 0
-    open(p, 'w').write(str(n + 1))
-    assert n >= 1
-`;
-
 describe('re-runs in fresh sandboxes (local backend)', () => {
   const root = mkdtempSync(join(tmpdir(), 'faun-flaky-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -106,7 +81,7 @@ describe('re-runs in fresh sandboxes (local backend)', () => {
   const t = 'tests/test_calc.py';
   const inst = {
     ...fx.instance,
-    test_patch: fx.patchOf({ [t]: FLAKY_TESTS }),
+    test_patch: fx.patchOf({ [t]: flakyPythonTests(2) }),
     pass_to_pass: [`${t}::test_neg`, `${t}::test_once`],
   };
   const go = async (policy: 'failed' | 'passed', reruns = 2) => {

@@ -33,7 +33,7 @@ import { repoSource, snapshotRepo, treeOf } from '../envs/repo.ts';
 import { removeSandboxImage } from '../envs/sandbox-image.ts';
 import type { EnvSpec } from '../envs/specs.ts';
 import { startContainer } from './container-sandbox.ts';
-import type { Backend, PreparedEnv, Sandbox, StartOptions } from './sandbox.ts';
+import type { Backend, LogLine, PreparedEnv, Sandbox, StartOptions } from './sandbox.ts';
 
 // No registry here: the resource reaper's image cannot be pulled; containers are removed by us.
 process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
@@ -83,12 +83,7 @@ export class DockerBackend implements Backend {
     return p;
   }
 
-  async prepare(
-    inst: ExecutionInstance,
-    spec: EnvSpec,
-    source: string,
-    log: (l: string) => void,
-  ): Promise<PreparedEnv> {
+  async prepare(inst: ExecutionInstance, spec: EnvSpec, source: string, log: LogLine): Promise<PreparedEnv> {
     await ensureDocker(log);
     if (inst.image) {
       if (!(await imageExists(inst.image)))

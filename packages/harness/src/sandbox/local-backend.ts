@@ -7,7 +7,14 @@ import type { ExecutionInstance } from '@faun/schema';
 import { stableStringify } from '@faun/schema';
 import { snapshotRepo, treeOf } from '../envs/repo.ts';
 import { type EnvSpec, installSteps } from '../envs/specs.ts';
-import { type Backend, LocalSandbox, localExec, type PreparedEnv, type Sandbox } from './sandbox.ts';
+import {
+  type Backend,
+  LocalSandbox,
+  type LogLine,
+  localExec,
+  type PreparedEnv,
+  type Sandbox,
+} from './sandbox.ts';
 
 export class LocalBackend implements Backend {
   readonly name = 'local';
@@ -23,12 +30,7 @@ export class LocalBackend implements Backend {
     );
   }
 
-  async prepare(
-    inst: ExecutionInstance,
-    spec: EnvSpec,
-    source: string,
-    log: (l: string) => void,
-  ): Promise<PreparedEnv> {
+  async prepare(inst: ExecutionInstance, spec: EnvSpec, source: string, log: LogLine): Promise<PreparedEnv> {
     const hash = this.envHash(inst, spec, await treeOf(source, inst.base_commit));
     const dir = join(this.cacheDir, `local-${hash}`);
     this.envs.set(dir, spec.env ?? {});

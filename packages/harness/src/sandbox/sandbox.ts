@@ -120,17 +120,15 @@ export interface StartOptions {
   localHosts?: string[];
 }
 
+/** Where a backend writes its progress, a line at a time. */
+export type LogLine = (l: string) => void;
+
 /** How environments are built and sandboxes started. */
 export interface Backend {
   readonly name: string;
   /** The environment hash without building anything (for resume checks). */
   envHash(inst: ExecutionInstance, spec: EnvSpec, tree: string): string;
-  prepare(
-    inst: ExecutionInstance,
-    spec: EnvSpec,
-    source: string,
-    log: (l: string) => void,
-  ): Promise<PreparedEnv>;
+  prepare(inst: ExecutionInstance, spec: EnvSpec, source: string, log: LogLine): Promise<PreparedEnv>;
   start(env: PreparedEnv, opts: StartOptions): Promise<Sandbox>;
   /** A published image (pulled when missing and `pull`); absent when the backend cannot run images. */
   preparePublished?(plan: PublishedPlan, pull: boolean, log: (l: string) => void): Promise<PreparedEnv>;

@@ -3,7 +3,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeFixture } from '../../testing/fixtures.ts';
+import { flakyPythonTests, makeFixture } from '../../testing/fixtures.ts';
 import { specFor } from '../envs/specs.ts';
 import { healthReport, readGoldRuns } from '../report/health.ts';
 import { LocalBackend } from '../sandbox/local-backend.ts';
@@ -13,29 +13,6 @@ const root = mkdtempSync(join(tmpdir(), 'faun-stability-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const fx = makeFixture('python', root);
 const t = 'tests/test_calc.py';
-const ONCE = `import os
-
-from calc import add, mul, neg
-
-
-def test_neg():
-    assert neg(2) == -2
-
-
-def test_add():
-    assert add(2, 3) == 5
-
-
-def test_mul():
-    assert mul(2, 3) == 6
-
-
-def test_once():
-    p = os.path.join(os.environ['FLAKE_DIR'], 'count')
-    n = int(open(p).read()) if os.path.exists(p) else 0
-    open(p, 'w').write(str(n + 1))
-    assert n >= 2
-`;
 
 const opts = (flake: string) => ({
   backend: new LocalBackend(join(root, 'cache')),
@@ -67,7 +44,7 @@ test('gold that passes every round, two at a time, is stable; each run is in the
 test('gold that fails in one run is unstable, named with its failing test; the check stops at that round', async () => {
   const inst = {
     ...fx.instance,
-    test_patch: fx.patchOf({ [t]: ONCE }),
+    test_patch: fx.patchOf({ [t]: flakyPythonTests(3) }),
     pass_to_pass: [`${t}::test_neg`, `${t}::test_once`],
   };
   const health = join(root, 'unstable.jsonl');

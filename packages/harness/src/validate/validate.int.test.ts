@@ -2,12 +2,12 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ensureDocker } from '@faun/services';
+import { FAUN_MAIN } from '../../testing/cli.ts';
 import { type Fixture, makeFixture } from '../../testing/fixtures.ts';
 import { instanceDirName } from '../run/stage-logs.ts';
 
-const MAIN = resolve(import.meta.dir, '../../../../apps/cli/src/main.ts');
 let root = '';
 let fxs: Fixture[] = [];
 
@@ -24,7 +24,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const validateArgs = () => [
   'bun',
-  MAIN,
+  FAUN_MAIN,
   'validate',
   '--instances',
   join(root, 'new.jsonl'),

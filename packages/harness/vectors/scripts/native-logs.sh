@@ -13,57 +13,16 @@
 # produced by this script.
 set -euo pipefail
 
-OUT=${1:?usage: native-logs.sh OUT_DIR [project…]}
-shift
-PROJECTS=${*:-go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt}
-MIRRORS=${MIRRORS:-/work/.mirror}
-NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../../../.." && pwd)
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-
-tag() { (cd "$ROOT" && bun -e "import { toolchainImageTag } from '@faun/services'; console.log(toolchainImageTag('$1'))"); }
-
-# checkout REPO COMMIT DIR: a work tree of REPO at COMMIT from its mirror.
-checkout() {
-  local git="$MIRRORS/${1/\//+}/repo"
-  [ -d "$git" ] || { echo "missing mirror $git (fetch github:$1 first)" >&2; exit 1; }
-  git clone -q "$git" "$3" && git -C "$3" checkout -q "$2"
-}
-
-# run IMAGE OUTDIR SCRIPT [docker args…]: runs SCRIPT (bash) in IMAGE with OUTDIR at /out.
-run() {
-  local image=$1 out=$2 script=$3
-  shift 3
-  mkdir -p "$out"
-  printf '%s\n' "$script" >"$out/run.sh"
-  echo "== $(basename "$out") ($image)" >&2
-  docker run --rm -v "$out:/out" "$@" "$image" bash /out/run.sh
-}
-
-# A TLS-intercepting proxy between the containers and the registry needs its CA: CA_BUNDLE (default
-# $NODE_EXTRA_CA_CERTS) is mounted and handed to node.
-CA_BUNDLE=${CA_BUNDLE:-${NODE_EXTRA_CA_CERTS:-}}
-ca_args() { if [ -n "$CA_BUNDLE" ]; then echo "-e NODE_EXTRA_CA_CERTS=/ca.crt -v $CA_BUNDLE:/ca.crt:ro"; fi; }
-
-npm_cli() {
-  [ -d "$WORK/npm" ] || { mkdir -p "$WORK/npm" && curl -sSfL "$NPM_TARBALL_URL" | tar xz -C "$WORK/npm"; }
-  echo "$WORK/npm/package"
-}
+ALL="go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt"
+# shellcheck source=logs-common.sh
+source "$(dirname "$0")/logs-common.sh"
 
 go_cmp() {
   local o="$OUT/go-cmp"
   mkdir -p "$o" && cp "$HERE/native/go-cmp-planted_test.go.txt" "$o/planted_test.go"
-  run "$(tag go)" "$o" '
-set -e
-apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends golang-github-google-go-cmp-dev >/dev/null
-dpkg-query -W golang-github-google-go-cmp-dev > /out/version.txt
-export CGO_ENABLED=0 GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE=/tmp/gocache
-cp -r /usr/share/gocode/src/github.com/google/go-cmp /tmp/cmp && cd /tmp/cmp
-go test -v -count=1 ./... > /out/go-test-v.log 2>&1 || true
+  run "$(tag go)" "$o" "
+$GO_CMP_SETUP
+"'go test -v -count=1 ./... > /out/go-test-v.log 2>&1 || true
 go test -json -count=1 ./... > /out/go-test-json.log 2>&1 || true
 cp /out/planted_test.go cmp/zz_planted_test.go
 go test -v -count=1 ./... > /out/go-test-v-planted.log 2>&1 || true'
@@ -82,13 +41,9 @@ go test -v -count=1 ./... > /out/go-test-v.log 2>&1 || true'
 regex_syntax() {
   local o="$OUT/regex-syntax"
   mkdir -p "$o" && cp "$HERE/native/regex-syntax-planted.rs.txt" "$o/planted.rs"
-  run "$(tag rust)" "$o" '
-set -e
-apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends librust-regex-syntax-dev >/dev/null
-dpkg-query -W librust-regex-syntax-dev > /out/version.txt
-export CARGO_HOME=/tmp/cargo CARGO_TERM_COLOR=never
-cp -r /usr/share/cargo/registry/regex-syntax-0.6.* /tmp/rs && cd /tmp/rs && rm -f .cargo-checksum.json
-cargo test --offline --no-fail-fast > /out/cargo-test.log 2>&1 || true
+  run "$(tag rust)" "$o" "
+$REGEX_SYNTAX_SETUP
+"'cargo test --offline --no-fail-fast > /out/cargo-test.log 2>&1 || true
 cat /out/planted.rs >> src/lib.rs
 cargo test --offline --no-fail-fast --lib > /out/cargo-test-planted.log 2>&1 || true
 cargo test --offline --no-fail-fast --lib -- --nocapture --test-threads=1 > /out/cargo-test-planted-nocapture.log 2>&1 || true'
@@ -98,9 +53,6 @@ gson_prepare() {
   [ -d "$WORK/gson" ] || checkout google/gson gson-parent-2.10.1 "$WORK/gson"
   echo "$WORK/gson/gson"
 }
-
-# Sources generated from gson's java-templates, as its own build does.
-GSON_TEMPLATES='for f in $(cd src/main/java-templates && find . -name "*.java"); do mkdir -p src/main/java/$(dirname $f); sed "s/\${project.version}/2.10.1/g" src/main/java-templates/$f > src/main/java/$f; done'
 
 gson_maven() {
   local src o="$OUT/gson-maven"
@@ -184,17 +136,5 @@ ctest -V > /out/ctest-v.log 2>&1 || true' \
     -v "$WORK/fmt:/src:ro"
 }
 
-for p in $PROJECTS; do
-  case $p in
-  go-cmp) go_cmp ;;
-  gorilla-mux) gorilla_mux ;;
-  regex-syntax) regex_syntax ;;
-  gson-maven) gson_maven ;;
-  gson-gradle) gson_gradle ;;
-  dayjs) dayjs ;;
-  express) express ;;
-  fmt) fmt ;;
-  *) echo "unknown project $p (known: go-cmp gorilla-mux regex-syntax gson-maven gson-gradle dayjs express fmt)" >&2 && exit 2 ;;
-  esac
-done
-echo "logs in $OUT" >&2
+# shellcheck disable=SC2086 # the names are words
+run_each project "$ALL" ${*:-$ALL}

@@ -13,42 +13,17 @@
 # node-test-fixture gson-maven gson-gradle gtest-samples jq-automake (default: all).
 set -euo pipefail
 
-OUT=${1:?usage: pair-logs.sh OUT_DIR [pair…]}
-shift
 ALL="dayjs-jest dayjs-vitest go-cmp regex-syntax numpy-pytest python-runners express-mocha node-test-fixture gson-maven gson-gradle gtest-samples jq-automake"
-PAIRS=${*:-$ALL}
-MIRRORS=${MIRRORS:-/work/.mirror}
-NPM_TARBALL_URL=${NPM_TARBALL_URL:-https://registry.npmjs.org/npm/-/npm-9.9.4.tgz}
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../../../.." && pwd)
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-
-tag() { (cd "$ROOT" && bun -e "import { toolchainImageTag } from '@faun/services'; console.log(toolchainImageTag('$1'))"); }
-
-# run IMAGE OUTDIR SCRIPT [docker args…]: runs SCRIPT (bash) in IMAGE with OUTDIR at /out.
-run() {
-  local image=$1 out=$2 script=$3
-  shift 3
-  mkdir -p "$out"
-  printf '%s\n' "$script" >"$out/run.sh"
-  echo "== $(basename "$out") ($image)" >&2
-  docker run --rm -v "$out:/out" "$@" "$image" bash /out/run.sh
-}
-
-CA_BUNDLE=${CA_BUNDLE:-${NODE_EXTRA_CA_CERTS:-}}
-ca_args() { if [ -n "$CA_BUNDLE" ]; then echo "-e NODE_EXTRA_CA_CERTS=/ca.crt -v $CA_BUNDLE:/ca.crt:ro"; fi; }
+# shellcheck source=logs-common.sh
+source "$(dirname "$0")/logs-common.sh"
 
 # jest 22 (dayjs's devDependencies at that commit) prints `(N ms)` after a test that took a millisecond or
 # more, and `(N s)` after a slow test file: run b, in a container limited to a fifth of a CPU (as on a loaded
 # machine), and run d, one worker on one CPU, print other durations than runs a and c. The dependencies are
 # installed once, in a shared work tree.
 dayjs_jest() {
-  local git="$MIRRORS/iamkun+dayjs/repo" npm o="$OUT/dayjs-jest" src="$WORK/dayjs"
-  [ -d "$git" ] || { echo "missing mirror $git (fetch github:iamkun/dayjs first)" >&2; exit 1; }
-  git clone -q "$git" "$src" && git -C "$src" checkout -q 0f6c19e3b63bcc3ff74917cb3a60125020c75648
+  local npm o="$OUT/dayjs-jest" src="$WORK/dayjs"
+  checkout iamkun/dayjs 0f6c19e3b63bcc3ff74917cb3a60125020c75648 "$src"
   npm=$(npm_cli)
   run "$(tag node)" "$o" '
 cd /src && node /npm/bin/npm-cli.js install --legacy-peer-deps --ignore-scripts --no-audit --no-fund > /tmp/npm-install.log 2>&1' \
@@ -64,9 +39,8 @@ cd /src && node /npm/bin/npm-cli.js install --legacy-peer-deps --ignore-scripts 
 # suite with vitest's globals (the files that call `jest.*` fail in both runs): run b on a fifth of a CPU in
 # one fork.
 dayjs_vitest() {
-  local git="$MIRRORS/iamkun+dayjs/repo" npm o="$OUT/dayjs-vitest" src="$WORK/dayjs-vitest"
-  [ -d "$git" ] || { echo "missing mirror $git (fetch github:iamkun/dayjs first)" >&2; exit 1; }
-  git clone -q "$git" "$src" && git -C "$src" checkout -q 0f6c19e3b63bcc3ff74917cb3a60125020c75648
+  local npm o="$OUT/dayjs-vitest" src="$WORK/dayjs-vitest"
+  checkout iamkun/dayjs 0f6c19e3b63bcc3ff74917cb3a60125020c75648 "$src"
   npm=$(npm_cli)
   run "$(tag node)" "$o" '
 cd /src && node /npm/bin/npm-cli.js install --legacy-peer-deps --ignore-scripts --no-audit --no-fund > /tmp/npm-install.log 2>&1
@@ -80,13 +54,9 @@ node /npm/bin/npm-cli.js install --no-save --legacy-peer-deps --ignore-scripts -
 
 # go test -v: run b with one package and one test at a time (other durations, other interleaving).
 go_cmp() {
-  run "$(tag go)" "$OUT/go-cmp" '
-set -e
-apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends golang-github-google-go-cmp-dev >/dev/null
-dpkg-query -W golang-github-google-go-cmp-dev > /out/version.txt
-export CGO_ENABLED=0 GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOCACHE=/tmp/gocache
-cp -r /usr/share/gocode/src/github.com/google/go-cmp /tmp/cmp && cd /tmp/cmp
-go test -v -count=1 ./... > /out/a.log 2>&1 || true
+  run "$(tag go)" "$OUT/go-cmp" "
+$GO_CMP_SETUP
+"'go test -v -count=1 ./... > /out/a.log 2>&1 || true
 go test -v -count=1 -p 1 -parallel 1 ./... > /out/b.log 2>&1 || true
 go test -json -count=1 ./... > /out/json-a.log 2>&1 || true
 go test -json -count=1 -p 1 -parallel 1 ./... > /out/json-b.log 2>&1 || true'
@@ -94,13 +64,9 @@ go test -json -count=1 -p 1 -parallel 1 ./... > /out/json-b.log 2>&1 || true'
 
 # cargo test: run b with one test thread (another order, other times).
 regex_syntax() {
-  run "$(tag rust)" "$OUT/regex-syntax" '
-set -e
-apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends librust-regex-syntax-dev >/dev/null
-dpkg-query -W librust-regex-syntax-dev > /out/version.txt
-export CARGO_HOME=/tmp/cargo CARGO_TERM_COLOR=never
-cp -r /usr/share/cargo/registry/regex-syntax-0.6.* /tmp/rs && cd /tmp/rs && rm -f .cargo-checksum.json
-cargo test --offline --no-fail-fast --lib > /out/a.log 2>&1 || true
+  run "$(tag rust)" "$OUT/regex-syntax" "
+$REGEX_SYNTAX_SETUP
+"'cargo test --offline --no-fail-fast --lib > /out/a.log 2>&1 || true
 cargo test --offline --no-fail-fast --lib -- --test-threads=1 > /out/b.log 2>&1 || true'
 }
 
@@ -116,18 +82,6 @@ T="numpy/lib/tests/test_function_base.py numpy/lib/tests/test_shape_base.py -p n
 python3 -m pytest -rA -v $T > /out/a.log 2>&1 || true
 python3 -m pytest -rA -v -n 2 $T > /out/b.log 2>&1 || true
 python3 -m pytest -rA -v --color=yes $T > /out/colour.log 2>&1 || true'
-}
-
-# checkout REPO COMMIT DIR: a work tree of REPO at COMMIT from its mirror.
-checkout() {
-  local git="$MIRRORS/${1/\//+}/repo"
-  [ -d "$git" ] || { echo "missing mirror $git (fetch github:$1 first)" >&2; exit 1; }
-  git clone -q "$git" "$3" && git -C "$3" checkout -q "$2"
-}
-
-npm_cli() {
-  [ -d "$WORK/npm" ] || { mkdir -p "$WORK/npm" && curl -sSfL "$NPM_TARBALL_URL" | tar xz -C "$WORK/npm"; }
-  echo "$WORK/npm/package"
 }
 
 # Python's own runners on Debian's packages: unittest -v over CPython's json and csv tests (read by the
@@ -174,8 +128,6 @@ cd /src && node /npm/bin/npm-cli.js install --no-audit --no-fund > /tmp/npm-inst
   run "$(tag node)" "$o" "$m --reporter spec > /out/spec-b.log 2>&1; $m --reporter tap > /out/tap-b.log 2>&1; true" \
     -v "$src:/src" --cpus 0.2
 }
-
-GSON_TEMPLATES='for f in $(cd src/main/java-templates && find . -name "*.java"); do mkdir -p src/main/java/$(dirname $f); sed "s/\${project.version}/2.10.1/g" src/main/java-templates/$f > src/main/java/$f; done'
 
 # Surefire (`Tests run: …, Time elapsed: … - in Class`, its XML reports printed after the run, as faun's java
 # default does): run b runs the classes in reverse alphabetical order.
@@ -247,21 +199,5 @@ rm -f tests/*.log tests/*.trs test-suite.log
 make -j 2 check > /out/b.log 2>&1 || true' -v "$src:/src:ro"
 }
 
-for p in $PAIRS; do
-  case $p in
-  dayjs-jest) dayjs_jest ;;
-  go-cmp) go_cmp ;;
-  regex-syntax) regex_syntax ;;
-  numpy-pytest) numpy_pytest ;;
-  python-runners) python_runners ;;
-  express-mocha) express_mocha ;;
-  node-test-fixture) node_test_fixture ;;
-  gson-maven) gson_maven ;;
-  gson-gradle) gson_gradle ;;
-  gtest-samples) gtest_samples ;;
-  jq-automake) jq_automake ;;
-  dayjs-vitest) dayjs_vitest ;;
-  *) echo "unknown pair $p (known: $ALL)" >&2 && exit 2 ;;
-  esac
-done
-echo "logs in $OUT" >&2
+# shellcheck disable=SC2086 # the names are words
+run_each pair "$ALL" ${*:-$ALL}

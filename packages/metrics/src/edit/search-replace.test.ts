@@ -196,33 +196,32 @@ describe('parseSearchReplace', () => {
 describe('applySearchReplace', () => {
   const file =
     'class A:\n    def f(self):\n        x = 1  \n        return x\n\n    def g(self):\n        return 2\n';
+  /** One block replacing `search` by `replace` in `file`. */
+  const replaceOnce = (search: string, replace: string) => applySearchReplace(file, [block(search, replace)]);
   test('exact match', () => {
-    const r = applySearchReplace(file, [
-      block('    def g(self):\n        return 2', '    def g(self):\n        return 3'),
-    ]);
+    const r = replaceOnce('    def g(self):\n        return 2', '    def g(self):\n        return 3');
     expect(r).toMatchObject({ ok: true, applied: 1, matches: ['exact'] });
     expect(r.result).toBe(file.replace('return 2', 'return 3'));
   });
   test('trailing whitespace is tolerated', () => {
-    const r = applySearchReplace(file, [
-      block('        x = 1\n        return x', '        x = 2\n        return x'),
-    ]);
+    const r = replaceOnce('        x = 1\n        return x', '        x = 2\n        return x');
     expect(r.matches).toEqual(['rstrip']);
     expect(r.result).toBe(
       'class A:\n    def f(self):\n        x = 2\n        return x\n\n    def g(self):\n        return 2\n',
     );
   });
   test('indentation is tolerated and the replacement re-indented', () => {
-    const r = applySearchReplace(file, [
-      block('def g(self):\n    return 2', 'def g(self):\n    if True:\n        return 3\nreturn_label = 0'),
-    ]);
+    const r = replaceOnce(
+      'def g(self):\n    return 2',
+      'def g(self):\n    if True:\n        return 3\nreturn_label = 0',
+    );
     expect(r.matches).toEqual(['indent']);
     expect(r.result).toBe(
       'class A:\n    def f(self):\n        x = 1  \n        return x\n\n    def g(self):\n        if True:\n            return 3\n    return_label = 0\n',
     );
   });
   test('relative indentation must still agree', () => {
-    const r = applySearchReplace(file, [block('def g(self):\nreturn 2', 'x')]);
+    const r = replaceOnce('def g(self):\nreturn 2', 'x');
     expect(r.ok).toBe(false);
     expect(r.failures[0]?.reason).toContain('no match');
   });
@@ -239,7 +238,7 @@ describe('applySearchReplace', () => {
     ]);
   });
   test('a near miss says which line differs', () => {
-    const r = applySearchReplace(file, [block('    def f(self):\n        y = 1', 'z')]);
+    const r = replaceOnce('    def f(self):\n        y = 1', 'z');
     expect(r.failures[0]?.reason).toContain("first SEARCH line ('def f(self):') is in the file");
   });
   test('empty search creates an empty file', () => {

@@ -84,19 +84,13 @@ describe('lenient mode and ranking', () => {
 test('normalizePath: the shortcut for already-normal paths gives what the full normalisation gives', () => {
   // the normalisation spelled out (every step applied to every input), against random mentions
   const QUOTES = /^[\s'"`*_<([{]+|[\s'"`*_>)\]}:;,.!?]+$/g;
-  const full = (raw: string) => {
-    let p = raw
+  const full = (raw: string) =>
+    raw
       .replace(QUOTES, '')
       .replaceAll('\\', '/')
-      .replace(/\/{2,}/g, '/');
-    for (;;) {
-      const before = p;
-      if (p.startsWith('./')) p = p.slice(2);
-      else if (p.startsWith('/')) p = p.slice(1);
-      if (p === before) break;
-    }
-    return p.replace(QUOTES, '');
-  };
+      .replace(/\/{2,}/g, '/')
+      .replace(/^(?:\.\/|\/)+/, '')
+      .replace(QUOTES, '');
   const alphabet = [
     'a',
     'b',

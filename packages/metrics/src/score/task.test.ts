@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { ItemScore } from '@faun/schema';
-import { testCeItem } from '@faun/schema/testing';
+import { testCeItem, testFlItem } from '@faun/schema/testing';
 import { formatSearchReplace } from '../edit/search-replace.ts';
 import { scoreTask } from './task.ts';
 
@@ -102,15 +102,7 @@ test('scoreTask: CE: gold edits score 1; an edit that does not apply is reported
 });
 
 test('scoreTask: FL: EM is 1 exactly when the answer equals the gold path', async () => {
-  const item = {
-    ...base,
-    id: 'f1',
-    language: 'python',
-    task: 'fl',
-    base_commit: null,
-    tree: ['pkg/b.py', 'pkg/c.py'],
-    gold_path: './pkg/b.py',
-  };
+  const item = testFlItem(1, { id: 'f1', tree: ['pkg/b.py', 'pkg/c.py'], gold_path: './pkg/b.py' });
   for (const output of ['pkg/b.py', '`./pkg/b.py`', 'b/pkg/b.py', 'pkg/b.py:12', 'pkg\\b.py', 'pkg/c.py']) {
     const r = await scoreTask('fl', [item], [pred('f1', 'fl', output)], { bootstrap: 0 });
     const it = r.items[0]!;

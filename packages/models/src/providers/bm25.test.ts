@@ -8,6 +8,15 @@ import type { FlItem } from '@faun/schema';
 import { loadSwebenchRows, toFlItem } from '../../testing/swebench.ts';
 import { bm25Rank, checkoutContents, createBm25Provider, tokenize } from './bm25.ts';
 
+/** A localization item titled `title` over `tree` (no body). */
+const flItem = (title: string, tree: string[], more: Partial<FlItem> = {}): FlItem =>
+  ({ task: 'fl', id: 'i', issue_title: title, issue_body: '', tree, ...more }) as FlItem;
+
+/** What `provider` answers for `item`. */
+async function answer(provider: ReturnType<typeof createBm25Provider>, item: FlItem): Promise<string> {
+  return (await provider.generate({ messages: [], item }, { signal: new AbortController().signal })).text;
+}
+
 describe('BM25 fault-localization baseline', () => {
   test('tokenize splits paths on / _ . - and camelCase', () => {
     expect(tokenize('src/flask/blueprintSetup_state.py')).toEqual([
@@ -42,22 +51,10 @@ describe('BM25 fault-localization baseline', () => {
     try {
       mkdirSync(join(dir, 'o/r/src'), { recursive: true });
       writeFileSync(join(dir, 'o/r/src/b.py'), 'def frobnicate():\n    pass\n');
-      const item = {
-        task: 'fl',
-        id: 'i',
-        repo: 'o/r',
-        issue_title: 'frobnicate fails',
-        issue_body: '',
-        tree: ['src/a.py', 'src/b.py', 'src/missing.py'],
-      } as FlItem;
-      const signal = new AbortController().signal;
-      const without = await createBm25Provider('').generate({ messages: [], item }, { signal });
-      expect(without.text).toBe('src/a.py');
-      const withContents = await createBm25Provider(
-        '',
-        checkoutContents({ 'o/r': join(dir, 'o/r') }),
-      ).generate({ messages: [], item }, { signal });
-      expect(withContents.text).toBe('src/b.py');
+      const item = flItem('frobnicate fails', ['src/a.py', 'src/b.py', 'src/missing.py'], { repo: 'o/r' });
+      expect(await answer(createBm25Provider(''), item)).toBe('src/a.py');
+      const withContents = createBm25Provider('', checkoutContents({ 'o/r': join(dir, 'o/r') }));
+      expect(await answer(withContents, item)).toBe('src/b.py');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -66,31 +63,17 @@ describe('BM25 fault-localization baseline', () => {
 
 describe('BM25 baseline as a model (bm25:K)', () => {
   test('bm25:K answers with K ranked paths', async () => {
-    const item = {
-      task: 'fl',
-      id: 'i',
-      issue_title: 'cli crash',
-      issue_body: '',
-      tree: ['src/app.py', 'src/cli.py', 'src/x.py'],
-    } as FlItem;
-    const p = createBm25Provider('2');
-    const r = await p.generate({ messages: [], item }, { signal: new AbortController().signal });
-    expect(r.text.split('\n')).toEqual(['src/cli.py', 'src/app.py']);
+    const item = flItem('cli crash', ['src/app.py', 'src/cli.py', 'src/x.py']);
+    expect((await answer(createBm25Provider('2'), item)).split('\n')).toEqual(['src/cli.py', 'src/app.py']);
     expect(() => createBm25Provider('zero')).toThrow('bad list length');
   });
 
   test('bm25:K as documented: strict em needs a single path; top-k and mrr use the ranking', async () => {
-    const item = {
-      task: 'fl',
-      id: 'i',
-      issue_title: 'cli crash in the app',
-      issue_body: '',
-      tree: ['src/app.py', 'src/cli.py', 'src/x.py'],
+    const item = flItem('cli crash in the app', ['src/app.py', 'src/cli.py', 'src/x.py'], {
       gold_path: 'src/cli.py',
-    } as FlItem;
-    const signal = new AbortController().signal;
-    const one = (await createBm25Provider('').generate({ messages: [], item }, { signal })).text;
-    const three = (await createBm25Provider('3').generate({ messages: [], item }, { signal })).text;
+    });
+    const one = await answer(createBm25Provider(''), item);
+    const three = await answer(createBm25Provider('3'), item);
     expect(three.split('\n')).toEqual(['src/app.py', 'src/cli.py', 'src/x.py']);
     expect(one).toBe('src/app.py');
     expect(scoreFl(item, three).scores).toMatchObject({ em: 0, em_lenient: 0, top1: 0, top3: 1, mrr: 0.5 });

@@ -8,25 +8,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@faun/kit';
 import { type FlItem, writeJsonlAtomic } from '@faun/schema';
+import { testFlItem } from '@faun/schema/testing';
 import { type FakeReply, type FakeServer, startFakeOpenAi } from '../../testing/fake-openai.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'faun-predict-'));
 const gold = (i: number) => `src/pkg/module_${i}.py`;
 
 function items(n: number): FlItem[] {
-  return Array.from({ length: n }, (_, i) => ({
-    v: 1 as const,
-    id: `o/r#${i}`,
-    repo: 'o/r',
-    language: 'python' as const,
-    issue_number: i,
-    issue_title: `[[item-${i}]] crash in module ${i}`,
-    issue_body: 'It breaks.',
-    task: 'fl' as const,
-    base_commit: null,
-    tree: Array.from({ length: n }, (_, k) => gold(k)),
-    gold_path: gold(i),
-  }));
+  return Array.from({ length: n }, (_, i) =>
+    testFlItem(i, {
+      issue_title: `[[item-${i}]] crash in module ${i}`,
+      issue_body: 'It breaks.',
+      tree: Array.from({ length: n }, (_, k) => gold(k)),
+      gold_path: gold(i),
+    }),
+  );
 }
 
 const readPreds = (p: string) =>
@@ -145,14 +141,22 @@ describe('faun predict against a fake OpenAI-compatible server', () => {
   }, 60_000);
 });
 
+/**
+ * A fresh server answering every item after `delayMs`, and `faun predict` started on it in the background
+ * (one at a time, no cache) writing `<name>.jsonl`, its cache in `cache-<name>`.
+ */
+async function slowPredict(name: string, delayMs: number) {
+  await server.stop();
+  server = startFakeOpenAi((k, a) => script(k, a));
+  script = (key) => ({ ...(answer(key) as { kind: 'ok'; text: string }), delayMs });
+  const out = join(dir, `${name}.jsonl`);
+  const args = [...common('fl8.jsonl', `${name}.jsonl`), '-j', '1', '--no-cache'];
+  return { out, args, child: cli(args, join(dir, `cache-${name}`)) };
+}
+
 describe('faun predict resumes after a kill', () => {
   test('a run killed midway resumes without resending finished items', async () => {
-    await server.stop();
-    server = startFakeOpenAi((k, a) => script(k, a));
-    script = (key) => ({ ...(answer(key) as { kind: 'ok'; text: string }), delayMs: 250 });
-    const out = join(dir, 'c.jsonl');
-    const args = [...common('fl8.jsonl', 'c.jsonl'), '-j', '1', '--no-cache'];
-    const child = cli(args, join(dir, 'cache-c'));
+    const { out, args, child } = await slowPredict('c', 250);
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
       if (existsSync(out) && readPreds(out).length >= 3) break;
@@ -184,12 +188,7 @@ describe('faun predict resumes after a kill', () => {
   }, 60_000);
 
   test('the first Ctrl+C stops cleanly, saves finished items and prints the resume command', async () => {
-    await server.stop();
-    server = startFakeOpenAi((k, a) => script(k, a));
-    script = (key) => ({ ...(answer(key) as { kind: 'ok'; text: string }), delayMs: 200 });
-    const out = join(dir, 'd.jsonl');
-    const args = [...common('fl8.jsonl', 'd.jsonl'), '-j', '1', '--no-cache'];
-    const child = cli(args, join(dir, 'cache-d'));
+    const { out, args, child } = await slowPredict('d', 200);
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline && !(existsSync(out) && readPreds(out).length >= 2)) await Bun.sleep(20);
     child.kill('SIGINT');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunRecord } from '@faun/kit';
 import type { FlItem, QaItem } from '@faun/schema';
+import { testFlItem } from '@faun/schema/testing';
 import { createMockProvider } from '../../testing/doubles.ts';
 import { ProviderError } from '../errors.ts';
 import { intendedOutput } from '../parse/inspect.ts';
@@ -16,19 +17,14 @@ import { type PredictOptions, runPredictions } from './predict.ts';
 const dir = mkdtempSync(join(tmpdir(), 'faun-runner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const items: FlItem[] = Array.from({ length: 5 }, (_, i) => ({
-  v: 1,
-  id: `o/r#${i}`,
-  repo: 'o/r',
-  language: 'python',
-  issue_number: i,
-  issue_title: `title ${i}`,
-  issue_body: `body ${i}`,
-  task: 'fl',
-  base_commit: null,
-  tree: ['a.py', 'b.py'],
-  gold_path: 'a.py',
-}));
+const items: FlItem[] = Array.from({ length: 5 }, (_, i) =>
+  testFlItem(i, {
+    issue_title: `title ${i}`,
+    issue_body: `body ${i}`,
+    tree: ['a.py', 'b.py'],
+    gold_path: 'a.py',
+  }),
+);
 
 const lines = (p: string) =>
   readFileSync(p, 'utf8')
