@@ -55,8 +55,8 @@ const PY_COLLECTIONS_COMPAT =
   '> /usr/lib/python3/dist-packages/faun_collections_compat.py && ' +
   "echo 'import faun_collections_compat' > /usr/lib/python3/dist-packages/faun_collections_compat.pth";
 
-/** Specs for real repositories, built from Debian's packages (no PyPI). Documented in packages/harness/README.md. */
-export const REPO_SPECS: EnvSpec[] = [
+/** SWE-bench Lite's Python repositories on bookworm, built from Debian's packages (no PyPI). */
+const LITE_SPECS: EnvSpec[] = [
   {
     name: 'sympy/sympy',
     versions: null,
@@ -212,17 +212,27 @@ function onBullseye(
   extraApt: string[] = [],
   extraSetup: string[] = [],
 ): EnvSpec {
-  const base = REPO_SPECS.find((s) => s.name === name)!;
+  const base = LITE_SPECS.find((s) => s.name === name)!;
   const envSetup = [...base.envSetup.filter((s) => s !== PY_COLLECTIONS_COMPAT), ...extraSetup];
   return { ...base, versions, suite: 'bullseye', apt: [...base.apt, ...extraApt], envSetup };
 }
 
-REPO_SPECS.unshift(
+/**
+ * Specs for real repositories, one record per repository and version set, in lookup order (the first whose
+ * versions match wins: the bullseye ones before the bookworm defaults). Plain data, never changed after this
+ * line. Documented in packages/harness/README.md.
+ */
+export const REPO_SPECS: readonly EnvSpec[] = Object.freeze([
   onBullseye('pytest-dev/pytest', OLD_PYTEST, ['python3-toml']),
   onBullseye('pytest-dev/pytest', PYTEST_7, ['python3-toml'], [debsFrom('bookworm', ['python3-tomli'])]),
   onBullseye('psf/requests', OLD_REQUESTS),
   onBullseye('sympy/sympy', OLD_SYMPY),
   onBullseye('django/django', OLD_DJANGO),
-);
-
-REPO_SPECS.push(...MORE_SPECS, ...NODE_SPECS, ...JAVA_SPECS, ...NATIVE_SPECS, ...RUST_SPECS, ...CPP_SPECS);
+  ...LITE_SPECS,
+  ...MORE_SPECS,
+  ...NODE_SPECS,
+  ...JAVA_SPECS,
+  ...NATIVE_SPECS,
+  ...RUST_SPECS,
+  ...CPP_SPECS,
+]);
