@@ -50,7 +50,7 @@ const ECHO = goSpec(
   'msb-go',
 );
 
-export const NATIVE_SPECS: EnvSpec[] = [
+const NATIVE_BASE: EnvSpec[] = [
   // gin before #2827 (2021-08-19, which moved binding/protobuf.go to google.golang.org/protobuf): the base
   // may import github.com/golang/protobuf/proto, which gin 1.8.1's dependencies do not bring. Debian's 1.5
   // (the API over google.golang.org/protobuf) takes its place; without it every stage fails to compile the
@@ -78,7 +78,7 @@ export const NATIVE_SPECS: EnvSpec[] = [
 ];
 
 /** jq 1.7–1.8 with Debian's oniguruma (Multi-SWE-bench builds the bundled copy, a submodule). */
-NATIVE_SPECS.push({
+const JQ_SPEC: EnvSpec = {
   name: 'jqlang/jq',
   versions: null,
   toolchain: 'cpp',
@@ -95,7 +95,7 @@ NATIVE_SPECS.push({
     "if [ ! -f config.status ] || git status --porcelain --untracked-files=no | grep -qE '(configure\\.ac|Makefile\\.am|\\.m4)$'; then autoreconf -i >/dev/null 2>&1; ./configure --with-oniguruma=yes --disable-docs --disable-valgrind --disable-maintainer-mode >/dev/null; fi; make -j2 2>&1 && make check 2>&1",
   parser: 'msb-automake',
   specVersion: '2',
-});
+};
 
 /**
  * mruby with Debian's Ruby, rake and bison (Multi-SWE-bench: `rake`, then `rake all test --trace`, whose
@@ -104,7 +104,7 @@ NATIVE_SPECS.push({
  * does (a parallel rake would interleave mrbtest's and bintest's lines). From June 2026 mruby compiles
  * with Prism, a git submodule this machine cannot fetch: instances from then on are out of reach here.
  */
-NATIVE_SPECS.push({
+const MRUBY_SPEC: EnvSpec = {
   name: 'mruby/mruby',
   versions: null,
   toolchain: 'cpp',
@@ -114,4 +114,7 @@ NATIVE_SPECS.push({
   testCmd: 'rake -m -j2 all 2>&1 && rake all test --trace 2>&1',
   parser: 'msb-mruby',
   specVersion: '1',
-});
+};
+
+/** Go, C and C++ repositories' specs, in lookup order. */
+export const NATIVE_SPECS: EnvSpec[] = [...NATIVE_BASE, JQ_SPEC, MRUBY_SPEC];
