@@ -91,7 +91,16 @@ export async function ensureToolchainImages(
   log: Log = () => {},
   policy?: BuildPolicy,
 ): Promise<string[]> {
-  const tags: string[] = [];
-  for (const tc of tcs) tags.push(await ensureToolchainImage(tc, log, policy));
+  // two at a time: each build waits on downloads as much as on the CPU; the base image they share comes first
+  if (tcs.length) await ensureBaseImage(log);
+  const tags: string[] = new Array(tcs.length);
+  let next = 0;
+  const work = async () => {
+    while (next < tcs.length) {
+      const i = next++;
+      tags[i] = await ensureToolchainImage(tcs[i]!, log, policy);
+    }
+  };
+  await Promise.all([work(), work()]);
   return tags;
 }
