@@ -37,9 +37,9 @@ async function run(label: string, cmd: string[]): Promise<Counts> {
   const code = await proc.exited;
   const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'm').exec(tail)?.[1] ?? 0);
   const c = { passed: count('pass'), failed: count('fail'), skipped: count('skip'), code };
-  console.error(
-    `== ${label}: ${c.passed} passed, ${c.failed} failed in ${((Date.now() - started) / 1000).toFixed(0)} s`,
-  );
+  const secs = ((Date.now() - started) / 1000).toFixed(0);
+  const what = /^\s*\d+ pass\b/m.test(tail) ? `${c.passed} passed, ${c.failed} failed` : `exit ${code}`;
+  console.error(`== ${label}: ${what} in ${secs} s`);
   return c;
 }
 
