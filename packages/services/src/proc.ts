@@ -52,7 +52,8 @@ export async function runLogged(
 
 /**
  * Runs a chatty command (apt-get, debootstrap) without printing its output: at most one status line
- * every `everyMs` goes to `log` (its latest line, so a long step still shows it is moving), and the last
+ * every `everyMs` after its first line goes to `log` (its latest line, so a long step still shows it is
+ * moving), and the last
  * `keep` lines come back for the error message when it fails.
  */
 export async function runQuiet(
@@ -63,12 +64,14 @@ export async function runQuiet(
   const every = o.everyMs ?? 15_000;
   const tail: string[] = [];
   let lines = 0;
-  let last = Date.now();
+  // the clock starts at the first line: a slow start-up never makes the first line a status line
+  let last: number | null = null;
   const onLine = (l: string) => {
     if (!l.trim()) return;
     lines++;
     tail.push(l);
     if (tail.length > keep) tail.shift();
+    last ??= Date.now();
     if (o.log && Date.now() - last >= every) {
       last = Date.now();
       o.log(`  … ${l.trim().slice(0, 160)}`);
