@@ -1,12 +1,8 @@
 /** Small process helpers: run a command to completion, check a command exists, find a free port. */
 import { createServer } from 'node:net';
-import { outputOf } from '@faun/kit';
+import { outputOf, type ProcessOutput } from '@faun/kit';
 
-export interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type RunResult = ProcessOutput;
 
 /** Runs a command to completion (no shell); never throws for a non-zero exit. */
 export async function run(
