@@ -4,6 +4,7 @@
  * the patch split in exec-split.ts.
  * @module
  */
+import { MSB, SWEBENCH } from '@faun/harness';
 import type { Language } from '@faun/schema';
 import { type FileText, type SplitRule, splitPatch } from './exec-split.ts';
 import { languageOf } from './tasks.ts';
@@ -144,7 +145,7 @@ export function execRows(c: FixCommit, o: ExecOptions = {}): ExecBuilt {
   const issue = c.issue ?? { number: pr, ...titleBody(statement) };
   return {
     swebench: {
-      instance_id: `${org}__${name}-${pr}`,
+      instance_id: SWEBENCH.idFor({ org, name, number: pr }),
       repo: c.repo,
       base_commit: base,
       patch: split.patch,
@@ -175,7 +176,7 @@ export function execRows(c: FixCommit, o: ExecOptions = {}): ExecBuilt {
       tag: '',
       number_interval: '',
       lang: language,
-      instance_id: `${c.repo}:pr-${pr}`,
+      instance_id: MSB.idFor({ org, name, number: pr }),
       fix_commit: c.commit,
       created_at: c.created_at,
     },

@@ -112,7 +112,7 @@ describe('row formats', () => {
     };
     const out = await importRow(normalizeRow(raw, 'x'), source);
     expect(out.fl[0]).toMatchObject({
-      id: 'acme__widget-7',
+      id: 'acme/widget:pr-7', // Multi-SWE-bench's own id, as `faun verify` gives the row
       tree: ['m.py'],
       gold_path: 'm.py',
       issue_number: 5,

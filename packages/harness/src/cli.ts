@@ -18,6 +18,8 @@ import {
 } from '@faun/kit';
 import { stableStringify, writeFileAtomic } from '@faun/schema';
 import { BUILD_NETWORKS, type BuildPolicy, buildPolicy, parseBuildNetwork } from '@faun/services';
+import { MSB } from './benchmarks/msb.ts';
+import { benchmarkOfRule, RULES } from './benchmarks/registry.ts';
 import { IMAGE_TRUST_OPTIONS, imageTrustOf } from './envs/image-options.ts';
 import { answers, registryUrl } from './envs/network.ts';
 import { pruneCommand } from './envs/prune.ts';
@@ -384,10 +386,7 @@ export const commands = [
         const digest = errorDigest(out.results);
         for (const line of digest.lines) ctx.result(line);
         ctx.result(summaryLine(r, { reused: out.reused, reportPath: join(dir, 'report.json') }));
-        for (const w of out.formatReports)
-          ctx.result(
-            `${w.format === 'swebench' ? 'SWE-bench' : 'Multi-SWE-bench'} report: ${w.counts}; ${w.path}`,
-          );
+        for (const w of out.formatReports) ctx.result(`${w.label} report: ${w.counts}; ${w.path}`);
         ctx.emitJson(r);
         if (out.cancelled) {
           ctx.log(`interrupted; resume with: ${resume}`);
@@ -443,7 +442,7 @@ export const commands = [
       {
         name: 'rule',
         type: 'string',
-        choices: ['swebench', 'multi-swe-bench'],
+        choices: [...RULES],
         default: 'swebench',
         description:
           "swebench: test patch without / with the fix, valid with ≥ 1 FAIL_TO_PASS; multi-swe-bench: its three stages (run, test, fix) and its report's validity check (n2p / s2p count)",
@@ -476,8 +475,8 @@ export const commands = [
       ...IMAGE_TRUST_OPTIONS.filter((o) => o.name === 'trust-rows' || o.name === 'image-allow'),
     ],
     async run(ctx) {
-      const rule = ctx.opts.rule === 'multi-swe-bench' ? 'multi-swe-bench' : 'swebench';
-      if (ctx.opts.msbOut && rule !== 'multi-swe-bench')
+      const rule = benchmarkOfRule(RULES.find((r) => r === ctx.opts.rule) ?? 'swebench').rule;
+      if (ctx.opts.msbOut && rule !== MSB.rule)
         throw new UsageError(
           '--msb-out needs --rule multi-swe-bench (its rows carry the three stage results)',
         );

@@ -8,13 +8,9 @@ import {
   stableStringify,
   writeFileAtomic,
 } from '@faun/schema';
+import { benchmarkOf } from './benchmarks/registry.ts';
 import { type ImageLockState, trustedRow } from './envs/image-trust.ts';
-import {
-  DEFAULT_NAMESPACES,
-  type ImageNamespaces,
-  type PublishedPlan,
-  publishedPlan,
-} from './envs/published.ts';
+import { DEFAULT_NAMESPACES, type ImageNamespaces, type PublishedPlan } from './envs/published.ts';
 import { repoSource, treeOf } from './envs/repo.ts';
 import { type EnvSpec, specFor, specId, specLimits } from './envs/specs.ts';
 import { rowGrading } from './grading/row-grading.ts';
@@ -308,7 +304,9 @@ async function runOne(
   if (!spec)
     return unrun(inst, pred, 'infra_error', `no environment spec for ${inst.repo} (${inst.language})`);
   const published =
-    opts.images === 'pull' ? publishedPlan(inst, opts.namespaces ?? DEFAULT_NAMESPACES) : null;
+    opts.images === 'pull'
+      ? benchmarkOf(inst).publishedPlan(inst, opts.namespaces ?? DEFAULT_NAMESPACES)
+      : null;
   // a row's own eval_script runs only when rows are trusted; otherwise faun builds the environment
   const plan = trustedPlan(published, Boolean(opts.trustRows));
   if (published && !plan)

@@ -20,10 +20,11 @@ import {
   type ServiceHandle,
 } from '@faun/services';
 import { type Fixture, makeFixture } from '../../testing/fixtures.ts';
+import { msbImageName } from '../benchmarks/msb.ts';
+import { swebenchImageName } from '../benchmarks/swebench.ts';
 import { DockerBackend } from '../sandbox/docker.ts';
 import { verifyRun } from '../verify.ts';
 import { buildIn, docker } from './docker-images.ts';
-import { msbImageName, swebenchImageName } from './published.ts';
 import { testFiles } from './specs.ts';
 
 let root = '';

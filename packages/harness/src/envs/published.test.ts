@@ -1,8 +1,10 @@
 import { expect, test } from 'bun:test';
 import type { ExecutionInstance } from '@faun/schema';
+import { msbImageName } from '../benchmarks/msb.ts';
+import { benchmarkOf } from '../benchmarks/registry.ts';
+import { swebenchEvalScript, swebenchImageName } from '../benchmarks/swebench.ts';
 import { rowGrading } from '../grading/row-grading.ts';
 import { testInstance } from '../run/test-instance.ts';
-import { msbImageName, publishedPlan, swebenchEvalScript, swebenchImageName } from './published.ts';
 import { LANGUAGE_DEFAULTS } from './specs.ts';
 
 test('image names as SWE-bench and Multi-SWE-bench publish them', () => {
@@ -22,15 +24,20 @@ const inst = (extra: Partial<ExecutionInstance>): ExecutionInstance =>
 
 test('which rows run in a published image', () => {
   const ns = { swebench: 'reg:5000/swebench', msb: 'mswebench' };
-  expect(publishedPlan(inst({}), ns)).toBeNull(); // no eval_script: faun's own environment
-  expect(publishedPlan(inst({ eval_script: 'x' }), ns)).toEqual({
-    kind: 'swebench',
+  const publishedPlan = (i: ExecutionInstance) => benchmarkOf(i).publishedPlan(i, ns);
+  expect(publishedPlan(inst({}))).toBeNull(); // no eval_script: faun's own environment
+  expect(publishedPlan(inst({ eval_script: 'x' }))).toEqual({
     image: 'reg:5000/swebench/sweb.eval.x86_64.o_1776_r-1:latest',
     workdir: '/testbed',
+    script: swebenchEvalScript('x'),
+    readsExitCode: false,
   });
-  expect(publishedPlan(inst({ source: 'multi-swe-bench', instance_id: 'org/repo:pr-12' }), ns)?.image).toBe(
-    'mswebench/org_m_repo:pr-12',
-  );
+  expect(publishedPlan(inst({ source: 'multi-swe-bench', instance_id: 'org/repo:pr-12' }))).toEqual({
+    image: 'mswebench/org_m_repo:pr-12',
+    workdir: '/home',
+    script: null,
+    readsExitCode: true,
+  });
 });
 
 test('the eval script records the test exit code after the end marker, as SWE-bench does', () => {

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
 import { git } from '../../testing/fixtures.ts';
-import { MSB_PARSERS, referenceParser, referenceParserForPr } from '../parsers/select.ts';
+import { MSB } from '../benchmarks/msb.ts';
+import { MSB_PARSERS } from '../parsers/select.ts';
 import { testInstance } from '../run/test-instance.ts';
 import { BUILD_CA_PATH, envDockerfile, fillEnvContext, hostCaBundle } from './docker-images.ts';
 import { JAVA_SPECS } from './repo-specs-java.ts';
@@ -92,7 +93,7 @@ test('specFor: a real repository with its PR-picked version gets its own spec, e
 
 test('every real JS/TS/Java spec uses the parser Multi-SWE-bench uses for that repository', () => {
   for (const s of [...NODE_SPECS, ...JAVA_SPECS]) {
-    expect(referenceParser('multi-swe-bench', s.name)).toBe(s.parser);
+    expect(MSB.referenceParser(s.name, null)).toBe(s.parser);
     expect(Object.keys(MSB_PARSERS).some((k) => k.toLowerCase() === s.name.toLowerCase())).toBe(true);
   }
 });
@@ -175,7 +176,7 @@ test('express: mocha writes its JSON report to a file and only the report is pri
   );
   expect(express?.name).toBe('expressjs/express');
   expect(express?.parser).toBe('msb-mocha-json');
-  expect(referenceParserForPr('multi-swe-bench', 'expressjs/express', 6088)).toBe('msb-mocha-json');
+  expect(MSB.referenceParser('expressjs/express', 6088)).toBe('msb-mocha-json');
   expect(express?.testCmd).toBe(EXPRESS_TEST);
   expect(EXPRESS_TEST).toContain('--reporter json --reporter-option output=/tmp/faun-mocha.json');
   expect(EXPRESS_TEST).toContain('test/ test/acceptance/');

@@ -1,12 +1,13 @@
 /**
  * How a row is graded (pure): which parser reads its log, whether ids are matched exactly as the reference
  * matches them, and which eval type applies. The row's own `log_parser` / `eval_type` (SWE-bench v5) win;
- * then the reference's per-repository choice (parsers/select.ts); then the environment spec's parser.
+ * then the reference's per-repository choice (the instance's benchmark: benchmarks/); then the environment
+ * spec's parser.
  */
 import type { ExecutionInstance } from '@faun/schema';
+import { benchmarkOf } from '../benchmarks/registry.ts';
 import type { EnvSpec } from '../envs/specs.ts';
 import { isParserName, type ParserName } from '../parsers/index.ts';
-import { referenceParserForPr } from '../parsers/select.ts';
 import type { EvalType } from './grading-swebench.ts';
 
 /** SWE-bench's parser names (its `PARSER_REGISTRY` keys, as v5 rows carry them) → faun's parser. */
@@ -40,16 +41,6 @@ export const REFERENCE_PARSER_NAMES: Record<string, ParserName> = {
   parse_log_micropython_test: 'swebench-micropython',
 };
 
-/** Repositories SWE-bench grades `fail_only` (their parsers record failures only). */
-export const FAIL_ONLY_REPOS: ReadonlySet<string> = new Set([
-  'chartjs/Chart.js',
-  'processing/p5.js',
-  'markedjs/marked',
-  'bpmn-io/bpmn-js',
-  'openlayers/openlayers',
-  'eslint/eslint',
-]);
-
 export interface RowGrading {
   parser: ParserName;
   /** The parser is the reference's own for this row: ids are matched exactly. */
@@ -64,13 +55,13 @@ export interface RowProblem {
 
 /** The grading of one row, or the problem that prevents it. */
 export function rowGrading(inst: ExecutionInstance, spec: EnvSpec): RowGrading | RowProblem {
-  const source = inst.source ?? 'swebench';
+  const benchmark = benchmarkOf(inst);
   let evalType: EvalType = spec.evalType ?? 'pass_and_fail';
   if (inst.eval_type) {
     if (inst.eval_type !== 'pass_and_fail' && inst.eval_type !== 'fail_only')
       return { problem: `unknown eval_type '${inst.eval_type}' (expected pass_and_fail or fail_only)` };
     evalType = inst.eval_type;
-  } else if (source === 'swebench' && FAIL_ONLY_REPOS.has(inst.repo)) evalType = 'fail_only';
+  } else evalType = benchmark.defaultEvalType(inst.repo) ?? evalType;
   if (inst.log_parser) {
     const name = inst.log_parser;
     const parser = isParserName(name) ? name : REFERENCE_PARSER_NAMES[name];
@@ -81,7 +72,7 @@ export function rowGrading(inst: ExecutionInstance, spec: EnvSpec): RowGrading |
     // a reference's own name, or faun's port of a reference parser (msb-*, swebench-*): ids as it reads them
     return { parser, exactIds: !isParserName(name) || /^(msb|swebench)-/.test(name), evalType };
   }
-  const ref = referenceParserForPr(source, inst.repo, prNumber(inst.instance_id));
+  const ref = benchmark.referenceParser(inst.repo, prNumber(inst.instance_id));
   if (ref) return { parser: ref, exactIds: true, evalType };
   return { parser: spec.parser, exactIds: false, evalType };
 }

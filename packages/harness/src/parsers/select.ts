@@ -1,12 +1,10 @@
 /**
- * Which parser reads an instance's log. The reference the row comes from decides: a SWE-bench row gets
- * SWE-bench's per-repository choice (its MAP_REPO_TO_PARSER), a Multi-SWE-bench row the parser of
- * Multi-SWE-bench's instance class for that repository.
+ * The references' parser tables (data): SWE-bench's per-repository choice (its MAP_REPO_TO_PARSER) and the
+ * parser of Multi-SWE-bench's instance class per repository and PR range. Each benchmark reads its own
+ * (benchmarks/: `referenceParser`).
  */
-import { type PrRange, prRangeHit } from '../envs/spec-versions.ts';
+import type { PrRange } from '../envs/spec-versions.ts';
 import type { ParserName } from './index.ts';
-
-export type GraderSource = 'swebench' | 'multi-swe-bench';
 
 /** `owner/repo` → parser, as SWE-bench chooses. One line per repository. */
 export const SWEBENCH_PARSERS: Record<string, ParserName> = {
@@ -164,9 +162,8 @@ export const MSB_PARSERS: Record<string, ParserName> = {
   'scala-native/scala-native': 'msb-none',
 };
 
-/** The reference's parser for `repo`, or null when that reference has none for it. */
-export function referenceParser(source: GraderSource, repo: string): ParserName | null {
-  const table = source === 'swebench' ? SWEBENCH_PARSERS : MSB_PARSERS;
+/** The parser a reference's table names for `repo`, or null when it has none for it. */
+export function tableParser(table: Record<string, ParserName>, repo: string): ParserName | null {
   if (Object.hasOwn(table, repo)) return table[repo] ?? null;
   // GitHub names are case-insensitive and the references spell some in lowercase (`burntsushi/ripgrep`).
   const lower = repo.toLowerCase();
@@ -185,16 +182,3 @@ export const MSB_PR_PARSERS: Array<PrRange & { parser: ParserName }> = [
   { repo: 'expressjs/express', from: 5555, to: 5555, parser: 'msb-mocha-spec' },
   { repo: 'expressjs/express', from: 5841, to: 5841, parser: 'msb-mocha-spec' },
 ];
-
-/** As `referenceParser`, with the pull-request number deciding where the reference's rule depends on it. */
-export function referenceParserForPr(
-  source: GraderSource,
-  repo: string,
-  pr: number | null,
-): ParserName | null {
-  if (source === 'multi-swe-bench' && pr !== null) {
-    const hit = prRangeHit(MSB_PR_PARSERS, repo, pr);
-    if (hit) return hit.parser;
-  }
-  return referenceParser(source, repo);
-}

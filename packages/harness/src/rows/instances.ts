@@ -1,132 +1,20 @@
 /**
- * Instance and prediction import: SWE-bench, SWE-bench-java and Multi-SWE-bench rows → ExecutionInstance;
- * predictions as SWE-bench JSONL/JSON or Multi-SWE-bench `{org, repo, number, fix_patch}`; `gold`/`empty`.
+ * Instance and prediction import (I/O edge): rows of any benchmark (benchmarks/: SWE-bench, SWE-bench-java,
+ * Multi-SWE-bench, faun's own) → ExecutionInstance, checked; predictions as SWE-bench JSONL/JSON or
+ * Multi-SWE-bench `{org, repo, number, fix_patch}`, ids as their benchmark gives them (an instance's other
+ * id forms accepted: `aliases`); `gold`/`empty`.
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '@faun/kit';
-import {
-  ExecutionInstance,
-  formatIssue,
-  JsonlError,
-  type Language,
-  type MsbGrading,
-  type MsbStageResult,
-  readJsonl,
-} from '@faun/schema';
-import { versionForPr } from '../envs/spec-versions.ts';
+import { ExecutionInstance, formatIssue, JsonlError, readJsonl } from '@faun/schema';
+import type { Row } from '../benchmarks/benchmark.ts';
+import { benchmarkOfRow, idResolver } from '../benchmarks/registry.ts';
+import { str } from '../benchmarks/row-fields.ts';
 import { collisionKey, rowProblem } from './row-check.ts';
-
-type Row = Record<string, unknown>;
-
-const LANGS: Record<string, Language> = {
-  python: 'python',
-  py: 'python',
-  java: 'java',
-  javascript: 'javascript',
-  js: 'javascript',
-  typescript: 'typescript',
-  ts: 'typescript',
-  go: 'go',
-  golang: 'go',
-  rust: 'rust',
-  c: 'c',
-  cpp: 'cpp',
-  'c++': 'cpp',
-};
-
-/** A test list given as an array, a JSON-string array, or Multi-SWE-bench's `{test: {...}}` map. */
-export function testList(v: unknown, where: string): string[] {
-  if (v === undefined || v === null || v === '') return [];
-  if (typeof v === 'string') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(v);
-    } catch {
-      throw new InputError(
-        `${where}: expected a JSON list of test ids, got ${JSON.stringify(v.slice(0, 60))}`,
-      );
-    }
-    return testList(parsed, where);
-  }
-  if (Array.isArray(v)) return v.map(String);
-  if (typeof v === 'object') return Object.keys(v as object);
-  throw new InputError(`${where}: expected a list of test ids`);
-}
-
-/** A stored Multi-SWE-bench stage result (`TestResult`), or null when absent. */
-function stageOf(v: unknown, where: string): MsbStageResult | null {
-  if (v === undefined || v === null || v === '') return null;
-  if (typeof v !== 'object' || Array.isArray(v))
-    throw new InputError(`${where}: expected {passed_tests, failed_tests, skipped_tests}`);
-  const o = v as Record<string, unknown>;
-  return {
-    passed_tests: testList(o.passed_tests, `${where}.passed_tests`),
-    failed_tests: testList(o.failed_tests, `${where}.failed_tests`),
-    skipped_tests: testList(o.skipped_tests, `${where}.skipped_tests`),
-  };
-}
-
-/** Every test category and stored stage result of a Multi-SWE-bench row. */
-export function msbGrading(row: Row, where: string): MsbGrading {
-  const cat = (k: string) => testList(row[k], `${where}: ${k}`);
-  return {
-    fixed_tests: cat('fixed_tests'),
-    p2p_tests: cat('p2p_tests'),
-    f2p_tests: cat('f2p_tests'),
-    s2p_tests: cat('s2p_tests'),
-    n2p_tests: cat('n2p_tests'),
-    run_result: stageOf(row.run_result, `${where}: run_result`),
-    test_patch_result: stageOf(row.test_patch_result, `${where}: test_patch_result`),
-    fix_patch_result: stageOf(row.fix_patch_result, `${where}: fix_patch_result`),
-  };
-}
-
-const str = (v: unknown): string =>
-  typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 
 /** One dataset row (any of the supported shapes) → ExecutionInstance. `where` names file:line for errors. */
 export function toExecutionInstance(row: Row, where: string): ExecutionInstance {
-  const isMsb = typeof row.org === 'string' && row.number !== undefined;
-  const repo = isMsb ? `${row.org}/${row.repo}` : str(row.repo);
-  const instanceId = isMsb ? `${repo}:pr-${row.number}` : str(row.instance_id);
-  const base = row.base as { sha?: string } | undefined;
-  const langRaw = str(row.language ?? row.lang).toLowerCase();
-  // faun's own rows (`faun validate --out`) keep the rule they were validated under: source and categories
-  const own = !isMsb && row.source === 'multi-swe-bench' && typeof row.msb === 'object' && row.msb !== null;
-  const msb = isMsb ? msbGrading(row, where) : own ? (row.msb as MsbGrading) : null;
-  const opt = (k: string) => (row[k] === undefined || row[k] === null || row[k] === '' ? null : str(row[k]));
-  const language: Language = LANGS[langRaw] ?? (langRaw ? 'other' : 'python');
-  const candidate = {
-    instance_id: instanceId,
-    repo,
-    language,
-    base_commit: isMsb ? str(base?.sha ?? row.base_commit) : str(row.base_commit),
-    patch: str(row.patch ?? row.fix_patch),
-    test_patch: str(row.test_patch),
-    // Multi-SWE-bench: every test that must pass after the fix and did not before (f2p, s2p, n2p).
-    fail_to_pass: msb
-      ? [...new Set([...msb.f2p_tests, ...msb.s2p_tests, ...msb.n2p_tests])]
-      : testList(row.FAIL_TO_PASS ?? row.fail_to_pass, `${where}: FAIL_TO_PASS`),
-    pass_to_pass: msb
-      ? msb.p2p_tests
-      : testList(row.PASS_TO_PASS ?? row.pass_to_pass, `${where}: PASS_TO_PASS`),
-    problem_statement: str(row.problem_statement ?? row.body),
-    // Multi-SWE-bench rows carry no version: it picks the environment by PR range, as versionForPr does.
-    version:
-      row.version !== undefined && row.version !== null
-        ? str(row.version)
-        : isMsb
-          ? versionForPr(repo, Number(row.number))
-          : null,
-    environment_setup_commit: row.environment_setup_commit ? str(row.environment_setup_commit) : null,
-    test_cmd: row.test_cmd ? str(row.test_cmd) : null,
-    image: row.image ? str(row.image) : null,
-    source: isMsb || own ? ('multi-swe-bench' as const) : ('swebench' as const),
-    msb,
-    eval_script: opt('eval_script'),
-    log_parser: opt('log_parser'),
-    eval_type: opt('eval_type'),
-  };
+  const candidate = benchmarkOfRow(row).toInstance(row, where);
   const parsed = ExecutionInstance.safeParse(candidate);
   if (!parsed.success || !candidate.instance_id || !candidate.base_commit) {
     const issue = parsed.success ? null : parsed.error.issues[0];
@@ -236,9 +124,11 @@ export async function loadPredictions(
   const rows = await readRows(spec);
   const seen = new Set<string>();
   const out: PatchPrediction[] = [];
+  const resolve = idResolver(instances);
   for (const { row, where } of rows) {
-    const isMsb = typeof row.org === 'string' && row.number !== undefined;
-    const id = isMsb ? `${row.org}/${row.repo}:pr-${row.number}` : str(row.instance_id);
+    const benchmark = benchmarkOfRow(row);
+    const given = benchmark.rowId(row);
+    const id = given ? resolve(given) : given;
     if (!id) throw new InputError(`${where}: prediction has no instance_id (or org/repo/number)`);
     if (seen.has(id)) throw new InputError(`${where}: duplicate prediction for ${id}`);
     if (known && !known.ids.has(id))
@@ -252,7 +142,7 @@ export async function loadPredictions(
     seen.add(id);
     out.push({
       instance_id: id,
-      model: str(row.model_name_or_path ?? row.model) || (isMsb ? 'msb' : 'model'),
+      model: str(row.model_name_or_path ?? row.model) || benchmark.defaultModel,
       patch: str(row.model_patch ?? row.fix_patch ?? row.patch),
     });
   }

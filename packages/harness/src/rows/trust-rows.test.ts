@@ -32,8 +32,8 @@ test("a row's own test_cmd is untrusted unless it is the command faun's spec giv
 });
 
 test('a published plan running the row’s eval_script is used only for trusted rows', () => {
-  const swe = { kind: 'swebench' as const, image: 'swebench/x', workdir: '/testbed' };
-  const msb = { kind: 'multi-swe-bench' as const, image: 'mswebench/x', workdir: '/home' };
+  const swe = { image: 'swebench/x', workdir: '/testbed', script: '#!/bin/bash\n', readsExitCode: false };
+  const msb = { image: 'mswebench/x', workdir: '/home', script: null, readsExitCode: true };
   expect(trustedPlan(swe, false)).toBeNull();
   expect(trustedPlan(swe, true)).toBe(swe);
   expect(trustedPlan(msb, false)).toBe(msb);

@@ -22,7 +22,7 @@ export function untrustedTestCmd(inst: ExecutionInstance, spec: EnvSpec): string
   return "the row carries its own test_cmd (not the command faun's spec gives it): a row's command runs only with --trust-rows";
 }
 
-/** The published plan a row may use: a SWE-bench row's own eval_script only when rows are trusted. */
+/** The published plan a row may use: one running the row's own script only when rows are trusted. */
 export function trustedPlan(plan: PublishedPlan | null, trustRows: boolean): PublishedPlan | null {
-  return plan?.kind === 'swebench' && !trustRows ? null : plan;
+  return plan?.script != null && !trustRows ? null : plan;
 }

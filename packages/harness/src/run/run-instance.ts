@@ -7,7 +7,7 @@
 import { sha256 } from '@faun/kit';
 import type { ExecutionInstance, ExecutionResult, ExecutionStage } from '@faun/schema';
 import type { ImageLockState } from '../envs/image-trust.ts';
-import { type PublishedPlan, swebenchEvalScript } from '../envs/published.ts';
+import type { PublishedPlan } from '../envs/published.ts';
 import { type EnvSpec, specId, specLimits, testCommand } from '../envs/specs.ts';
 import { failedStatus, type Grade, gradeLog, resolvedStatus, type TestsStatus } from '../grading/grading.ts';
 import { type RowGrading, rowGrading } from '../grading/row-grading.ts';
@@ -156,7 +156,7 @@ function evalScriptOf(plan: StagePlan, prepared: PreparedEnv, env: Record<string
       env,
       preTest: plan.preTest,
     });
-  return plan.kind === 'swebench-script' ? plan.script : '#!/bin/bash\nbash /home/fix-run.sh\n';
+  return plan.kind === 'script' ? plan.script : '#!/bin/bash\nbash /home/fix-run.sh\n';
 }
 
 type Finish = (
@@ -207,14 +207,14 @@ function judge(
   return rerun(g, graded);
 }
 
-/** How an attempt's log is graded: the row's parser and rule, its lists; the runtime's exit code except for a
- * row's own SWE-bench script (whose exit status the reference does not read). */
+/** How an attempt's log is graded: the row's parser and rule, its lists; the runtime's exit code unless the
+ * published plan says its benchmark does not read it (a SWE-bench row's own script). */
 function graderFor(inst: ExecutionInstance, grading: RowGrading, pub: PublishedPlan | null) {
   return (a: Attempt) =>
     gradeLog({
       log: a.log,
       framed: a.framed,
-      exitCode: pub?.kind === 'swebench' ? null : a.exitCode,
+      exitCode: pub && !pub.readsExitCode ? null : a.exitCode,
       parser: grading.parser,
       exactIds: grading.exactIds,
       failToPass: inst.fail_to_pass,
@@ -377,9 +377,10 @@ function stagePlan(
   patch: string | null,
   env: Record<string, string>,
 ): StagePlan {
-  if (pub?.kind === 'multi-swe-bench') return { kind: 'msb-fix-run', patch: patch ?? '', env };
-  if (pub?.kind === 'swebench')
-    return { kind: 'swebench-script', patch, script: swebenchEvalScript(inst.eval_script ?? ''), env };
+  if (pub)
+    return pub.script === null
+      ? { kind: 'fix-run', patch: patch ?? '', env }
+      : { kind: 'script', patch, script: pub.script, env };
   return {
     kind: 'faun',
     patch,

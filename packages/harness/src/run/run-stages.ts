@@ -30,10 +30,10 @@ export type StagePlan =
       testCmd: string;
       env: Record<string, string>;
     }
-  /** A SWE-bench v5 row's own eval script (trusted rows only): its output is the log, unframed. */
-  | { kind: 'swebench-script'; patch: string | null; script: string; env: Record<string, string> }
-  /** Multi-SWE-bench's image: its fix-run.sh applies the test patch and this one itself. */
-  | { kind: 'msb-fix-run'; patch: string; env: Record<string, string> };
+  /** A row's own eval script (SWE-bench v5; trusted rows only): its output is the log, unframed. */
+  | { kind: 'script'; patch: string | null; script: string; env: Record<string, string> }
+  /** An image with its own run (Multi-SWE-bench's): its fix-run.sh applies the test patch and this one itself. */
+  | { kind: 'fix-run'; patch: string; env: Record<string, string> };
 
 export interface Attempt {
   stages: ExecutionStage[];
@@ -142,14 +142,13 @@ export async function runStages(
     timedOut: false,
     omittedBytes: 0,
   };
-  if (plan.kind === 'msb-fix-run') {
+  if (plan.kind === 'fix-run') {
     await s.writeFile(MSB_FIX_PATCH, plan.patch.endsWith('\n') ? plan.patch : `${plan.patch}\n`);
     out.applied = 'fix-run.sh';
     return runTests(s, MSB_FIX_RUN, plan.env, '', timeoutS, maxOutput, out);
   }
   if (plan.patch !== null && !(await applyModelPatch(s, plan.patch, out))) return out;
-  if (plan.kind === 'swebench-script')
-    return runTests(s, plan.script, plan.env, '', timeoutS, maxOutput, out);
+  if (plan.kind === 'script') return runTests(s, plan.script, plan.env, '', timeoutS, maxOutput, out);
 
   const t0 = performance.now();
   const pre = plan.preTest.length ? await preTest(s, plan.preTest, plan.env, timeoutS) : null;

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { sha256 } from '@faun/kit';
 import { appendJsonl, type ExecutionInstance, stableStringify, writeJsonlAtomic } from '@faun/schema';
+import type { RuleName } from '../benchmarks/benchmark.ts';
 import { type EnvSpec, specId } from '../envs/specs.ts';
 import type { Validation } from './validate.ts';
 
@@ -15,7 +16,7 @@ import type { Validation } from './validate.ts';
 export function validationKey(
   inst: ExecutionInstance,
   spec: EnvSpec | null,
-  rule: 'swebench' | 'multi-swe-bench',
+  rule: RuleName,
   repeats: number,
 ): string {
   return sha256(stableStringify({ instance: inst, spec: spec ? specId(spec) : null, rule, repeats }));

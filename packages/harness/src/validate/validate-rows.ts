@@ -4,13 +4,14 @@
  * results with their counts), keeping what the input row carried (title, base ref, created_at…).
  */
 import type { ExecutionInstance, MsbStageResult } from '@faun/schema';
+import type { Row } from '../benchmarks/benchmark.ts';
+import { MSB } from '../benchmarks/msb.ts';
+import { benchmarkOfRow } from '../benchmarks/registry.ts';
+import { SWEBENCH } from '../benchmarks/swebench.ts';
 import { type EnvSpec, perTestCommand } from '../envs/specs.ts';
 import type { MsbTest } from '../grading/grading-msb.ts';
 import { prNumber } from '../grading/row-grading.ts';
-import { referenceParserForPr } from '../parsers/select.ts';
 import type { Validation } from './validate.ts';
-
-type Row = Record<string, unknown>;
 
 /** `owner/name` → org, name, and the PR number the instance id ends with (null when none). */
 function ids(inst: ExecutionInstance): { org: string; name: string; number: number | null } {
@@ -19,7 +20,8 @@ function ids(inst: ExecutionInstance): { org: string; name: string; number: numb
   return { org, name, number: m ? Number(m[1]) : null };
 }
 
-const isMsbRow = (row: Row) => typeof row.org === 'string' && row.number !== undefined;
+/** Whether the input row is already in `target`'s form (its fields are kept as they are). */
+const inFormOf = (row: Row, target: { form: string }) => benchmarkOfRow(row).form === target.form;
 
 /**
  * A SWE-bench row of a validated instance. When the environment runs tests as SWE-bench's Java harness
@@ -28,12 +30,13 @@ const isMsbRow = (row: Row) => typeof row.org === 'string' && row.number !== und
  */
 export function swebenchRow(inst: ExecutionInstance, row: Row, v: Validation, spec?: EnvSpec | null): Row {
   const { org, name, number } = ids(inst);
-  const kept = isMsbRow(row) ? {} : row;
+  const same = inFormOf(row, SWEBENCH);
+  const kept = same ? row : {};
   const f2p = v.derived?.fail_to_pass ?? inst.fail_to_pass;
   const p2p = v.derived?.pass_to_pass ?? inst.pass_to_pass;
   return {
     ...kept,
-    instance_id: isMsbRow(row) ? `${org}__${name}-${number}` : inst.instance_id,
+    instance_id: same ? inst.instance_id : SWEBENCH.idFor({ org, name, number: number as number }),
     repo: inst.repo,
     base_commit: inst.base_commit,
     patch: inst.patch,
@@ -60,8 +63,8 @@ export function swebenchRow(inst: ExecutionInstance, row: Row, v: Validation, sp
 function msbParser(inst: ExecutionInstance, v: Validation, spec?: EnvSpec | null): Row {
   if (!v.msb || !spec) return {};
   const pr = prNumber(inst.instance_id);
-  const used = referenceParserForPr('multi-swe-bench', inst.repo, pr) ?? spec.parser;
-  const otherwise = referenceParserForPr('swebench', inst.repo, pr) ?? spec.parser;
+  const used = MSB.referenceParser(inst.repo, pr) ?? spec.parser;
+  const otherwise = SWEBENCH.referenceParser(inst.repo, pr) ?? spec.parser;
   return used === otherwise ? {} : { log_parser: used };
 }
 
@@ -90,7 +93,8 @@ export function msbDatasetRow(inst: ExecutionInstance, row: Row, v: Validation):
   const statement = inst.problem_statement;
   const nl = statement.indexOf('\n');
   const title = nl < 0 ? statement.trim() : statement.slice(0, nl).trim();
-  const base = isMsbRow(row) ? {} : { title, body: nl < 0 ? '' : statement.slice(nl + 1).trim() };
+  const same = inFormOf(row, MSB);
+  const base = same ? {} : { title, body: nl < 0 ? '' : statement.slice(nl + 1).trim() };
   return {
     org,
     repo: name,
@@ -101,7 +105,7 @@ export function msbDatasetRow(inst: ExecutionInstance, row: Row, v: Validation):
     tag: '',
     number_interval: '',
     ...base,
-    ...(isMsbRow(row) ? row : {}),
+    ...(same ? row : {}),
     lang: inst.language,
     fix_patch: inst.patch,
     test_patch: inst.test_patch,

@@ -5,6 +5,8 @@
  * instead (validate-msb.ts). The derivations themselves (`deriveTests`, `deriveMsb`) are pure.
  */
 import type { ExecutionInstance, TestStatus } from '@faun/schema';
+import type { RuleName } from '../benchmarks/benchmark.ts';
+import { benchmarkOfRule } from '../benchmarks/registry.ts';
 import { trustedRow } from '../envs/image-trust.ts';
 import { repoSource } from '../envs/repo.ts';
 import { type EnvSpec, specFor } from '../envs/specs.ts';
@@ -72,7 +74,7 @@ export interface ValidateOptions {
    * `swebench` (default): two sides, test patch without and with the fix. `multi-swe-bench`: its three
    * stages (run, test, fix) and its validity check (see validate-msb.ts).
    */
-  rule?: 'swebench' | 'multi-swe-bench';
+  rule?: RuleName;
   repeats?: number;
   timeoutS?: number;
   repoDirs?: Record<string, string>;
@@ -140,15 +142,15 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
   if (!spec) return fail(`no environment spec for ${inst.repo}`);
   const source = await repoSource(inst.repo, opts.repoDirs ?? {}, opts.cacheDir ?? '/var/cache/faun/repos');
   const repeats = Math.max(1, opts.repeats ?? 1);
-  const msbRule = opts.rule === 'multi-swe-bench';
-  // run = no patch at all (Multi-SWE-bench only), before = test patch, after = test patch + fix
-  const stages = msbRule ? (['run', 'before', 'after'] as const) : (['before', 'after'] as const);
+  const benchmark = benchmarkOfRule(opts.rule ?? 'swebench');
+  const rule = benchmark.validation;
+  // run = no patch at all, before = test patch, after = test patch + fix: the stages the rule runs
+  const stages = rule.stages.map((s) => s.side);
   const sides: Record<'run' | 'before' | 'after', TestMap[]> = { run: [], before: [], after: [] };
-  const name: Record<'run' | 'before' | 'after', StageLog['stage']> = {
-    run: 'run',
-    before: msbRule ? 'test' : 'before',
-    after: msbRule ? 'fix' : 'after',
-  };
+  const name = Object.fromEntries(rule.stages.map((s) => [s.side, s.name])) as Record<
+    'run' | 'before' | 'after',
+    StageLog['stage']
+  >;
   const grading = rowGrading(inst, spec);
   const parser = 'problem' in grading ? null : grading.parser;
   for (const side of stages) {
@@ -190,10 +192,10 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
       // Multi-SWE-bench's report takes each stage's parse as it is. SWE-bench's log rule (a failing exit
       // with no failing test read means no results) would drop stages whose failures the parser does not
       // read: ctest's `***Failed  0.02 sec`, which Multi-SWE-bench's ctest parser leaves out.
-      sides[side].push(msbRule && parser ? parseLog(parser, text) : run.tests);
+      sides[side].push(rule.parseAsIs && parser ? parseLog(parser, text) : run.tests);
     }
   }
-  if (msbRule) {
+  if (rule.derive === 'stages') {
     const m = deriveMsb(sides.run, sides.before, sides.after);
     const derived: Derived = { fail_to_pass: m.fail_to_pass, pass_to_pass: m.pass_to_pass, flaky: m.flaky };
     if (!m.valid) return { ...fail(m.error), derived, msb: m };
@@ -207,7 +209,7 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
         ...inst,
         fail_to_pass: m.fail_to_pass,
         pass_to_pass: m.pass_to_pass,
-        source: 'multi-swe-bench',
+        source: benchmark.rule,
         msb: msbGradingOf(m),
       },
     };
