@@ -115,6 +115,25 @@ test('loadInstances reads JSONL and JSON lists; loadPredictions handles gold, em
   expect(loadPredictions(dup, insts)).rejects.toThrow(/dup\.jsonl:2: duplicate prediction for a/);
 });
 
+test("a prediction naming a Multi-SWE-bench instance in SWE-bench's id form is matched to it", async () => {
+  const insts = [toExecutionInstance(swe, 'a'), toExecutionInstance(msb, 'b')];
+  const preds = join(dir, 'alias.jsonl');
+  const row = { instance_id: 'fasterxml__jackson-core-42', model_name_or_path: 'm', model_patch: 'MP' };
+  writeFileSync(preds, `${JSON.stringify(row)}\n`);
+  const known = { ids: new Set(insts.map((i) => i.instance_id)), file: 'i.jsonl' };
+  expect(await loadPredictions(preds, insts, known)).toEqual([
+    { instance_id: 'fasterxml/jackson-core:pr-42', model: 'm', patch: 'MP' },
+  ]);
+  // both forms of one instance: one prediction too many
+  writeFileSync(
+    preds,
+    `${JSON.stringify(row)}\n${JSON.stringify({ ...row, instance_id: 'fasterxml/jackson-core:pr-42' })}\n`,
+  );
+  expect(loadPredictions(preds, insts)).rejects.toThrow(
+    /alias\.jsonl:2: duplicate prediction for fasterxml\/jackson-core:pr-42/,
+  );
+});
+
 test('a bad JSONL line is an input error naming the file and line', async () => {
   const bad = join(dir, 'bad.jsonl');
   writeFileSync(bad, `${JSON.stringify(swe)}\n{not json\n`);
