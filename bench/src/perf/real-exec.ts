@@ -17,7 +17,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PR_VERSIONS, type PrVersion, versionForPr } from '@faun/harness';
+import { MSB, PR_VERSIONS, type PrVersion, versionForPr } from '@faun/harness';
 import { invert } from '@faun/harness/testing';
 import { FaunError, InputError, UsageError } from '@faun/kit';
 import { stableStringify } from '@faun/schema';
@@ -490,7 +490,12 @@ async function runRepository(
     f,
     repoDirs,
     common: ['--workers', String(f.workers), '--timeout', String(f.timeout), ...repoDirs],
-    langOf: new Map(usable.map((p) => [`${p.repo}:pr-${p.pr}`, p.language])),
+    langOf: new Map(
+      usable.map((p) => {
+        const [org = '', name = ''] = p.repo.split('/');
+        return [MSB.idFor({ org, name, number: p.pr }), p.language];
+      }),
+    ),
     figures,
     fig,
     valid: join(work, 'valid.jsonl'),

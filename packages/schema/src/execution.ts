@@ -26,9 +26,16 @@ export const MsbGrading = z.object({
 });
 export type MsbGrading = z.infer<typeof MsbGrading>;
 
+/**
+ * The grading rule an instance is held to: a reference benchmark's (each implemented once in
+ * @faun/harness `benchmarks/`; files keep these names).
+ */
+export const GradingRule = z.enum(['swebench', 'multi-swe-bench']);
+export type GradingRule = z.infer<typeof GradingRule>;
+
 export const ExecutionInstance = z.object({
   v: version(1),
-  /** SWE-bench style `owner__repo-N`, or Multi-SWE-bench `owner/repo:pr-N`. */
+  /** The row's id as its benchmark gives it: SWE-bench's `owner__repo-N`, Multi-SWE-bench's `owner/repo:pr-N`. */
   instance_id: z.string().min(1),
   repo: z.string(),
   language: Language,
@@ -46,7 +53,7 @@ export const ExecutionInstance = z.object({
   /** A prebuilt image to use instead of building one. */
   image: z.string().nullable().default(null),
   /** Which benchmark's grading rule applies (the row's origin; absent = SWE-bench). */
-  source: z.enum(['swebench', 'multi-swe-bench']).optional(),
+  source: GradingRule.optional(),
   /** Multi-SWE-bench rows: every test category and stored stage result. */
   msb: MsbGrading.nullable().optional(),
   /** SWE-bench v5 rows: the script that runs the tests in the published image. */

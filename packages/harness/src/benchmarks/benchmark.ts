@@ -5,7 +5,7 @@
  * it per benchmark (swebench.ts, swebench-java.ts, msb.ts, faun.ts); registry.ts finds the one a row or an
  * instance belongs to. Nothing outside this folder asks which benchmark a row came from.
  */
-import type { ExecutionInstance } from '@faun/schema';
+import type { ExecutionInstance, GradingRule } from '@faun/schema';
 import type { ImageNamespaces, PublishedPlan } from '../envs/published.ts';
 import type { EvalType } from '../grading/grading-swebench.ts';
 import type { ParserName } from '../parsers/index.ts';
@@ -18,7 +18,7 @@ export type Row = Record<string, unknown>;
 export type BenchmarkName = 'swebench' | 'swebench-java' | 'multi-swe-bench' | 'faun';
 
 /** The grading rules an instance can be held to (`ExecutionInstance.source`). */
-export type RuleName = NonNullable<ExecutionInstance['source']>;
+export type RuleName = GradingRule;
 
 /** The parts of an instance id: `owner/name` and the pull-request (or issue) number. */
 export interface IdParts {

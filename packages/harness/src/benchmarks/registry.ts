@@ -3,7 +3,7 @@
  * in (`benchmarkOfRow`), the one an instance is graded by (`benchmarkOf`), the one a rule names
  * (`benchmarkOfRule`), and the reports a run is written in.
  */
-import type { ExecutionInstance } from '@faun/schema';
+import { type ExecutionInstance, GradingRule } from '@faun/schema';
 import type { Benchmark, ReportFormat, Row, RuleName } from './benchmark.ts';
 import { FAUN } from './faun.ts';
 import { MSB } from './msb.ts';
@@ -14,7 +14,7 @@ import { SWEBENCH_JAVA } from './swebench-java.ts';
 export const BENCHMARKS: readonly Benchmark[] = [SWEBENCH, SWEBENCH_JAVA, MSB, FAUN];
 
 /** The rules `faun validate --rule` takes, by name. */
-export const RULES: readonly RuleName[] = ['swebench', 'multi-swe-bench'];
+export const RULES: readonly RuleName[] = GradingRule.options;
 
 /** The benchmark whose form `row` is in (SWE-bench when none recognises it: its checks name what is missing). */
 export function benchmarkOfRow(row: Row): Benchmark {
