@@ -4,7 +4,7 @@
  * the patch split in exec-split.ts.
  * @module
  */
-import { MSB, SWEBENCH } from '@faun/harness';
+import { MSB, SWEBENCH } from '@faun/harness/benchmarks';
 import type { Language } from '@faun/schema';
 import { type FileText, type SplitRule, splitPatch } from './exec-split.ts';
 import { languageOf } from './tasks.ts';

@@ -1,12 +1,12 @@
 /**
  * Import of benchmark rows — SWE-bench / SWE-bench-java (`repo, instance_id, base_commit, patch,
  * problem_statement`), Multi-SWE-bench (`org, repo, number, base.sha, fix_patch, resolved_issues`; id
- * `org/repo:pr-N`) — into FL and CE items, each row read by its benchmark's importer (@faun/harness). Rows may carry `files_before` / `files_after` /
- * `folder_tree`; otherwise the tree and pre-change file come from a {@link RepoSource} and the
- * post-change file from applying the patch.
+ * `org/repo:pr-N`) — into FL and CE items, each row read by its benchmark's importer
+ * (@faun/harness/benchmarks). Rows may carry `files_before` / `files_after` / `folder_tree`; otherwise the
+ * tree and pre-change file come from a {@link RepoSource} and the post-change file from applying the patch.
  * @module
  */
-import { benchmarkOfRow, type IssueRow } from '@faun/harness';
+import { benchmarkOfRow, type IssueRow } from '@faun/harness/benchmarks';
 import type { CeItem, FlItem } from '@faun/schema';
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import type { RepoSource } from './source.ts';

@@ -4,12 +4,7 @@
  * @module
  */
 
-export type { Benchmark, BenchmarkName, IdParts, IssueRow, RuleName } from './benchmarks/benchmark.ts';
-export { FAUN } from './benchmarks/faun.ts';
-export { MSB } from './benchmarks/msb.ts';
-export { BENCHMARKS, benchmarkOf, benchmarkOfRow, benchmarkOfRule, RULES } from './benchmarks/registry.ts';
-export { SWEBENCH } from './benchmarks/swebench.ts';
-export { SWEBENCH_JAVA } from './benchmarks/swebench-java.ts';
+export * from './benchmarks/index.ts';
 export { docker, envTag } from './envs/docker-images.ts';
 export { snapshotRepo } from './envs/repo.ts';
 export {

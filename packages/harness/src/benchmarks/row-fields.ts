@@ -1,6 +1,6 @@
 /** Reading the fields benchmark rows share (pure): strings, test lists, languages, issue text. */
 import { InputError } from '@faun/kit';
-import type { Language } from '@faun/schema';
+import { GradingRule, type Language } from '@faun/schema';
 import type { Row } from './benchmark.ts';
 
 export const LANGS: Record<string, Language> = {
@@ -65,4 +65,4 @@ export const msbShape = (row: Row): boolean => typeof row.org === 'string' && ro
 
 /** A row faun wrote (`faun validate --out`: an ExecutionInstance, with its schema version or grading rule). */
 export const faunShape = (row: Row): boolean =>
-  !msbShape(row) && (row.v !== undefined || typeof row.source === 'string');
+  !msbShape(row) && (row.v !== undefined || GradingRule.safeParse(row.source).success);
