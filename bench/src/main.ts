@@ -14,7 +14,7 @@ import { type FlagDefaults, parseFlags, pickFlags, switchesOf } from './args.ts'
 
 export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api', 'jsonl'] as const;
 /** Benchmarks that need reference sources and run only when named. */
-const ON_REQUEST = ['reports', 'real-exec', 'lite', 'msb-parity', 'msb-published'] as const;
+const ON_REQUEST = ['reports', 'real-exec', 'lite', 'lite-rows', 'msb-parity', 'msb-published'] as const;
 const ALL = [...BENCHES, ...ON_REQUEST, 'tables'] as const;
 const OUT = join(import.meta.dir, '..', 'out');
 
@@ -72,7 +72,11 @@ const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
             exit 1 when a control resolves (--rows FILE --mirrors DIR --out DIR [--fresh]; only when named)
   lite      SWE-bench Lite gold and empty runs over every row whose repository has a mirror, per repository:
             rows, environment build time, resolved counts, each gold failure's tests and reason
-            (--mirrors DIR [--data DIR] [--workers N] [--passes 2] [--repos a/b,c/d]; only when named)
+            (--mirrors DIR [--data DIR] [--workers N] [--passes 2] [--repos a/b,c/d] [--ids a,b]
+            [--logs DIR: keep the run directories]; only when named)
+  lite-rows SWE-bench Lite rows the shared data lacks, rebuilt from the mirrors and
+            bench/data/lite-extra-pointers.jsonl into OUT/lite-extra.jsonl, for lite --data OUT
+            (--mirrors DIR --out DIR [--pointers FILE]; only when named)
   jsonl     streaming a generated ~1 GB JSONL file: lines/second and RSS growth (--megabytes N)
   tables    the paper tables from prediction files (--datasets DIR --predictions DIR [--execution DIR]
             [--out DIR] [--seed N]); without --predictions, from the offline demo's outputs

@@ -8,7 +8,9 @@
  * results), and its wall time is reported as a fraction of the first.
  * Options: --mirrors DIR (required), --data DIR, --workers N (2), --passes N (1), --timeout S (3600:
  * on a shared 2-core machine a large test file can take over half an hour), --repos owner/name,…
- * (default: every repository with a mirror), --ids instance_id,… (only those rows).
+ * (default: every repository with a mirror), --ids instance_id,… (only those rows), --logs DIR (write the
+ * run directories, with every test log, to DIR/<kind>-<pass> and keep them; default: a temporary folder
+ * removed at the end).
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -34,6 +36,7 @@ export const FLAGS = {
   timeout: 3600,
   repos: undefined,
   ids: undefined,
+  logs: undefined,
 };
 
 export interface GoldFailure {
@@ -139,7 +142,10 @@ export default async function lite(args: string[]): Promise<Record<string, unkno
     `${instances.length} Lite rows over ${Object.keys(mirrors).length} repositories with a mirror; ` +
       `no mirror: ${skipped.join(', ') || 'none'}`,
   );
-  const root = await mkdtemp(join(tmpdir(), 'faun-bench-lite-'));
+  // every pass runs in fresh run directories: a kept folder from an earlier run would be resumed, not re-run
+  if (f.logs && existsSync(f.logs) && (await readdir(f.logs)).length)
+    throw new UsageError(`--logs ${f.logs} is not empty`, { hint: 'pass a new folder for every run' });
+  const root = f.logs ?? (await mkdtemp(join(tmpdir(), 'faun-bench-lite-')));
   const passes: Array<{ wall_seconds: number; per_repo: Record<string, RepoFigures> }> = [];
   try {
     for (let p = 1; p <= Math.max(1, f.passes); p++) {
@@ -180,8 +186,9 @@ export default async function lite(args: string[]): Promise<Record<string, unkno
       }
     }
   } finally {
-    await rm(root, { recursive: true, force: true });
+    if (!f.logs) await rm(root, { recursive: true, force: true });
   }
+  if (f.logs) console.log(`run directories kept under ${root}`);
   const ratio =
     passes.length > 1 ? Math.round((passes[1]!.wall_seconds / passes[0]!.wall_seconds) * 100) / 100 : null;
   if (ratio !== null)

@@ -103,7 +103,7 @@ export type ExecutionOutcome = z.infer<typeof ExecutionOutcome>;
 
 /**
  * What a test run was held to, written into every result: the fixed environment (time zone, locale, hash
- * seed, build timestamp), the network, the user, the limits, and the exact image (by digest).
+ * seed, test-runner seed, build timestamp), the network, the user, the limits, and the exact image (by digest).
  */
 export const DeterminismContract = z.object({
   TZ: z.string(),
@@ -111,6 +111,8 @@ export const DeterminismContract = z.object({
   LC_ALL: z.string(),
   PYTHONHASHSEED: z.string(),
   SOURCE_DATE_EPOCH: z.string(),
+  /** The seed passed to test runners that draw one per run (absent in results from before it was set). */
+  FAUN_TEST_SEED: z.string().optional(),
   network: z.string(),
   user: z.string(),
   cpus: z.number(),

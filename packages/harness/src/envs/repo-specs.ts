@@ -55,6 +55,10 @@ const PY_COLLECTIONS_COMPAT =
   '> /usr/lib/python3/dist-packages/faun_collections_compat.py && ' +
   "echo 'import faun_collections_compat' > /usr/lib/python3/dist-packages/faun_collections_compat.pth";
 
+/** sympy's test-runner seed from the determinism contract (`FAUN_TEST_SEED`), 0 where it is unset. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a JS template
+const SYMPY_SEED = '--seed "${FAUN_TEST_SEED:-0}"';
+
 /** SWE-bench Lite's Python repositories on bookworm, built from Debian's packages (no PyPI). */
 const LITE_SPECS: EnvSpec[] = [
   {
@@ -64,8 +68,8 @@ const LITE_SPECS: EnvSpec[] = [
     apt: ['python3-mpmath'],
     envSetup: [PY_COLLECTIONS_COMPAT],
     install: [],
-    testCmd:
-      "PYTHONWARNINGS='ignore::UserWarning,ignore::SyntaxWarning' python3 bin/test -C --verbose {test_files}",
+    // `--seed`: the runner would draw its own `random` seed each run (the determinism contract, contract.ts)
+    testCmd: `PYTHONWARNINGS='ignore::UserWarning,ignore::SyntaxWarning' python3 bin/test -C --verbose ${SYMPY_SEED} {test_files}`,
     parser: 'sympy',
     env: PY_ENV,
     specVersion: '2',
