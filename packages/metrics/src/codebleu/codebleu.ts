@@ -154,8 +154,9 @@ export function corpusCodebleu(
   let dfTotal = 0;
   for (const it of items) {
     it.refs.forEach((ref, j) => {
-      const cand = analyzer.analyze(analyzer.strip(it.hyp, j + 1, false), false);
+      // the reference first: a hypothesis equal to it is then a cache hit
       const r = analyzer.analyze(analyzer.strip(ref, 1, true), true);
+      const cand = analyzer.analyze(analyzer.strip(it.hyp, j + 1, false), false);
       synMatch += opts.fixSyntaxDirection
         ? countMatches(cand.subtrees, r.subtrees)
         : countMatches(r.subtrees, cand.subtrees);
