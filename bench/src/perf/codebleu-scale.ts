@@ -14,7 +14,8 @@
  * `--ref-dir` is the scratch folder of the reference build (codebleu/, py-tree-sitter/,
  * tree-sitter-<lang>/bindings/python as §9 lays them out; default FAUN_CODEBLEU_REF_DIR); FAUN_CODEBLEU_REF may
  * instead name a whole reference command (JSONL `{hyp, ref, lang}` on stdin, one JSON object of the five
- * fields per line on stdout). Outputs go to bench/out/codebleu-scale/.
+ * fields per line on stdout). The driver runs under FAUN_CODEBLEU_PYTHON (default /usr/bin/python3, the
+ * interpreter §9 builds the extensions with). Outputs go to bench/out/codebleu-scale/.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -140,7 +141,8 @@ function referenceCommand(f: { 'ref-dir'?: string; 'no-ref': boolean }): string 
     );
   const driver = join(OUT, 'reference-driver.py');
   writeFileSync(driver, DRIVER);
-  return `python3 ${driver} ${resolve(dir)} 2>/dev/null`;
+  const python = process.env.FAUN_CODEBLEU_PYTHON ?? '/usr/bin/python3';
+  return `${python} ${driver} ${resolve(dir)} 2>/dev/null`;
 }
 
 function reference(cmd: string, input: string, out: string, seed = 0): Run {
