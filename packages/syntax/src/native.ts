@@ -198,6 +198,7 @@ export interface NativeParse {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const latin1 = new TextDecoder('latin1');
 
 /** The node block as an ArrayBuffer (made again only when the C side moved or grew it). */
 function blockBuffer(nl: NativeLang, f: Ffi, cap: number): ArrayBuffer {
@@ -246,7 +247,8 @@ export function parseFlat(code: string, lang: SyntaxLang): NativeParse | null {
   const missing = new Uint8Array(ab, cap * 25, n);
   const stringBytes = stringBuffer(nl, ffi).subarray(0, fns.faun_ts_strings_len());
   const rootLen = fns.faun_ts_root_len();
-  const rootString = decoder.decode(stringBytes.subarray(0, rootLen));
+  // ASCII (the C side refuses other bytes): Latin-1 decoding gives the same string without UTF-8 checks
+  const rootString = latin1.decode(stringBytes.subarray(0, rootLen));
   const { names } = nl;
   const type: string[] = new Array(n);
   for (let i = 0; i < n; i++) {
