@@ -68,10 +68,16 @@ interface Run {
 
 const load = () => loadavg().map((x) => Math.round(x * 100) / 100);
 
+/** GNU time, for each run's own peak RSS (a spawn's resource usage holds the largest of all children so far). */
+const GNU_TIME = '/usr/bin/time';
+let runs = 0;
+
 function timed(cmd: string[], stdin: string, stdout: string, env: Record<string, string> = {}): Run {
   const before = load();
+  const rssFile = join(OUT, `rss-${process.pid}-${runs++}.txt`);
+  const withTime = existsSync(GNU_TIME);
   const t0 = performance.now();
-  const p = Bun.spawnSync(cmd, {
+  const p = Bun.spawnSync(withTime ? [GNU_TIME, '-f', '%M', '-o', rssFile, ...cmd] : cmd, {
     stdin: Bun.file(stdin),
     stdout: Bun.file(stdout),
     stderr: 'pipe',
@@ -83,10 +89,15 @@ function timed(cmd: string[], stdin: string, stdout: string, env: Record<string,
       `${cmd.slice(0, 4).join(' ')} … exited ${p.exitCode}: ${p.stderr.toString().slice(-2000)}`,
     );
   const u = p.resourceUsage;
+  let rssKb = Number.NaN;
+  if (withTime) {
+    rssKb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
+    rmSync(rssFile, { force: true });
+  }
   return {
     wall_s: wall,
     cpu_s: u ? Number(u.cpuTime.total) / 1e6 : Number.NaN,
-    max_rss_mb: u ? Math.round(u.maxRSS / 1024 / 1024) : Number.NaN,
+    max_rss_mb: Math.round(rssKb / 1024),
     load: before,
   };
 }
@@ -142,7 +153,7 @@ function referenceCommand(f: { 'ref-dir'?: string; 'no-ref': boolean }): string 
   const driver = join(OUT, 'reference-driver.py');
   writeFileSync(driver, DRIVER);
   const python = process.env.FAUN_CODEBLEU_PYTHON ?? '/usr/bin/python3';
-  return `${python} ${driver} ${resolve(dir)} 2>/dev/null`;
+  return `exec ${python} ${driver} ${resolve(dir)} 2>/dev/null`;
 }
 
 function reference(cmd: string, input: string, out: string, seed = 0): Run {
