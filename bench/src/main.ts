@@ -14,7 +14,15 @@ import { type FlagDefaults, parseFlags, pickFlags, switchesOf } from './args.ts'
 
 export const BENCHES = ['metrics', 'crawl', 'store', 'harness', 'api', 'jsonl'] as const;
 /** Benchmarks that need reference sources and run only when named. */
-const ON_REQUEST = ['reports', 'real-exec', 'lite', 'lite-rows', 'msb-parity', 'msb-published'] as const;
+const ON_REQUEST = [
+  'reports',
+  'real-exec',
+  'lite',
+  'lite-rows',
+  'msb-parity',
+  'msb-published',
+  'codebleu-scale',
+] as const;
 const ALL = [...BENCHES, ...ON_REQUEST, 'tables'] as const;
 const OUT = join(import.meta.dir, '..', 'out');
 
@@ -77,6 +85,10 @@ const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
   lite-rows SWE-bench Lite rows the shared data lacks, rebuilt from the mirrors and
             bench/data/lite-extra-pointers.jsonl into OUT/lite-extra.jsonl, for lite --data OUT
             (--mirrors DIR --out DIR [--pointers FILE]; only when named)
+  codebleu-scale  20,000 real before/after hunks mined from mirrors (bench/data/codebleu-scale-sources.json):
+            the whole score-pairs --metric codebleu command against codebleu 0.7.1 (metrics spec §9) in the
+            same run: pairs/s and ratio, per language on one thread, 1k / 5k / 20k times, peak RSS, parity
+            (--mirrors DIR --ref-dir DIR [--threads 2] [--seeds 20] [--no-ref]; only when named)
   jsonl     streaming a generated ~1 GB JSONL file: lines/second and RSS growth (--megabytes N)
   tables    the paper tables from prediction files (--datasets DIR --predictions DIR [--execution DIR]
             [--out DIR] [--seed N]); without --predictions, from the offline demo's outputs

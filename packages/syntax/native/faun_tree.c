@@ -78,6 +78,7 @@ uint8_t *faun_ts_block(void) { return block; }
 uint32_t faun_ts_cap(void) { return cap; }
 char *faun_ts_strings(void) { return strings; }
 uint32_t faun_ts_strings_len(void) { return strings_len; }
+uint32_t faun_ts_strings_cap(void) { return strings_cap; }
 uint32_t faun_ts_depth(void) { return depth; }
 uint32_t faun_ts_root_len(void) { return root_len; }
 uint32_t faun_ts_symbol_count(void) { return ts_language_symbol_count(FAUN_TS_LANGUAGE()); }

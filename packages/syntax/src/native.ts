@@ -20,6 +20,7 @@ interface NativeSymbols {
   faun_ts_cap(): number;
   faun_ts_strings(): number;
   faun_ts_strings_len(): number;
+  faun_ts_strings_cap(): number;
   faun_ts_root_len(): number;
   faun_ts_depth(): number;
   faun_ts_symbol_name(sym: number): number;
@@ -31,6 +32,9 @@ interface NativeSymbols {
 
 interface NativeLang {
   fns: NativeSymbols;
+  /** The C side's node block and string buffer as ArrayBuffers, remade only when they move or grow. */
+  block: { ptr: number; cap: number; ab: ArrayBuffer } | null;
+  strings: { ptr: number; cap: number; bytes: Uint8Array } | null;
   /** Type name by symbol (aliases included); ERROR symbols appended lazily. */
   names: string[];
   error: string;
@@ -122,6 +126,7 @@ async function open(path: string): Promise<NativeLang> {
     faun_ts_cap: { args: [], returns: T.u32 },
     faun_ts_strings: { args: [], returns: T.ptr },
     faun_ts_strings_len: { args: [], returns: T.u32 },
+    faun_ts_strings_cap: { args: [], returns: T.u32 },
     faun_ts_root_len: { args: [], returns: T.u32 },
     faun_ts_depth: { args: [], returns: T.u32 },
     faun_ts_symbol_name: { args: [T.u32], returns: T.ptr },
@@ -139,6 +144,8 @@ async function open(path: string): Promise<NativeLang> {
   for (let f = 1, n = fns.faun_ts_field_count(); f <= n; f++) fieldNames.push(str(fns.faun_ts_field_name(f)));
   return {
     fns,
+    block: null,
+    strings: null,
     names,
     error: str(fns.faun_ts_symbol_name(0xffff)) ?? 'ERROR',
     errorRepeat: str(fns.faun_ts_symbol_name(0xfffe)) ?? '_ERROR',
@@ -191,6 +198,28 @@ export interface NativeParse {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const latin1 = new TextDecoder('latin1');
+
+/** The node block as an ArrayBuffer (made again only when the C side moved or grew it). */
+function blockBuffer(nl: NativeLang, f: Ffi, cap: number): ArrayBuffer {
+  const ptr = nl.fns.faun_ts_block();
+  const b = nl.block;
+  if (b && b.ptr === ptr && b.cap === cap) return b.ab;
+  const ab = f.toArrayBuffer(ptr, 0, cap * 34);
+  nl.block = { ptr, cap, ab };
+  return ab;
+}
+
+/** The string buffer's whole capacity as bytes (made again only when it moved or grew). */
+function stringBuffer(nl: NativeLang, f: Ffi): Uint8Array {
+  const ptr = nl.fns.faun_ts_strings();
+  const cap = nl.fns.faun_ts_strings_cap();
+  const s = nl.strings;
+  if (s && s.ptr === ptr && s.cap === cap) return s.bytes;
+  const bytes = new Uint8Array(f.toArrayBuffer(ptr, 0, cap));
+  nl.strings = { ptr, cap, bytes };
+  return bytes;
+}
 
 /**
  * Parses `code` (as UTF-8) natively and reads the whole tree. The tree's arrays are views of the C side's
@@ -206,7 +235,7 @@ export function parseFlat(code: string, lang: SyntaxLang): NativeParse | null {
   const n = fns.faun_ts_parse(bytes, bytes.length, MAX_DEPTH);
   if (n < 1) return null;
   const cap = fns.faun_ts_cap();
-  const ab = ffi.toArrayBuffer(fns.faun_ts_block(), 0, cap * 34);
+  const ab = blockBuffer(nl, ffi, cap);
   const start = new Uint32Array(ab, 0, n);
   const end = new Uint32Array(ab, cap * 4, n);
   const parent = new Int32Array(ab, cap * 8, n);
@@ -216,9 +245,10 @@ export function parseFlat(code: string, lang: SyntaxLang): NativeParse | null {
   const sym = new Uint16Array(ab, cap * 22, n);
   const named = new Uint8Array(ab, cap * 24, n);
   const missing = new Uint8Array(ab, cap * 25, n);
-  const stringBytes = new Uint8Array(ffi.toArrayBuffer(fns.faun_ts_strings(), 0, fns.faun_ts_strings_len()));
+  const stringBytes = stringBuffer(nl, ffi).subarray(0, fns.faun_ts_strings_len());
   const rootLen = fns.faun_ts_root_len();
-  const rootString = decoder.decode(stringBytes.subarray(0, rootLen));
+  // ASCII (the C side refuses other bytes): Latin-1 decoding gives the same string without UTF-8 checks
+  const rootString = latin1.decode(stringBytes.subarray(0, rootLen));
   const { names } = nl;
   const type: string[] = new Array(n);
   for (let i = 0; i < n; i++) {

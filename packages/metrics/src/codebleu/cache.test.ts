@@ -32,6 +32,20 @@ describe('BoundedCache', () => {
   });
 });
 
+describe('BoundedCache.setIfSeen', () => {
+  test('keeps a key from its second offer on, and forgets what it saw on clear', () => {
+    const c = new BoundedCache<string>((s) => 2 * s.length, 10_000);
+    c.setIfSeen('hyp', 'a');
+    expect(c.get('hyp')).toBeUndefined();
+    c.setIfSeen('hyp', 'a');
+    expect(c.get('hyp')).toBe('a');
+    c.setIfSeen('other', 'b');
+    c.clear();
+    c.setIfSeen('other', 'b');
+    expect(c.get('other')).toBeUndefined();
+  });
+});
+
 describe('CodeBLEU with the cache', () => {
   beforeAll(() => initCodeBleu());
 
@@ -50,11 +64,14 @@ describe('CodeBLEU with the cache', () => {
       return v;
     });
     const warm = rows.map((r) => codebleu(r.ref, r.hyp, r.lang));
-    const hitsBefore = analysisCache.hits;
+    // references are kept at once, hypotheses from their second sight on
     const again = rows.map((r) => codebleu(r.ref, r.hyp, r.lang));
+    const hitsBefore = analysisCache.hits;
+    const third = rows.map((r) => codebleu(r.ref, r.hyp, r.lang));
     expect(analysisCache.hits - hitsBefore).toBeGreaterThanOrEqual(2 * rows.length);
     expect(warm).toEqual(fresh);
     expect(again).toEqual(fresh);
+    expect(third).toEqual(fresh);
   }, 60_000);
 
   test('one reference with several hypotheses is parsed once', () => {
@@ -65,6 +82,11 @@ describe('CodeBLEU with the cache', () => {
     // ref analysed once, each hypothesis once
     expect(analysisCache.misses).toBe(1 + hyps.length);
     expect(analysisCache.hits).toBe(hyps.length - 1);
+    // a hypothesis met once is not kept; met again, it is
+    codebleu(ref, hyps[0] as string, 'python');
+    expect(analysisCache.hits).toBe(hyps.length);
+    codebleu(ref, hyps[0] as string, 'python');
+    expect(analysisCache.hits).toBe(hyps.length + 2);
   });
 
   test('options that change the analysis are part of the key', () => {

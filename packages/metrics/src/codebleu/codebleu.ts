@@ -69,8 +69,12 @@ class Analyzer {
     this.analysisKey = `${lang}|${g}|${opts.fixByteColumns ? 1 : 0}${opts.fixDfgRules ? 1 : 0}|`;
   }
 
-  /** `remove_comments_and_docstrings` applied `times` times (the reference re-strips the candidate per reference). */
-  strip(code: string, times: number): string {
+  /**
+   * `remove_comments_and_docstrings` applied `times` times (the reference re-strips the candidate per
+   * reference). References (`keep`) are cached at once, since several hypotheses usually meet one reference;
+   * hypotheses from their second sight on (distinct ones would only fill the cache).
+   */
+  strip(code: string, times: number, keep: boolean): string {
     let s = code;
     for (let i = 0; i < times; i++) {
       const key = this.stripKey + s;
@@ -80,19 +84,21 @@ class Analyzer {
           this.opts.fixCommentRemoval && this.lang !== 'python'
             ? removeCommentsByTree(s, this.g)
             : removeComments(s, this.lang);
-        strippedCache.set(key, next);
+        if (keep) strippedCache.set(key, next);
+        else strippedCache.setIfSeen(key, next);
       }
       s = next;
     }
     return s;
   }
 
-  analyze(code: string): Analysis {
+  analyze(code: string, keep: boolean): Analysis {
     const key = this.analysisKey + code;
     let a = analysisCache.get(key);
     if (a) return a;
     a = analyzeText(code, this.lang, this.g, this.opts);
-    analysisCache.set(key, a);
+    if (keep) analysisCache.set(key, a);
+    else analysisCache.setIfSeen(key, a);
     return a;
   }
 }
@@ -148,8 +154,9 @@ export function corpusCodebleu(
   let dfTotal = 0;
   for (const it of items) {
     it.refs.forEach((ref, j) => {
-      const cand = analyzer.analyze(analyzer.strip(it.hyp, j + 1));
-      const r = analyzer.analyze(analyzer.strip(ref, 1));
+      // the reference first: a hypothesis equal to it is then a cache hit
+      const r = analyzer.analyze(analyzer.strip(ref, 1, true), true);
+      const cand = analyzer.analyze(analyzer.strip(it.hyp, j + 1, false), false);
       synMatch += opts.fixSyntaxDirection
         ? countMatches(cand.subtrees, r.subtrees)
         : countMatches(r.subtrees, cand.subtrees);

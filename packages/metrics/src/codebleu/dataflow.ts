@@ -81,6 +81,15 @@ function walkerFor(lang: CodeLang, ctx: Ctx, fixRules: boolean): Walk {
   return javascriptWalker(ctx, fixRules);
 }
 
+/** `[...new Set([...a, ...b])]` (first-seen order) without the intermediate arrays for short lists. */
+function unionInOrder<T>(a: readonly T[], b: readonly T[]): T[] {
+  if (a.length + b.length > 32) return [...new Set([...a, ...b])];
+  const out: T[] = [];
+  for (const x of a) if (!out.includes(x)) out.push(x);
+  for (const x of b) if (!out.includes(x)) out.push(x);
+  return out;
+}
+
 /** `get_data_flow`: the merged DFG of one (comment-stripped) source string. */
 export function extractDataflow(
   code: string,
@@ -126,8 +135,8 @@ export function extractDataflow(
         name: d.name,
         idx: d.idx,
         rel: d.rel,
-        names: [...new Set([...prev.names, ...d.names])],
-        idxs: [...new Set([...prev.idxs, ...d.idxs])],
+        names: unionInOrder(prev.names, d.names),
+        idxs: unionInOrder(prev.idxs, d.idxs),
       };
     }
   }
