@@ -37,7 +37,7 @@ import { DEFAULT_OUTPUT_LIMITS } from './sandbox/capture.ts';
 import { DockerBackend } from './sandbox/docker.ts';
 import { LocalBackend } from './sandbox/local-backend.ts';
 import { type Backend, DEFAULT_LIMITS, type Limits } from './sandbox/sandbox.ts';
-import { validateInstances } from './validate/validate.ts';
+import { keptInstances, validateInstances } from './validate/validate.ts';
 import { openJournal } from './validate/validate-journal.ts';
 import { msbDatasetRow, swebenchRow, validationFunnel } from './validate/validate-rows.ts';
 import { DEFAULT_GOLD_CHECKS, DEFAULT_GOLD_PARALLEL } from './validate/validate-stability.ts';
@@ -515,7 +515,7 @@ export const commands = [
           return 130;
         }
         await journal.compact();
-        const valid = results.flatMap((r) => (r.instance ? [r.instance] : []));
+        const valid = keptInstances(results).flatMap((r) => (r.instance ? [r.instance] : []));
         await writeFileAtomic(
           out,
           valid.map((i) => stableStringify(i)).join('\n') + (valid.length ? '\n' : ''),
@@ -543,7 +543,7 @@ export const commands = [
         await writeFileAtomic(`${out}.funnel.json`, `${stableStringify(validationFunnel(results), 2)}\n`);
         const rows = new Map(loaded.map((l) => [l.instance.instance_id, l.row]));
         const shaped = (f: typeof msbDatasetRow | typeof swebenchRow) =>
-          results.flatMap((r) =>
+          keptInstances(results).flatMap((r) =>
             r.instance ? [f(r.instance, rows.get(r.instance_id) ?? {}, r, specFor(r.instance))] : [],
           );
         const lines = (xs: Array<Record<string, unknown> | null>) =>

@@ -15,12 +15,24 @@ export function npmDeps(dir: string, pkgs: string[], overrides: Record<string, s
     private: true,
     ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
   });
+  const install = `npm install --no-audit --no-fund --no-update-notifier --legacy-peer-deps --loglevel=error ${[...pkgs].sort().join(' ')}`;
   return (
     `mkdir -p ${root} && cd ${root} && printf '${manifest}\\n' > package.json && ` +
-    `npm install --no-audit --no-fund --no-update-notifier --legacy-peer-deps --loglevel=error ${[...pkgs].sort().join(' ')} && ` +
+    `${retried(install, NPM_TRIES)} && ` +
     'npm cache clean --force >/dev/null 2>&1 && test -d node_modules/.bin'
   );
 }
+
+/**
+ * How often an env layer's `npm install` is tried: a registry connection reset mid-body (`ECONNRESET …
+ * Invalid response body … aborted`) fails the whole install, and npm retries only requests that got no
+ * response; the next try reuses what the cache already holds.
+ */
+export const NPM_TRIES = 3;
+
+/** `cmd` run until it succeeds, at most `n` times, 10 s apart; each failed try is said on stderr. */
+export const retried = (cmd: string, n: number) =>
+  `(i=1; until ${cmd} ; do [ $i -ge ${n} ] && exit 1; echo "faun: try $i of ${n} failed, trying again" >&2; i=$((i+1)); sleep 10; done)`;
 
 /** The instance step that makes the env layer's modules the work tree's node_modules. */
 export const linkDeps = (dir: string) =>

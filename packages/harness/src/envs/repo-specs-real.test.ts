@@ -25,6 +25,7 @@ import {
   linkDeps,
   MARKED_TEST,
   NODE_SPECS,
+  NPM_TRIES,
   nodeFromRegistry,
   npmDeps,
 } from './repo-specs-node.ts';
@@ -133,6 +134,33 @@ test('npm deps with overrides: the manifest carries them; npm is run in the inst
       overrides: { 'marked-repo': 'npm:marked@14.1.1' },
     });
     expect(readFileSync(join(dir, 'm/args'), 'utf8')).toContain('a@1.0.0 b@2.0.0');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('npm deps: an install that fails (a registry connection reset) is tried again; one that always fails fails the step', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'faun-npm-'));
+  try {
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    // A stand-in npm whose install fails while the file `fails` holds a positive count.
+    writeFileSync(
+      join(bin, 'npm'),
+      `#!/bin/sh\n[ "$1" = install ] || exit 0\nn=$(cat ${dir}/fails); echo $((n-1)) > ${dir}/fails\n[ "$n" -gt 0 ] && { echo "npm ERR! code ECONNRESET" >&2; exit 1; }\nmkdir -p node_modules/.bin\n`,
+    );
+    Bun.spawnSync(['chmod', '+x', join(bin, 'npm')]);
+    const step = npmDeps('r', ['a@1.0.0']).replaceAll('/opt/faun-node', dir).replaceAll('sleep 10', 'true');
+    const run = (fails: number) => {
+      writeFileSync(join(dir, 'fails'), String(fails));
+      rmSync(join(dir, 'r'), { recursive: true, force: true });
+      return Bun.spawnSync(['sh', '-c', step], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    };
+    const once = run(1);
+    expect(once.exitCode).toBe(0);
+    expect(once.stderr.toString()).toContain(`try 1 of ${NPM_TRIES} failed`);
+    expect(run(NPM_TRIES - 1).exitCode).toBe(0);
+    expect(run(NPM_TRIES).exitCode).toBe(1);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

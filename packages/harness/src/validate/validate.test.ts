@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test';
 import type { TestMap } from '../parsers/index.ts';
-import { deriveTests } from './validate.ts';
+import { testInstance } from '../run/test-instance.ts';
+import { deriveTests, keptInstances, type Validation } from './validate.ts';
 
 test('deriveTests: F2P, P2P, new tests count as failing before, flaky tests dropped', () => {
   const before = [
@@ -37,4 +38,20 @@ test('deriveTests: a test spelt with a trailing space or a duration in some runs
     pass_to_pass: [`${k} `],
     flaky: [],
   });
+});
+
+test('keptInstances: an unstable instance (not valid, its derived instance kept for the report) is not a kept row', () => {
+  const v = (id: string, valid: boolean, withInstance: boolean): Validation => ({
+    instance_id: id,
+    valid,
+    reason: valid ? null : 'unstable: gold infra_error in round 2 of 3 (2 of 4 runs): T',
+    derived: null,
+    instance: withInstance ? testInstance({ instance_id: id }) : null,
+  });
+  const kept = keptInstances([
+    v('o/r:pr-1', true, true),
+    v('o/r:pr-2', false, true),
+    v('o/r:pr-3', false, false),
+  ]);
+  expect(kept.map((r) => r.instance_id)).toEqual(['o/r:pr-1']);
 });

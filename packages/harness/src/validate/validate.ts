@@ -240,6 +240,13 @@ function final(v: Validation): Validation {
   return { ...v, valid: false, reason: unstableReason(v.stability) };
 }
 
+/**
+ * The instances a validation keeps (the rows of `--out`, `--msb-out`, `--swebench-out`): those of the valid
+ * results only. An unstable instance keeps its derived instance (its report names the tests) but is not valid.
+ */
+export const keptInstances = (results: Validation[]): Validation[] =>
+  results.filter((r) => r.valid && r.instance !== null);
+
 /** A valid instance with its gold stability checked (as given when invalid or the check is off). */
 async function withStabilityCheck(
   v: Validation,
