@@ -156,7 +156,17 @@ async function open(host: string, port: number, upstream: URL | null): Promise<S
 }
 
 /** Serves one allowed request: a forwarded GET/HEAD (response only), or a tunnel after its ClientHello. */
-async function forward(client: Socket, head: Head, d: Extract<Decision, { allow: true }>, rest: Buffer) {
+async function forward(
+  client: Socket,
+  head: Head,
+  d: Extract<Decision, { allow: true }>,
+  rest: Buffer,
+  log: (l: string) => void,
+) {
+  const reset = (e: Error) => {
+    log(`upstream ${d.host}:${d.port} closed with an error: ${e.message}`);
+    client.destroy();
+  };
   if (head.method !== 'CONNECT') {
     // one bodiless request: nothing else the client sends reaches the server; the host's proxy, when there
     // is one, gets the absolute URL of the (checked) target
@@ -167,7 +177,7 @@ async function forward(client: Socket, head: Head, d: Extract<Decision, { allow:
     const h = d.head ?? '';
     server.write(via ? h.replace(/^(\S+) /, `$1 http://${d.host}:${d.port}`) : h);
     client.setTimeout(0);
-    server.on('error', () => client.destroy());
+    server.on('error', reset);
     server.pipe(client);
     client.on('close', () => server.destroy());
     return;
@@ -179,7 +189,7 @@ async function forward(client: Socket, head: Head, d: Extract<Decision, { allow:
   if (sni !== d.host) throw new Error(`TLS server name ${JSON.stringify(sni)} is not ${d.host}`);
   const server = await open(d.host, d.port, upstreamOf);
   client.setTimeout(0);
-  server.on('error', () => client.destroy());
+  server.on('error', reset);
   server.write(hello);
   server.pipe(client);
   client.pipe(server);
@@ -216,7 +226,7 @@ function serve(client: Socket, allow: ReadonlySet<string>, log: (l: string) => v
     }
     log(`allow ${head.method} ${d.host}:${d.port}`);
     try {
-      await forward(client, head, d, buf.subarray(end + 4));
+      await forward(client, head, d, buf.subarray(end + 4), log);
     } catch (e) {
       log(`error ${d.host}:${d.port}: ${(e as Error).message}`);
       if (head.method === 'CONNECT') client.destroy();
