@@ -13,7 +13,6 @@ import {
   deriveMsb,
   type EnvSpec,
   type InstanceRun,
-  NEWER_ASSERTJ,
   parseLog,
   runInstance,
   type TestMap,
@@ -104,19 +103,10 @@ function fileAt(dir: string, commit: string, path: string): string | null {
   return r.exitCode === 0 ? r.stdout.toString() : null;
 }
 
-const TEST_ROOT = 'src/test/java/';
-
-/** What the plan reads of the base tree (null without a pom.xml): the POM, the sources using newer AssertJ. */
+/** What the plan reads of the base tree (null without a pom.xml): its POM. */
 function baseTree(dir: string, commit: string): BaseTree | null {
   const pomXml = fileAt(dir, commit, 'pom.xml');
-  if (pomXml === null) return null;
-  const r = Bun.spawnSync(['git', '-C', dir, 'grep', '-l', '-E', NEWER_ASSERTJ, commit, '--', TEST_ROOT]);
-  const newerAssertj = r.stdout
-    .toString()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => l.slice(l.indexOf(TEST_ROOT) + TEST_ROOT.length));
-  return { pomXml, newerAssertj };
+  return pomXml === null ? null : { pomXml };
 }
 
 /** Runs that say nothing about the tests (the environment or the sandbox failed, or the run timed out). */

@@ -47,10 +47,7 @@ test('a jackson-core base whose POM asks for fastdoubleparser: its own spec, the
   const pom =
     '<project><dependency><groupId>ch.randelshofer</groupId><artifactId>fastdoubleparser</artifactId>' +
     '<version>0.8.0</version></dependency></project>';
-  const p = planFor('fasterxml', 'jackson-core', 964, REPO_SPECS, {
-    pomXml: pom,
-    newerAssertj: ['a/ATest.java'],
-  });
+  const p = planFor('fasterxml', 'jackson-core', 964, REPO_SPECS, { pomXml: pom });
   if (!('plan' in p)) throw new Error(p.unsupported);
   expect(p.plan.spec.sources?.[0]?.repo).toBe('wrandelshofer/FastDoubleParser');
   expect(p.plan.spec.testCmd).toBe(p.plan.command);
@@ -58,17 +55,28 @@ test('a jackson-core base whose POM asks for fastdoubleparser: its own spec, the
   expect(p.plan.deviations.at(-1)?.upstream).toContain('fastdoubleparser:0.8.0');
 });
 
-test('a base with AssertJ whose tests use API Debian lacks: those sources excluded, declared as changing the suite', () => {
-  const pom = '<project><dependency><artifactId>assertj-core</artifactId></dependency></project>';
-  const p = planFor('fasterxml', 'jackson-core', 1309, REPO_SPECS, {
-    pomXml: pom,
-    newerAssertj: ['b/BTest.java', 'a/ATest.java'],
-  });
+test('a base with AssertJ: it is built from source, declared as not changing the suite; no source is left out', () => {
+  const pom =
+    '<project><dependency><artifactId>fastdoubleparser</artifactId><version>1.0.0</version></dependency>' +
+    '<dependency><artifactId>assertj-core</artifactId></dependency></project>';
+  const p = planFor('fasterxml', 'jackson-core', 1309, REPO_SPECS, { pomXml: pom });
   if (!('plan' in p)) throw new Error(p.unsupported);
-  const excluded = p.plan.deviations.find((d) => d.what === 'excluded sources');
-  expect(excluded?.faun).toContain('a/ATest.java, b/BTest.java');
-  expect(excluded?.may_change_tests_run).toBe(true);
+  const built = p.plan.deviations.filter((d) => d.what === 'dependency built from source');
+  expect(built.map((d) => d.upstream)).toEqual([
+    expect.stringContaining('fastdoubleparser:1.0.0'),
+    expect.stringContaining('org.assertj:assertj-core:3.24.2'),
+  ]);
+  expect(built.every((d) => !d.may_change_tests_run)).toBe(true);
+  // the only deviation that can change which tests run is the stand-in POM, and it excludes no test source
+  expect(p.plan.deviations.filter((d) => d.may_change_tests_run).map((d) => d.what)).toEqual([
+    'stand-in POM',
+  ]);
+  expect(p.plan.spec.sources?.map((s) => s.repo)).toEqual([
+    'wrandelshofer/FastDoubleParser',
+    'assertj/assertj',
+  ]);
   const pomStep = p.plan.spec.envSetup.find((s) => s.includes('base64'))!;
   const written = Buffer.from(/echo (\S+) \| base64 -d/.exec(pomStep)![1]!, 'base64').toString();
-  expect(written).toContain('<testExclude>a/ATest.java</testExclude><testExclude>b/BTest.java</testExclude>');
+  expect(written).not.toContain('testExclude');
+  expect(written).toContain('<artifactId>assertj-core</artifactId><version>3.24.2</version>');
 });

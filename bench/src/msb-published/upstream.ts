@@ -5,13 +5,11 @@
  * recorded per instance. A repository without an entry here is reported as one faun cannot build, with the
  * reason.
  */
-import { type EnvSpec, jacksonCoreDeps, jacksonCoreSpec } from '@faun/harness';
+import { ASSERTJ, type EnvSpec, jacksonCoreDeps, jacksonCoreSpec } from '@faun/harness';
 
-/** What the plan reads from the row's base tree: its `pom.xml`, and the test sources using newer AssertJ. */
+/** What the plan reads from the row's base tree: its `pom.xml`. */
 export interface BaseTree {
   pomXml: string;
-  /** Paths under src/test/java of the test sources that use AssertJ API Debian's 3.14.0 lacks. */
-  newerAssertj: string[];
 }
 
 import type { Language } from '@faun/schema';
@@ -51,11 +49,12 @@ interface MavenRepo {
   specOf?: (tree: BaseTree) => { spec: EnvSpec; deviations: Deviation[] };
 }
 
-/** jackson-core 2.15+ needs fastdoubleparser, 2.16+ AssertJ: both put in Debian's repository. */
-function jacksonCoreFor(tree: BaseTree): { spec: EnvSpec; deviations: Deviation[] } {
-  const found = jacksonCoreDeps(tree.pomXml);
-  const testExcludes = found.assertj ? [...tree.newerAssertj].sort() : [];
-  const deps = testExcludes.length ? { ...found, testExcludes } : found;
+/**
+ * jackson-core 2.15+ needs fastdoubleparser, 2.16+ AssertJ: both built from their release trees into
+ * Debian's repository (Debian ships no fastdoubleparser, and an AssertJ too old for the tests).
+ */
+export function jacksonCoreFor(tree: BaseTree): { spec: EnvSpec; deviations: Deviation[] } {
+  const deps = jacksonCoreDeps(tree.pomXml);
   const deviations: Deviation[] = [];
   if (deps.fastdoubleparser)
     deviations.push({
@@ -66,17 +65,12 @@ function jacksonCoreFor(tree: BaseTree): { spec: EnvSpec; deviations: Deviation[
     });
   if (deps.assertj)
     deviations.push({
-      what: 'dependency version',
-      upstream: "org.assertj:assertj-core at the parent POM's version",
-      faun: "Debian's assertj-core 3.14.0",
+      what: 'dependency built from source',
+      upstream: `org.assertj:assertj-core:${ASSERTJ.version} (the parent POM's version.assertj) from Maven Central`,
+      faun:
+        `assertj-core's main classes compiled from the assertj-build-${ASSERTJ.version} tag against Debian's byte-buddy ` +
+        "1.12.21 (its own version); Debian's 3.14.0 lacks API the tests use",
       may_change_tests_run: false,
-    });
-  if (testExcludes.length)
-    deviations.push({
-      what: 'excluded sources',
-      upstream: 'every test source compiled and run',
-      faun: `left out of compilation and runs (they use AssertJ API newer than Debian's 3.14.0): ${testExcludes.join(', ')}`,
-      may_change_tests_run: true,
     });
   return { spec: jacksonCoreSpec(deps), deviations };
 }

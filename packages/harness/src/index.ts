@@ -8,10 +8,10 @@ export * from './benchmarks/index.ts';
 export { docker, envTag } from './envs/docker-images.ts';
 export { snapshotRepo } from './envs/repo.ts';
 export {
+  ASSERTJ,
   type JacksonCoreDeps,
   jacksonCoreDeps,
   jacksonCoreSpec,
-  NEWER_ASSERTJ,
 } from './envs/repo-specs-java.ts';
 export { PR_VERSIONS, type PrVersion, versionForPr } from './envs/spec-versions.ts';
 export { type EnvSpec, LANGUAGE_DEFAULTS, REPO_SPECS, specFor, testCommand } from './envs/specs.ts';

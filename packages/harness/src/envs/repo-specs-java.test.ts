@@ -6,6 +6,8 @@ import type { ExecutionInstance } from '@faun/schema';
 import { testInstance } from '../run/test-instance.ts';
 import { envDockerfile } from './docker-images.ts';
 import {
+  ASSERTJ,
+  assertjStep,
   FASTDOUBLEPARSER_COMMITS,
   fastDoubleParserStep,
   JAVA_SPECS,
@@ -170,15 +172,23 @@ test('jackson-core 2.15+: fastdoubleparser and AssertJ read from its POM, put in
       commit: FASTDOUBLEPARSER_COMMITS['1.0.0']!,
       dest: '/opt/faun-src/fastdoubleparser',
     },
+    { repo: 'assertj/assertj', commit: ASSERTJ.commit, dest: '/opt/faun-src/assertj' },
   ]);
   expect(spec.envSetup[0]).toBe(fastDoubleParserStep('1.0.0'));
   expect(spec.envSetup[0]).toContain('/usr/share/maven-repo/ch/randelshofer/fastdoubleparser/1.0.0');
-  const written = Buffer.from(/echo (\S+) \| base64 -d/.exec(spec.envSetup[1]!)![1]!, 'base64').toString();
+  expect(spec.envSetup[1]).toBe(assertjStep());
+  const written = Buffer.from(/echo (\S+) \| base64 -d/.exec(spec.envSetup[2]!)![1]!, 'base64').toString();
   expect(written).toContain(
     '<artifactId>fastdoubleparser</artifactId><version>1.0.0</version><scope>compile',
   );
-  expect(written).toContain('<artifactId>assertj-core</artifactId><version>3.14.0</version><scope>test');
-  expect(spec.apt).toContain('libassertj-core-java');
+  expect(written).toContain('<artifactId>assertj-core</artifactId><version>3.24.2</version><scope>test');
+  // Debian's AssertJ (3.14.0, without the API the tests use) is not installed; its jar's dependencies are
+  expect(spec.apt).not.toContain('libassertj-core-java');
+  expect(spec.apt).toContain('libbyte-buddy-java');
+  // fastdoubleparser only: no AssertJ built
+  const fdpOnly = jacksonCoreSpec({ fastdoubleparser: '0.8.0', assertj: false });
+  expect(fdpOnly.sources?.map((x) => x.repo)).toEqual(['wrandelshofer/FastDoubleParser']);
+  expect(fdpOnly.envSetup.some((x) => x.includes('assertj'))).toBe(false);
   // without extra dependencies: the repository's own spec
   expect(jacksonCoreSpec({ fastdoubleparser: null, assertj: false })).toEqual(JAVA_SPECS[0]!);
   expect(() => jacksonCoreSpec({ fastdoubleparser: '9.9.9', assertj: false })).toThrow('9.9.9');

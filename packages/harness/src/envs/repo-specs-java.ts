@@ -167,16 +167,8 @@ export interface JacksonCoreDeps {
   /** fastdoubleparser's version, or null when the POM does not depend on it. */
   fastdoubleparser: string | null;
   assertj: boolean;
-  /**
-   * Test sources (paths under src/test/java) left out of compilation and runs: those that use AssertJ API
-   * newer than Debian's 3.14.0 (`ThrowingConsumer`, `succeedsWithin`).
-   */
-  testExcludes?: string[];
 }
 const NO_EXTRA_DEPS: JacksonCoreDeps = { fastdoubleparser: null, assertj: false };
-
-/** AssertJ API that Debian's assertj-core 3.14.0 lacks (a `git grep -E` pattern). */
-export const NEWER_ASSERTJ = 'ThrowingConsumer|succeedsWithin';
 
 /** The extra dependencies of a jackson-core `pom.xml` (pure; the text is data, only matched). */
 export function jacksonCoreDeps(pomXml: string): JacksonCoreDeps {
@@ -221,13 +213,55 @@ export function fastDoubleParserStep(version: string): string {
 }
 
 /**
- * jackson-core's spec for a tree with these extra dependencies: fastdoubleparser built from its source
- * (fastDoubleParserStep), AssertJ from Debian (3.14.0).
+ * AssertJ as jackson-core 2.16+ tests with it: the `version.assertj` of the parents its POMs inherit
+ * (com.fasterxml:oss-parent 56 to 61), and that release's commit (github.com/assertj/assertj tag
+ * assertj-build-<version>). Debian ships 3.14.0, which lacks API the tests use (`ThrowingConsumer`,
+ * `succeedsWithin`).
+ */
+export const ASSERTJ = { version: '3.24.2', commit: '8bc21a44244c1b9897c0ed5711bfd44c31abd223' };
+/** The byte-buddy version that AssertJ release depends on, which is also Debian bookworm's. */
+export const ASSERTJ_BYTE_BUDDY = '1.12.21';
+const AJ_SRC = '/opt/faun-src/assertj';
+
+/**
+ * Env step: assertj-core built from its release tree (its main sources compiled for Java 8 against
+ * Debian's byte-buddy, JUnit 4 / Jupiter API, Hamcrest and opentest4j, as its POM compiles them), into
+ * Debian's Maven repository with a POM naming its one compile dependency, byte-buddy.
+ */
+export function assertjStep(): string {
+  const { version } = ASSERTJ;
+  const dir = `/usr/share/maven-repo/org/assertj/assertj-core/${version}`;
+  const pom =
+    '<project><modelVersion>4.0.0</modelVersion><groupId>org.assertj</groupId>' +
+    `<artifactId>assertj-core</artifactId><version>${version}</version><dependencies><dependency>` +
+    '<groupId>net.bytebuddy</groupId><artifactId>byte-buddy</artifactId>' +
+    `<version>${ASSERTJ_BYTE_BUDDY}</version></dependency></dependencies></project>`;
+  const cp = ['byte-buddy', 'junit4', 'hamcrest', 'junit-jupiter-api', 'opentest4j']
+    .map((j) => `/usr/share/java/${j}.jar`)
+    .join(':');
+  return [
+    `mkdir -p /tmp/faun-aj && cd ${AJ_SRC}/assertj-core`,
+    `javac -nowarn --release 8 -encoding UTF-8 -cp ${cp} -d /tmp/faun-aj ` +
+      "$(find src/main/java -name '*.java' ! -name module-info.java)",
+    `mkdir -p ${dir}`,
+    `jar cf ${dir}/assertj-core-${version}.jar -C /tmp/faun-aj .`,
+    `printf '%s\\n' '${pom}' > ${dir}/assertj-core-${version}.pom`,
+    `cd / && rm -rf /tmp/faun-aj ${AJ_SRC}`,
+  ].join(' && ');
+}
+
+/**
+ * jackson-core's spec for a tree with these extra dependencies: fastdoubleparser (fastDoubleParserStep)
+ * and AssertJ (assertjStep) built from their sources.
  */
 export function jacksonCoreSpec(deps: JacksonCoreDeps): EnvSpec {
   const fdp = deps.fastdoubleparser;
   const commit = fdp ? FASTDOUBLEPARSER_COMMITS[fdp] : undefined;
   if (fdp && !commit) throw new Error(`no fastdoubleparser ${fdp} source commit known`);
+  const sources = [
+    ...(fdp && commit ? [{ repo: 'wrandelshofer/FastDoubleParser', commit, dest: FDP_SRC }] : []),
+    ...(deps.assertj ? [{ repo: 'assertj/assertj', commit: ASSERTJ.commit, dest: AJ_SRC }] : []),
+  ];
   return {
     // Multi-SWE-bench: `mvn clean test -Dmaven.test.skip=false -DfailIfNoTests=false` over the whole suite,
     // graded per test class from Surefire's summary lines. Here only the test classes the test patch
@@ -237,12 +271,11 @@ export function jacksonCoreSpec(deps: JacksonCoreDeps): EnvSpec {
     name: 'FasterXML/jackson-core',
     versions: ['2.14'],
     toolchain: 'java',
-    apt: deps.assertj ? [...JAVA_APT, 'libassertj-core-java'] : JAVA_APT,
-    ...(fdp && commit
-      ? { sources: [{ repo: 'wrandelshofer/FastDoubleParser', commit, dest: FDP_SRC }] }
-      : {}),
+    apt: deps.assertj ? [...JAVA_APT, 'libbyte-buddy-java', 'libopentest4j-java'] : JAVA_APT,
+    ...(sources.length ? { sources } : {}),
     envSetup: [
       ...(fdp ? [fastDoubleParserStep(fdp)] : []),
+      ...(deps.assertj ? [assertjStep()] : []),
       writeFileStep(
         JACKSON_CORE_POM,
         standinPom({
@@ -252,8 +285,10 @@ export function jacksonCoreSpec(deps: JacksonCoreDeps): EnvSpec {
           release: '8',
           excludes: ['**/failing/**/*.java'],
           ...(fdp ? { deps: [`ch.randelshofer:fastdoubleparser:${fdp}`] } : {}),
-          testDeps: [...JACKSON_TEST_DEPS, ...(deps.assertj ? ['org.assertj:assertj-core:3.14.0'] : [])],
-          ...(deps.testExcludes?.length ? { testExcludes: deps.testExcludes } : {}),
+          testDeps: [
+            ...JACKSON_TEST_DEPS,
+            ...(deps.assertj ? [`org.assertj:assertj-core:${ASSERTJ.version}`] : []),
+          ],
         }),
       ),
     ],
