@@ -65,7 +65,9 @@ export async function ensureDocker(log: (l: string) => void = () => {}): Promise
       if (!which('docker')) await ensureDebs(['docker.io'], log);
       log('starting dockerd in the background (log: /var/log/faun-dockerd.log)');
       const out = openSync('/var/log/faun-dockerd.log', 'a');
-      const proc = Bun.spawn(['dockerd', '--host', `unix://${SOCKET}`], {
+      // its own session (setsid -f): the engine outlives this process, and a signal to this process's group
+      // (a test runner stopping its workers, Ctrl+C) never reaches it and every container on the machine
+      const proc = Bun.spawn(['setsid', '-f', 'dockerd', '--host', `unix://${SOCKET}`], {
         stdout: out,
         stderr: out,
         stdin: 'ignore',
