@@ -195,8 +195,17 @@ async function forward(
   client.pipe(server);
   client.resume();
   client.on('close', () => server.destroy());
-  server.on('close', () => client.destroy());
+  // the origin closing (registries close after a response) ends the tunnel only once the client got every
+  // byte the proxy still holds for it: end() flushes them first, destroy() would drop them (a truncated body)
+  server.on('close', () => {
+    client.end();
+    const t = setTimeout(() => client.destroy(), TUNNEL_LINGER_MS);
+    client.once('close', () => clearTimeout(t));
+  });
 }
+
+/** How long a tunnel whose origin closed waits for its client to take the rest and close. */
+const TUNNEL_LINGER_MS = 120_000;
 
 let upstreamOf: URL | null = null;
 
