@@ -169,43 +169,6 @@ test("clientHelloSni reads the server name of a real TLS client's ClientHello, a
   expect(clientHelloSni(hello('Deb.Debian.org'))).toBe('deb.debian.org');
 });
 
-test('a tunnel delivers every byte the origin sent before it closed, to a client that reads slowly', async () => {
-  const size = 8 * 1024 * 1024;
-  const big = createServer((s) => {
-    s.once('data', () => s.end(Buffer.alloc(size, 0x61)));
-  });
-  await new Promise<void>((r) => big.listen(0, '127.0.0.1', () => r()));
-  const a = big.address();
-  const port = typeof a === 'object' && a ? a.port : 0;
-  const p = await startEgressProxy([`127.0.0.1:${port}`], { port: 0, host: '127.0.0.1' });
-  try {
-    const got = await new Promise<number>((resolve, reject) => {
-      const c = connect({ host: '127.0.0.1', port: p.port }, () =>
-        c.write(
-          Buffer.concat([Buffer.from(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`), hello('127.0.0.1')]),
-        ),
-      );
-      let n = 0;
-      let paused = false;
-      c.on('data', (d) => {
-        n += d.length;
-        if (paused) return;
-        // stop reading for a while once the tunnel is open: the proxy holds the origin's tail when it closes
-        paused = true;
-        c.pause();
-        setTimeout(() => c.resume(), 1500);
-      });
-      c.on('close', () => resolve(n));
-      c.on('error', reject);
-    });
-    const established = 'HTTP/1.1 200 Connection established\r\n\r\n'.length;
-    expect(got - established).toBe(size);
-  } finally {
-    p.close();
-    big.close();
-  }
-});
-
 test('a tunnel whose origin closes while the proxy still holds bytes for the client delivers them all', async () => {
   // npm 9 reads each response at its own pace; the registry closes its side right after the body, while
   // the proxy still buffers the tail for the client (measured: 84 kB pending when the origin closed)
