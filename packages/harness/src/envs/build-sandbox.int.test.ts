@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { lookup } from 'node:dns/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { ensureDocker, ensureToolchainImage } from '@faun/services';
 import { type Fixture, makeFixture } from '../../testing/fixtures.ts';
 import { DockerBackend } from '../sandbox/docker.ts';
@@ -42,10 +42,13 @@ beforeAll(async () => {
   await ensureDocker();
   await ensureToolchainImage('python');
   fx = makeFixture('python', root);
-  const fmt = '{{index .Options "com.docker.network.bridge.name"}}';
-  const br = (await docker(['network', 'inspect', 'bridge', '--format', fmt])).out.trim() || 'docker0';
-  gateway = networkInterfaces()[br]?.find((a) => a.family === 'IPv4')?.address ?? '';
-  if (!gateway) throw new Error(`the host has no address on Docker's bridge ${br}`);
+  // the bridge's gateway is the host's address on it (read from Docker: with no container attached the bridge
+  // has no carrier, and an interface list leaves it out)
+  const fmt = '{{range .IPAM.Config}}{{.Gateway}} {{end}}';
+  const out = (await docker(['network', 'inspect', 'bridge', '--format', fmt])).out;
+  gateway = out.split(/\s+/).find((a) => /^\d+\.\d+\.\d+\.\d+$/.test(a)) ?? '';
+  if (!gateway)
+    throw new Error(`Docker's default bridge has no IPv4 gateway (docker network inspect bridge: ${out})`);
   loopPort = await listen('127.0.0.1');
   gwPort = await listen(gateway);
   registryIp = (await lookup('deb.debian.org', { family: 4 })).address;
