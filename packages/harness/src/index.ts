@@ -15,6 +15,7 @@ export {
 } from './envs/repo-specs-java.ts';
 export { PR_VERSIONS, type PrVersion, versionForPr } from './envs/spec-versions.ts';
 export { type EnvSpec, LANGUAGE_DEFAULTS, REPO_SPECS, specFor, testCommand } from './envs/specs.ts';
+export { isEmptyPatch, patchFiles, unsafePaths } from './files/patch.ts';
 export {
   type EvalType,
   type Grade,
@@ -42,7 +43,6 @@ export {
   type PatchPrediction,
   toExecutionInstance,
 } from './rows/instances.ts';
-export { isEmptyPatch, patchFiles, unsafePaths } from './run/patch.ts';
 export { type InstanceRun, type RunOptions, runInstance } from './run/run-instance.ts';
 export { bareDockerRun, DockerBackend, ImageBuildError } from './sandbox/docker.ts';
 export { LocalBackend } from './sandbox/local-backend.ts';

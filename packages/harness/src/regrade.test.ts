@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExecutionResult } from '@faun/schema';
+import type { Meta } from './files/run-files.ts';
 import { regradeInstance } from './regrade.ts';
-import type { Meta } from './run-files.ts';
 
 const LOG = [
   '>>>>> faun test start n0nce',

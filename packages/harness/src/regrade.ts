@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ExecutionInstance, ExecutionResult, stableStringify, writeFileAtomic } from '@faun/schema';
+import { type Meta, readJson } from './files/run-files.ts';
 import { gradeLog } from './grading/grading.ts';
 import { instanceReport, type RunReport, runReport } from './report/report.ts';
 import { gradeOutcome } from './run/run-instance.ts';
-import { type Meta, readJson } from './run-files.ts';
 
 const GRADED = new Set(['resolved', 'unresolved', 'empty_patch', 'invalid_log', 'tampered']);
 

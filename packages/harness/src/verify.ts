@@ -9,23 +9,23 @@ import {
   writeFileAtomic,
 } from '@faun/schema';
 import { benchmarkOf } from './benchmarks/registry.ts';
+import { type WrittenReport, writeFormatReports } from './benchmarks/report-write.ts';
+import { rowGrading } from './benchmarks/row-grading.ts';
 import { type ImageLockState, trustedRow } from './envs/image-trust.ts';
 import { DEFAULT_NAMESPACES, type ImageNamespaces, type PublishedPlan } from './envs/published.ts';
 import { repoSource, treeOf } from './envs/repo.ts';
 import { type EnvSpec, specFor, specId, specLimits } from './envs/specs.ts';
-import { rowGrading } from './grading/row-grading.ts';
+import { isEmptyPatch } from './files/patch.ts';
+import { instanceDirName, type Meta, readJson } from './files/run-files.ts';
+import { DEFAULT_RERUNS, type FlakyPolicy } from './grading/flaky.ts';
 import { regradeInstance } from './regrade.ts';
 import { appendGoldRuns, goldRun } from './report/health.ts';
 import { instanceReport, type RunReport, runReport } from './report/report.ts';
-import { type WrittenReport, writeFormatReports } from './report/report-write.ts';
 import type { PatchPrediction } from './rows/instances.ts';
 import { checkRows } from './rows/row-check.ts';
 import { trustedPlan } from './rows/trust-rows.ts';
-import { DEFAULT_RERUNS, type FlakyPolicy } from './run/flaky.ts';
-import { isEmptyPatch } from './run/patch.ts';
 import { type InstanceRun, runInstance } from './run/run-instance.ts';
 import { type TestInfraMode, testInfrastructure } from './run/test-infra.ts';
-import { instanceDirName, type Meta, readJson } from './run-files.ts';
 import { claimRunDir, identityOf, type RunIdentity } from './run-identity.ts';
 import type { OutputLimits } from './sandbox/capture.ts';
 import { determinismContract } from './sandbox/contract.ts';

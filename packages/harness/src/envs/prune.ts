@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandContext } from '@faun/kit';
-import { readJson } from '../run-files.ts';
+import { readJson } from '../files/run-files.ts';
 import { docker } from './docker-images.ts';
 
 /** One tagged image as `docker images` / `docker image inspect` describe it. */

@@ -2,8 +2,8 @@ import { expect, test } from 'bun:test';
 import type { ExecutionInstance } from '@faun/schema';
 import { msbImageName } from '../benchmarks/msb.ts';
 import { benchmarkOf } from '../benchmarks/registry.ts';
+import { rowGrading } from '../benchmarks/row-grading.ts';
 import { swebenchEvalScript, swebenchImageName } from '../benchmarks/swebench.ts';
-import { rowGrading } from '../grading/row-grading.ts';
 import { testInstance } from '../run/test-instance.ts';
 import { LANGUAGE_DEFAULTS } from './specs.ts';
 

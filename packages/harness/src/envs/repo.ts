@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError, outputOf, PrerequisiteError, type RepoDirs, repoDirOf, within } from '@faun/kit';
-import { repoProblem } from '../rows/row-check.ts';
+import { repoProblem } from '../files/repo-name.ts';
 
 export interface GitResult {
   code: number;

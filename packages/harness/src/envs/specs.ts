@@ -14,7 +14,7 @@ import { REPO_SPECS } from './repo-specs.ts';
 
 export { REPO_SPECS } from './repo-specs.ts';
 
-import { patchFiles } from '../run/patch.ts';
+import { patchFiles } from '../files/patch.ts';
 import { sh, shellWord } from './shell.ts';
 
 export interface EnvSpec {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { forgedMarkers, framedSection, frameLog } from '../run/framing.ts';
+import { forgedMarkers, framedSection, frameLog } from './framing.ts';
 import { gradeLog, isProgressArtifact, lookupStatus, resolvedStatus } from './grading.ts';
 
 /** A log as the grader frames it; `exit` is what the runtime reported for the test command. */

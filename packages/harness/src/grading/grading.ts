@@ -14,7 +14,7 @@ import {
   stableTestName,
   type TestMap,
 } from '../parsers/index.ts';
-import { forgedMarkers, framedSection } from '../run/framing.ts';
+import { forgedMarkers, framedSection } from './framing.ts';
 import { msbEvaluate, stageConflict, stageResult } from './grading-msb.ts';
 import { type EvalType, judged, referenceLog, referenceStatus, SWE_MARKERS } from './grading-swebench.ts';
 

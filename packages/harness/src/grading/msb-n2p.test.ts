@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runFaun } from '../../testing/cli.ts';
-import { instanceDirName } from '../run-files.ts';
+import { instanceDirName } from '../files/run-files.ts';
 
 let root = '';
 const env = {

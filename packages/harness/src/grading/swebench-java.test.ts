@@ -4,12 +4,12 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionInstance } from '@faun/schema';
+import { rowGrading } from '../benchmarks/row-grading.ts';
 import { type EnvSpec, perTestCommand, specFor } from '../envs/specs.ts';
 import { parseLog } from '../parsers/index.ts';
 import { testInstance } from '../run/test-instance.ts';
 import type { Validation } from '../validate/validate.ts';
 import { swebenchRow } from '../validate/validate-rows.ts';
-import { rowGrading } from './row-grading.ts';
 
 const jackson = testInstance({ repo: 'FasterXML/jackson-core', language: 'java', version: '2.14' });
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { MSB } from '../benchmarks/msb.ts';
+import { prNumber } from '../benchmarks/row-grading.ts';
 import { SWEBENCH } from '../benchmarks/swebench.ts';
-import { prNumber } from '../grading/row-grading.ts';
 import { MSB_PARSERS, SWEBENCH_PARSERS } from './select.ts';
 
 describe('reference parser choice (non-Python repositories)', () => {

@@ -8,8 +8,8 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InputError } from '@faun/kit';
 import { type DeterminismContract, type ExecutionResult, stableStringify } from '@faun/schema';
+import { failingTests } from '../grading/flaky.ts';
 import { stableTestName } from '../parsers/index.ts';
-import { failingTests } from '../run/flaky.ts';
 
 /** The health file's name inside a log directory (`<log-dir>/gold-health.jsonl`). */
 export const HEALTH_FILE = 'gold-health.jsonl';

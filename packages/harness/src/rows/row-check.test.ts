@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '@faun/kit';
+import { repoProblem } from '../files/repo-name.ts';
 import { testInstance } from '../run/test-instance.ts';
 import { loadInstances } from './instances.ts';
-import { badPatchPaths, checkRows, idProblem, repoProblem, rowProblem } from './row-check.ts';
+import { badPatchPaths, checkRows, idProblem, rowProblem } from './row-check.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'faun-row-check-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

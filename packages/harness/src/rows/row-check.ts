@@ -15,8 +15,9 @@
  */
 import { InputError } from '@faun/kit';
 import type { ExecutionInstance } from '@faun/schema';
-import { patchFiles } from '../run/patch.ts';
-import { instanceDirName } from '../run-files.ts';
+import { patchFiles } from '../files/patch.ts';
+import { repoProblem, shown } from '../files/repo-name.ts';
+import { instanceDirName } from '../files/run-files.ts';
 
 export interface RowProblem {
   field: string;
@@ -24,20 +25,7 @@ export interface RowProblem {
 }
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-const NAME = /^[A-Za-z0-9._-]{1,100}$/;
 export const MAX_ID_LENGTH = 200;
-
-/** Why `repo` is not a GitHub `owner/name`, or null. */
-export function repoProblem(repo: string): string | null {
-  const parts = repo.split('/');
-  if (parts.length !== 2) return `'${shown(repo)}' is not owner/name`;
-  const [owner, name] = parts as [string, string];
-  if (!OWNER.test(owner)) return `owner '${shown(owner)}' is not a GitHub user or organisation name`;
-  if (!NAME.test(name) || name === '.' || name === '..')
-    return `name '${shown(name)}' is not a GitHub repository name`;
-  return null;
-}
 
 /** Why `id` cannot name an instance (a folder, a label, a report file), or null. */
 export function idProblem(id: string): string | null {
@@ -64,8 +52,6 @@ export function badPatchPaths(diff: string): string[] {
     }
   return [...bad].sort();
 }
-
-const shown = (s: string) => JSON.stringify(s.slice(0, 80)).slice(1, -1);
 
 /** The first problem of a row, or null when it may run. */
 export function rowProblem(inst: ExecutionInstance): RowProblem | null {

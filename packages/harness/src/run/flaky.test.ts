@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import type { ExecutionResult } from '@faun/schema';
 import { flakyPythonTests, makeFixture } from '../../testing/fixtures.ts';
 import { specFor } from '../envs/specs.ts';
+import { mergedOutcome, mergeRuns, wantsRerun } from '../grading/flaky.ts';
 import { resolvedStatus } from '../grading/grading.ts';
 import { LocalBackend } from '../sandbox/local-backend.ts';
-import { mergedOutcome, mergeRuns, wantsRerun } from './flaky.ts';
 import { runInstance } from './run-instance.ts';
 
 type S = ExecutionResult['tests_status'];

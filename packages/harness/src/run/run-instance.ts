@@ -6,11 +6,13 @@
  */
 import { sha256 } from '@faun/kit';
 import type { ExecutionInstance, ExecutionResult, ExecutionStage } from '@faun/schema';
+import { type RowGrading, rowGrading } from '../benchmarks/row-grading.ts';
 import type { ImageLockState } from '../envs/image-trust.ts';
 import type { PublishedPlan } from '../envs/published.ts';
 import { type EnvSpec, specId, specLimits, testCommand } from '../envs/specs.ts';
+import { isEmptyPatch, unsafePaths } from '../files/patch.ts';
+import { DEFAULT_RERUNS, type FlakyPolicy, mergedOutcome, mergeRuns, wantsRerun } from '../grading/flaky.ts';
 import { failedStatus, type Grade, gradeLog, resolvedStatus, type TestsStatus } from '../grading/grading.ts';
-import { type RowGrading, rowGrading } from '../grading/row-grading.ts';
 import type { TestMap } from '../parsers/index.ts';
 import type { PatchPrediction } from '../rows/instances.ts';
 import { untrustedTestCmd } from '../rows/trust-rows.ts';
@@ -23,8 +25,6 @@ import {
   type PreparedEnv,
   type Sandbox,
 } from '../sandbox/sandbox.ts';
-import { DEFAULT_RERUNS, type FlakyPolicy, mergedOutcome, mergeRuns, wantsRerun } from './flaky.ts';
-import { isEmptyPatch, unsafePaths } from './patch.ts';
 import { type Attempt, runStages, type StagePlan } from './run-stages.ts';
 import { evalScript } from './scripts.ts';
 import { type DroppedFile, type TestInfraMode, testInfrastructure } from './test-infra.ts';

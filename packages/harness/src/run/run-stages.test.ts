@@ -3,8 +3,8 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { forgedMarkers, framedSection } from '../grading/framing.ts';
 import { LocalSandbox } from '../sandbox/sandbox.ts';
-import { forgedMarkers, framedSection } from './framing.ts';
 import { runStages, type StagePlan } from './run-stages.ts';
 
 let root = '';

@@ -6,10 +6,10 @@
  */
 import type { ExecutionStage } from '@faun/schema';
 import { MSB_FIX_PATCH, MSB_FIX_RUN } from '../envs/published.ts';
+import { testPatchTargets } from '../files/patch.ts';
+import { frameLog } from '../grading/framing.ts';
 import type { OutputLimits } from '../sandbox/capture.ts';
 import type { ExecResult, Sandbox } from '../sandbox/sandbox.ts';
-import { frameLog } from './framing.ts';
-import { testPatchTargets } from './patch.ts';
 import {
   APPLY_TEST_PATCH,
   appliedWith,

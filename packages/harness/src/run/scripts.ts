@@ -4,8 +4,8 @@
  */
 import { sha256 } from '@faun/kit';
 import { sh } from '../envs/shell.ts';
+import { testPatchTargets } from '../files/patch.ts';
 import { SWE_MARKERS } from '../grading/grading-swebench.ts';
-import { testPatchTargets } from './patch.ts';
 
 export { sh } from '../envs/shell.ts';
 

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedPath } from '@faun/kit';
 import { FIXTURE_LANGUAGES, infraPatch, makeFixture } from '../../testing/fixtures.ts';
+import { patchChunks, patchFiles } from '../files/patch.ts';
 import { loadInstances } from '../rows/instances.ts';
-import { patchChunks, patchFiles } from './patch.ts';
 import { infraReason, testInfrastructure } from './test-infra.ts';
 
 /** A git diff chunk editing `path` (one hunk). */

@@ -23,7 +23,7 @@
  * `--test-infra keep` turns this off (research on agents that write tests).
  */
 import type { Language } from '@faun/schema';
-import { patchChunks, patchFiles } from './patch.ts';
+import { patchChunks, patchFiles } from '../files/patch.ts';
 
 export type TestInfraMode = 'drop' | 'keep';
 export const TEST_INFRA_MODES: TestInfraMode[] = ['drop', 'keep'];

@@ -7,10 +7,10 @@ import type { ExecutionInstance, MsbStageResult } from '@faun/schema';
 import type { Row } from '../benchmarks/benchmark.ts';
 import { MSB } from '../benchmarks/msb.ts';
 import { benchmarkOfRow } from '../benchmarks/registry.ts';
+import { prNumber } from '../benchmarks/row-grading.ts';
 import { SWEBENCH } from '../benchmarks/swebench.ts';
 import { type EnvSpec, perTestCommand } from '../envs/specs.ts';
 import type { MsbTest } from '../grading/grading-msb.ts';
-import { prNumber } from '../grading/row-grading.ts';
 import type { Validation } from './validate.ts';
 
 /** `owner/name` → org, name, and the PR number the instance id ends with (null when none). */

@@ -5,8 +5,8 @@
  * what failed — and every run goes to the gold health file.
  */
 import type { ExecutionInstance, ExecutionResult } from '@faun/schema';
+import { failingTests } from '../grading/flaky.ts';
 import { appendGoldRuns, goldRun } from '../report/health.ts';
-import { failingTests } from '../run/flaky.ts';
 import { type RunOptions, runInstance } from '../run/run-instance.ts';
 
 /** Gold must pass this many rounds in a row (default), each of this many runs at once. */

@@ -7,12 +7,12 @@
 import type { ExecutionInstance, TestStatus } from '@faun/schema';
 import type { RuleName } from '../benchmarks/benchmark.ts';
 import { benchmarkOfRule } from '../benchmarks/registry.ts';
+import { rowGrading } from '../benchmarks/row-grading.ts';
 import { trustedRow } from '../envs/image-trust.ts';
 import { repoSource } from '../envs/repo.ts';
 import { type EnvSpec, specFor } from '../envs/specs.ts';
-import { rowGrading } from '../grading/row-grading.ts';
+import { framedSection } from '../grading/framing.ts';
 import { type ParserName, parseLog, stableTestMap, stableTestName, type TestMap } from '../parsers/index.ts';
-import { framedSection } from '../run/framing.ts';
 import { runInstance } from '../run/run-instance.ts';
 import type { Backend, Limits } from '../sandbox/sandbox.ts';
 import { type ValidationJournal, validationKey } from './validate-journal.ts';

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExecutionInstance, ExecutionResult } from '@faun/schema';
-import { reportFormats } from '../benchmarks/registry.ts';
+import { reportFormats } from './registry.ts';
 
 export interface WrittenReport {
   /** The reference tool whose format it is (`SWE-bench`, `Multi-SWE-bench`). */

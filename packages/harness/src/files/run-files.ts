@@ -4,8 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { MsbGrading } from '@faun/schema';
-import type { EvalType } from './grading/grading.ts';
-import type { ParserName } from './parsers/index.ts';
+import type { EvalType } from '../grading/grading.ts';
+import type { ParserName } from '../parsers/index.ts';
 
 /** A file-system-safe directory name for an instance id. */
 export function instanceDirName(id: string): string {

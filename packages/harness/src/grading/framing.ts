@@ -12,7 +12,7 @@
  * or move a boundary: a framed log holds each marker exactly once, written by the grader; any other marker
  * text in it was printed by the code under test, and the run is `tampered`.
  */
-import { SWE_BAD_CODES, SWE_MARKERS } from '../grading/grading-swebench.ts';
+import { SWE_BAD_CODES, SWE_MARKERS } from './grading-swebench.ts';
 
 /** Lines faun's own scripts print, which the code under test must never print either. */
 export const FAUN_MARKER_PREFIXES = ['>>>>> faun ', '>>>>> Test Patch Apply Failed', '>>>>> pre-test step'];

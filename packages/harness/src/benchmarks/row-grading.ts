@@ -5,10 +5,10 @@
  * spec's parser.
  */
 import type { ExecutionInstance } from '@faun/schema';
-import { benchmarkOf } from '../benchmarks/registry.ts';
 import type { EnvSpec } from '../envs/specs.ts';
+import type { EvalType } from '../grading/grading-swebench.ts';
 import { isParserName, type ParserName } from '../parsers/index.ts';
-import type { EvalType } from './grading-swebench.ts';
+import { benchmarkOf } from './registry.ts';
 
 /** SWE-bench's parser names (its `PARSER_REGISTRY` keys, as v5 rows carry them) → faun's parser. */
 export const REFERENCE_PARSER_NAMES: Record<string, ParserName> = {
