@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { checkTree } from './layering/check.ts';
-import { floorsFrom, judge } from './layering.ts';
+import { floorsFrom, folderFloorsFrom, judge } from './layering.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -78,5 +78,49 @@ describe('layering check', () => {
     const found = checkTree(root, FLOORS);
     expect(judge(found, [found[0]!.key])).toEqual({ fresh: [], stale: [], allowed: 1 });
     expect(judge([], ['floor gone'])).toEqual({ fresh: [], stale: ['floor gone'], allowed: 0 });
+  });
+
+  test('a runtime import from a lower folder of a package to a higher one is caught, naming both files', () => {
+    const folders = [{ dir: 'packages/low/src', order: ['base', 'top', '.'], source: 'F.txt' }];
+    const root = tree({
+      'packages/low/src/base/a.ts': "import { b } from '../top/b.ts';\nexport const a = b;\n",
+      'packages/low/src/base/c.ts': "import type { B } from '../top/b.ts';\nexport type C = B;\n",
+      'packages/low/src/base/c.test.ts': "import { b } from '../top/b.ts';\nexport const t = b;\n",
+      'packages/low/src/top/b.ts':
+        "import { d } from '../base/d.ts';\nexport const b = d;\nexport type B = 1;\n",
+      'packages/low/src/base/d.ts': 'export const d = 1;\n',
+      'packages/low/src/odd/e.ts': "import { d } from '../base/d.ts';\nexport const e = d;\n",
+    });
+    const found = checkTree(root, FLOORS, folders);
+    expect(found.map((f) => `${f.kind} ${f.at}`)).toEqual([
+      'folder packages/low/src/base/a.ts:1',
+      'folder packages/low/src/odd/e.ts:1',
+    ]);
+    expect(found[0]!.message).toBe(
+      'packages/low/src/base/a.ts imports packages/low/src/top/b.ts at runtime, but base/ sits below top/ ' +
+        '(F.txt: packages/low/src base < top < .); move the shared code down to base/ or lower, or pass it in',
+    );
+    expect(found[1]!.message).toContain("folder 'odd' of packages/low/src is on no floor");
+    expect(checkTree(root, FLOORS).map((f) => f.kind)).toEqual([]);
+  });
+
+  test('folder floors are read one package a line, lowest first', () => {
+    expect(folderFloorsFrom('# c\npkg/src: a b .  # top\n', 'F.txt')).toEqual([
+      { dir: 'pkg/src', order: ['a', 'b', '.'], source: 'F.txt' },
+    ]);
+    expect(() => folderFloorsFrom('pkg/src a b\n', 'F.txt')).toThrow("F.txt:1: expected 'package/src:");
+    expect(() => folderFloorsFrom('pkg/src: a b a\n', 'F.txt')).toThrow(
+      "F.txt:1: folder 'a' is listed twice",
+    );
+  });
+
+  test("the harness README's floor plan draws its folders in the checked order, highest first", () => {
+    const root = join(import.meta.dir, '..');
+    const rule = folderFloorsFrom(readFileSync(join(root, 'scripts/layering-folders.txt'), 'utf8'), 'F')[0]!;
+    const readme = readFileSync(join(root, 'packages/harness/README.md'), 'utf8');
+    const plan = /## Floor plan\n[\s\S]*?```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const drawn = [...plan.matchAll(/^([a-z-]+)\/ /gm)].map((m) => m[1]);
+    expect(rule.dir).toBe('packages/harness/src');
+    expect(drawn).toEqual(rule.order.filter((f) => f !== '.').reverse());
   });
 });

@@ -1,13 +1,14 @@
 /**
- * `bun run layering`: fails on an import circle, a deep import into another package, or an arrow against
- * the floors written in DEVELOPERS-NOTES.md (its ```floors block, highest floor first).
+ * `bun run layering`: fails on an import circle, a deep import into another package, an arrow against
+ * the floors written in DEVELOPERS-NOTES.md (its ```floors block, highest floor first), or a runtime import
+ * from a folder of a package up to a higher folder of it (scripts/layering-folders.txt, lowest first).
  * `bun scripts/layering.ts --arrows` prints the package-to-package arrows instead (to draw the floors from).
  * scripts/layering-allow.txt lists known findings still to be fixed; it may only shrink: a listed finding
  * that is gone fails the check too, so the list is kept exact.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkTree, type Finding, packageArrows } from './layering/check.ts';
+import { checkTree, type Finding, type FolderFloors, packageArrows } from './layering/check.ts';
 
 /** The floors from the ```floors block of `markdown`, highest first; one floor a line, `#` starts a comment. */
 export function floorsFrom(markdown: string, file: string): string[][] {
@@ -19,6 +20,25 @@ export function floorsFrom(markdown: string, file: string): string[][] {
     .map((line) => line.replace(/#.*/, '').trim())
     .filter((line) => line.length > 0)
     .map((line) => line.split(/\s+/));
+}
+
+/**
+ * The folder floors of `text` (scripts/layering-folders.txt): one package a line, `dir: lowest … highest`,
+ * `#` starts a comment.
+ */
+export function folderFloorsFrom(text: string, file: string): FolderFloors[] {
+  const rules: FolderFloors[] = [];
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.replace(/#.*/, '').trim();
+    if (!line) return;
+    const m = /^([^\s:]+):\s+(\S.*)$/.exec(line);
+    if (!m) throw new Error(`${file}:${i + 1}: expected 'package/src: lowest … highest', got '${line}'`);
+    const order = m[2]!.split(/\s+/);
+    const twice = order.find((f, k) => order.indexOf(f) !== k);
+    if (twice) throw new Error(`${file}:${i + 1}: folder '${twice}' is listed twice`);
+    rules.push({ dir: m[1]!.replace(/\/$/, ''), order, source: file });
+  });
+  return rules;
 }
 
 export interface Verdict {
@@ -50,12 +70,14 @@ if (import.meta.main) {
   const root = join(import.meta.dir, '..');
   const notes = join(root, 'DEVELOPERS-NOTES.md');
   const allowPath = join(root, 'scripts/layering-allow.txt');
+  const foldersPath = 'scripts/layering-folders.txt';
   if (process.argv.includes('--arrows')) {
     console.log(packageArrows(root).join('\n'));
     process.exit(0);
   }
   try {
-    const findings = checkTree(root, floorsFrom(readFileSync(notes, 'utf8'), notes));
+    const folders = folderFloorsFrom(readFileSync(join(root, foldersPath), 'utf8'), foldersPath);
+    const findings = checkTree(root, floorsFrom(readFileSync(notes, 'utf8'), notes), folders);
     const { fresh, stale, allowed } = judge(findings, readAllow(allowPath));
     for (const f of fresh) console.error(`${f.at}  ${f.kind}: ${f.message}`);
     for (const k of stale) {

@@ -3,13 +3,16 @@
  * - circle: files that import each other at runtime, directly or round a loop;
  * - deep: an import that reaches into another package by path, or names a subpath its package.json
  *   `exports` does not list (cross-package imports go through the package name and its exports);
- * - floor: an import from a package to one on the same floor or a higher one (floors: highest first).
+ * - floor: an import from a package to one on the same floor or a higher one (floors: highest first);
+ * - folder: inside a package with folder floors, a runtime import from a file in one folder to a file in a
+ *   higher folder (type-only imports vanish at runtime and tests exercise a stage with what sits above it,
+ *   so neither is checked).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { importsOf } from './imports.ts';
 
-export type FindingKind = 'circle' | 'deep' | 'floor';
+export type FindingKind = 'circle' | 'deep' | 'floor' | 'folder';
 
 export interface Finding {
   kind: FindingKind;
@@ -27,6 +30,15 @@ export interface Workspace {
   short: string;
   name: string;
   exports: Record<string, string>;
+}
+
+/** The folders of one package's source, lowest first; `.` stands for the files directly in `dir`. */
+export interface FolderFloors {
+  /** Relative to the root, e.g. `packages/harness/src`. */
+  dir: string;
+  order: string[];
+  /** Where the order is written, for messages. */
+  source: string;
 }
 
 interface Edge {
@@ -136,6 +148,7 @@ interface Context {
   root: string;
   workspaces: Workspace[];
   floorOf: Map<string, number>;
+  folders: FolderFloors[];
   findings: Finding[];
   edges: Edge[];
 }
@@ -164,7 +177,38 @@ function checkFloor(ctx: Context, file: string, line: number, spec: string, from
   }
 }
 
-/** One import of `file`: records the file edge and any deep or floor finding. */
+const folderIn = (dir: string, file: string) => {
+  const rest = file.slice(dir.length + 1);
+  return rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : '.';
+};
+
+/** A runtime import between two folders of one package with folder floors must not point up. */
+function checkFolder(ctx: Context, file: string, target: string, line: number) {
+  if (/\.test\.tsx?$/.test(file)) return;
+  const rule = ctx.folders.find((r) => file.startsWith(`${r.dir}/`) && target.startsWith(`${r.dir}/`));
+  if (!rule) return;
+  const a = folderIn(rule.dir, file);
+  const b = folderIn(rule.dir, target);
+  if (a === b) return;
+  const [i, j] = [rule.order.indexOf(a), rule.order.indexOf(b)];
+  const finding = { kind: 'folder' as const, key: `folder ${file} -> ${target}`, at: `${file}:${line}` };
+  if (i < 0 || j < 0) {
+    const missing = i < 0 ? a : b;
+    ctx.findings.push({
+      ...finding,
+      message: `folder '${missing}' of ${rule.dir} is on no floor; add it to the ${rule.dir} line of ${rule.source}`,
+    });
+  } else if (i < j) {
+    ctx.findings.push({
+      ...finding,
+      message:
+        `${file} imports ${target} at runtime, but ${a}/ sits below ${b}/ (${rule.source}: ${rule.dir} ` +
+        `${rule.order.join(' < ')}); move the shared code down to ${a}/ or lower, or pass it in`,
+    });
+  }
+}
+
+/** One import of `file`: records the file edge and any deep, floor or folder finding. */
 function checkImport(ctx: Context, file: string, ref: { spec: string; runtime: boolean; line: number }) {
   const from = ownerOf(ctx.workspaces, file)!;
   const at = `${file}:${ref.line}`;
@@ -181,6 +225,7 @@ function checkImport(ctx: Context, file: string, ref: { spec: string; runtime: b
       });
       checkFloor(ctx, file, ref.line, ref.spec, from, to);
     }
+    if (ref.runtime) checkFolder(ctx, file, target, ref.line);
     ctx.edges.push({ from: file, to: target, runtime: ref.runtime });
     return;
   }
@@ -202,14 +247,17 @@ function checkImport(ctx: Context, file: string, ref: { spec: string; runtime: b
   if (to !== from) checkFloor(ctx, file, ref.line, ref.spec, from, to);
 }
 
-/** Every finding in the tree at `root`; `floors` lists package folder names, highest floor first. */
-export function checkTree(root: string, floors: string[][]): Finding[] {
+/**
+ * Every finding in the tree at `root`; `floors` lists package folder names, highest floor first; `folders`
+ * orders the folders inside some packages.
+ */
+export function checkTree(root: string, floors: string[][], folders: FolderFloors[] = []): Finding[] {
   const workspaces = workspacesOf(root);
   const floorOf = new Map<string, number>();
   floors.forEach((names, i) => {
     for (const n of names) floorOf.set(n, floors.length - i);
   });
-  const ctx: Context = { root, workspaces, floorOf, findings: [], edges: [] };
+  const ctx: Context = { root, workspaces, floorOf, folders, findings: [], edges: [] };
   const files = workspaces.flatMap((w) => sourceFiles(root, w.dir));
   for (const file of files) {
     for (const ref of importsOf(readFileSync(join(root, file), 'utf8'), file)) checkImport(ctx, file, ref);
@@ -238,7 +286,7 @@ export function checkTree(root: string, floors: string[][]): Finding[] {
 /** Package-to-package arrows (`a -> b`), for drawing or checking the floors. */
 export function packageArrows(root: string): string[] {
   const workspaces = workspacesOf(root);
-  const ctx: Context = { root, workspaces, floorOf: new Map(), findings: [], edges: [] };
+  const ctx: Context = { root, workspaces, floorOf: new Map(), folders: [], findings: [], edges: [] };
   for (const file of workspaces.flatMap((w) => sourceFiles(root, w.dir))) {
     for (const ref of importsOf(readFileSync(join(root, file), 'utf8'), file)) checkImport(ctx, file, ref);
   }

@@ -50,7 +50,7 @@ export interface ReportFormat {
   write(ctx: ReportContext, owned: ExecutionInstance[]): Promise<{ path: string; counts: string }>;
 }
 
-/** What a report format is written from (see report/report-write.ts). */
+/** What a report format is written from (see benchmarks/report-write.ts). */
 export interface ReportContext {
   reportDir: string;
   runDir: string;

@@ -1,7 +1,7 @@
 /**
  * Runs one instance: prepare the environment, run the stages in a fresh sandbox (run-stages.ts), grade the
  * framed log, and — when a listed test failed — run again in fresh sandboxes to tell flaky tests from
- * failing ones (flaky.ts). Every sandbox is disposed of. Returns the result plus the artifacts of the first
+ * failing ones (grading/flaky.ts). Every sandbox is disposed of. Returns the result plus the artifacts of the first
  * run (patch.diff, eval.sh, apply_output.txt, test_output.txt) for the instance directory.
  */
 import { sha256 } from '@faun/kit';
