@@ -111,22 +111,38 @@ test('every version a PR range names has a spec, and every spec version is reach
       );
 });
 
-test('npm deps with overrides: the manifest carries them; npm is run in the install folder', () => {
+/**
+ * Runs `body` with a folder standing in for /opt/faun-node and a stand-in npm (`script`, given that folder)
+ * first on the PATH; `sh(step)` runs an install step there.
+ */
+function withStandInNpm(
+  script: (dir: string) => string,
+  body: (dir: string, sh: (step: string) => Bun.SyncSubprocess<'pipe', 'pipe'>) => void,
+): void {
   const dir = mkdtempSync(join(tmpdir(), 'faun-npm-'));
   try {
     const bin = join(dir, 'bin');
     mkdirSync(bin);
-    // A stand-in npm: records its arguments and the manifest it found, makes node_modules/.bin.
-    writeFileSync(
-      join(bin, 'npm'),
-      '#!/bin/sh\n[ "$1" = install ] || exit 0\necho "$@" > args; cp package.json seen.json; mkdir -p node_modules/.bin\n',
-    );
+    writeFileSync(join(bin, 'npm'), script(dir));
     Bun.spawnSync(['chmod', '+x', join(bin, 'npm')]);
-    const step = npmDeps('m', ['b@2.0.0', 'a@1.0.0'], { 'marked-repo': 'npm:marked@14.1.1' }).replaceAll(
-      '/opt/faun-node',
-      dir,
+    body(dir, (step) =>
+      Bun.spawnSync(['sh', '-c', step.replaceAll('/opt/faun-node', dir)], {
+        env: { PATH: `${bin}:${process.env.PATH}` },
+        stdout: 'pipe',
+        stderr: 'pipe',
+      }),
     );
-    const p = Bun.spawnSync(['sh', '-c', step], { env: { PATH: `${bin}:${process.env.PATH}` } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('npm deps with overrides: the manifest carries them; npm is run in the install folder', () => {
+  // A stand-in npm: records its arguments and the manifest it found, makes node_modules/.bin.
+  const npm = () =>
+    '#!/bin/sh\n[ "$1" = install ] || exit 0\necho "$@" > args; cp package.json seen.json; mkdir -p node_modules/.bin\n';
+  withStandInNpm(npm, (dir, sh) => {
+    const p = sh(npmDeps('m', ['b@2.0.0', 'a@1.0.0'], { 'marked-repo': 'npm:marked@14.1.1' }));
     expect(p.exitCode).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'm/seen.json'), 'utf8'))).toEqual({
       name: 'faun-deps',
@@ -134,36 +150,26 @@ test('npm deps with overrides: the manifest carries them; npm is run in the inst
       overrides: { 'marked-repo': 'npm:marked@14.1.1' },
     });
     expect(readFileSync(join(dir, 'm/args'), 'utf8')).toContain('a@1.0.0 b@2.0.0');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('npm deps: an install that fails (a registry connection reset) is tried again; one that always fails fails the step', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'faun-npm-'));
-  try {
-    const bin = join(dir, 'bin');
-    mkdirSync(bin);
-    // A stand-in npm whose install fails while the file `fails` holds a positive count.
-    writeFileSync(
-      join(bin, 'npm'),
-      `#!/bin/sh\n[ "$1" = install ] || exit 0\nn=$(cat ${dir}/fails); echo $((n-1)) > ${dir}/fails\n[ "$n" -gt 0 ] && { echo "npm ERR! code ECONNRESET" >&2; exit 1; }\nmkdir -p node_modules/.bin\n`,
-    );
-    Bun.spawnSync(['chmod', '+x', join(bin, 'npm')]);
-    const step = npmDeps('r', ['a@1.0.0']).replaceAll('/opt/faun-node', dir).replaceAll('sleep 10', 'true');
+  // A stand-in npm whose install fails while the file `fails` holds a positive count.
+  const npm = (dir: string) =>
+    `#!/bin/sh\n[ "$1" = install ] || exit 0\nn=$(cat ${dir}/fails); echo $((n-1)) > ${dir}/fails\n[ "$n" -gt 0 ] && { echo "npm ERR! code ECONNRESET" >&2; exit 1; }\nmkdir -p node_modules/.bin\n`;
+  withStandInNpm(npm, (dir, sh) => {
+    const step = npmDeps('r', ['a@1.0.0']).replaceAll('sleep 10', 'true');
     const run = (fails: number) => {
       writeFileSync(join(dir, 'fails'), String(fails));
       rmSync(join(dir, 'r'), { recursive: true, force: true });
-      return Bun.spawnSync(['sh', '-c', step], { env: { PATH: `${bin}:${process.env.PATH}` } });
+      return sh(step);
     };
     const once = run(1);
     expect(once.exitCode).toBe(0);
     expect(once.stderr.toString()).toContain(`try 1 of ${NPM_TRIES} failed`);
     expect(run(NPM_TRIES - 1).exitCode).toBe(0);
     expect(run(NPM_TRIES).exitCode).toBe(1);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("marked 14–15: Node 20 from the registry, Multi-SWE-bench's run script and spec-reporter parser", () => {

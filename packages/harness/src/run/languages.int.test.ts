@@ -22,21 +22,21 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-test('gold resolves every language; empty patches are not run and resolve none', async () => {
-  const gold = await verifyRun({
-    instances: fixtures.map((f) => f.instance),
-    predictions: fixtures.map((f) => ({
-      instance_id: f.instance.instance_id,
-      model: 'gold',
-      patch: f.patches.gold,
-    })),
-    runId: 'lang-gold',
-    dir: join(root, 'run-gold'),
-    backend: new DockerBackend('lang-gold'),
+/** Runs `which` fixtures in containers, each with the patch `patchOf` gives, as run `lang-<model>`. */
+const runFixtures = (which: Fixture[], model: string, patchOf: (f: Fixture) => string) =>
+  verifyRun({
+    instances: which.map((f) => f.instance),
+    predictions: which.map((f) => ({ instance_id: f.instance.instance_id, model, patch: patchOf(f) })),
+    runId: `lang-${model}`,
+    dir: join(root, `run-${model}`),
+    backend: new DockerBackend(`lang-${model}`),
     workers: 2,
     timeoutS: 300,
-    repoDirs: Object.fromEntries(fixtures.map((f) => [f.repo, f.dir])),
+    repoDirs: Object.fromEntries(which.map((f) => [f.repo, f.dir])),
   });
+
+test('gold resolves every language; empty patches are not run and resolve none', async () => {
+  const gold = await runFixtures(fixtures, 'gold', (f) => f.patches.gold);
   const summary = (rs: ExecutionResult[]) =>
     Object.fromEntries(rs.map((r) => [r.instance_id, r.resolved_status]));
   expect(summary(gold.results)).toEqual(
@@ -45,16 +45,7 @@ test('gold resolves every language; empty patches are not run and resolve none',
   for (const r of gold.results) expect(r.tests_status.PASS_TO_PASS.success.length).toBe(1);
   expect(gold.report.per_language.java).toEqual({ total: 1, resolved: 1, resolved_rate: 1 });
 
-  const empty = await verifyRun({
-    instances: fixtures.map((f) => f.instance),
-    predictions: fixtures.map((f) => ({ instance_id: f.instance.instance_id, model: 'empty', patch: '' })),
-    runId: 'lang-empty',
-    dir: join(root, 'run-empty'),
-    backend: new DockerBackend('lang-empty'),
-    workers: 2,
-    timeoutS: 300,
-    repoDirs: Object.fromEntries(fixtures.map((f) => [f.repo, f.dir])),
-  });
+  const empty = await runFixtures(fixtures, 'empty', () => '');
   expect(summary(empty.results)).toEqual(
     Object.fromEntries(fixtures.map((f) => [f.instance.instance_id, 'RESOLVED_NO'])),
   );
@@ -69,20 +60,7 @@ test('gold resolves every language; empty patches are not run and resolve none',
 
 test('a fix for half the failing tests is RESOLVED_PARTIAL (Python, Go, Rust, C)', async () => {
   const which = fixtures.filter((f) => ['python', 'go', 'rust', 'c'].includes(f.instance.language));
-  const out = await verifyRun({
-    instances: which.map((f) => f.instance),
-    predictions: which.map((f) => ({
-      instance_id: f.instance.instance_id,
-      model: 'half',
-      patch: f.patches.half,
-    })),
-    runId: 'lang-half',
-    dir: join(root, 'run-half'),
-    backend: new DockerBackend('lang-half'),
-    workers: 2,
-    timeoutS: 300,
-    repoDirs: Object.fromEntries(which.map((f) => [f.repo, f.dir])),
-  });
+  const out = await runFixtures(which, 'half', (f) => f.patches.half);
   expect(out.results.map((r) => r.resolved_status)).toEqual(which.map(() => 'RESOLVED_PARTIAL'));
   expect(out.results).toHaveLength(4);
   expect(out.report.partial_ids.length).toBe(4);
