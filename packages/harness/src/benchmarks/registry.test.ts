@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MSB_ROW } from '../../testing/rows.ts';
 import { toExecutionInstance } from '../rows/instances.ts';
 import { testInstance } from '../run/test-instance.ts';
 import type { Benchmark, Row } from './benchmark.ts';
@@ -32,17 +33,7 @@ const swe: Row = {
   PASS_TO_PASS: [],
 };
 const java: Row = { ...swe, instance_id: 'google__gson-7', repo: 'google/gson', language: 'java' };
-const msb: Row = {
-  org: 'fasterxml',
-  repo: 'jackson-core',
-  number: 42,
-  base: { sha: 'b42b42b' },
-  fix_patch: 'F',
-  test_patch: 'T',
-  resolved_issues: [{ number: 40, title: 'Issue', body: 'text' }],
-  f2p_tests: { 'com.x.ATest': { run: 'FAIL', test: 'FAIL', fix: 'PASS' } },
-  lang: 'java',
-};
+const msb: Row = { ...MSB_ROW, resolved_issues: [{ number: 40, title: 'Issue', body: 'text' }] };
 const own: Row = { ...toExecutionInstance(swe, 'swe') };
 
 const forms: Array<[Benchmark, Row]> = [

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '@faun/kit';
+import { MSB_ROW } from '../../testing/rows.ts';
 import { loadInstances, loadPredictions, toExecutionInstance } from './instances.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'faun-inst-'));
@@ -19,17 +20,7 @@ const swe = {
   version: 2.0,
   environment_setup_commit: 'def5678',
 };
-const msb = {
-  org: 'fasterxml',
-  repo: 'jackson-core',
-  number: 42,
-  base: { sha: 'b42b42b' },
-  fix_patch: 'F',
-  test_patch: 'T',
-  f2p_tests: { 'com.x.ATest': { run: 'FAIL', test: 'FAIL', fix: 'PASS' } },
-  p2p_tests: {},
-  lang: 'java',
-};
+const msb = { ...MSB_ROW, p2p_tests: {} };
 
 describe('toExecutionInstance', () => {
   test('SWE-bench row with JSON-string and array lists', () => {
