@@ -13,7 +13,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { makeFixture } from '@faun/harness/testing';
+import { makeFixture, msbFixtureRow } from '@faun/harness/testing';
 
 const MAIN = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
 const PY = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
@@ -146,27 +146,7 @@ function swebenchSide(root: string, fx: Fixture, sweSrc: string) {
 /** The same fixture as Multi-SWE-bench org/repo:pr-N rows with stored stages, loaded by its FinalReport. */
 function msbSide(root: string, fx: Fixture, msbSrc: string) {
   const [org, name] = fx.repo.split('/') as [string, string];
-  const stage = (passed: string[], failed: string[]) => ({
-    passed_count: passed.length,
-    failed_count: failed.length,
-    skipped_count: 0,
-    passed_tests: passed,
-    failed_tests: failed,
-    skipped_tests: [],
-  });
-  const msbRows = [1, 2, 3].map((n) => ({
-    org,
-    repo: name,
-    number: n,
-    lang: 'python',
-    base: { label: '', ref: '', sha: fx.instance.base_commit },
-    fix_patch: fx.patches.gold,
-    test_patch: fx.instance.test_patch,
-    f2p_tests: Object.fromEntries(fx.instance.fail_to_pass.map((t) => [t, {}])),
-    p2p_tests: Object.fromEntries(fx.instance.pass_to_pass.map((t) => [t, {}])),
-    run_result: stage(fx.instance.pass_to_pass, fx.instance.fail_to_pass),
-    test_patch_result: stage(fx.instance.pass_to_pass, fx.instance.fail_to_pass),
-  }));
+  const msbRows = [1, 2, 3].map((n) => msbFixtureRow(fx, org, name, n, fx.instance.base_commit));
   writeFileSync(join(root, 'msb.jsonl'), `${msbRows.map((r) => JSON.stringify(r)).join('\n')}\n`);
   const msbPreds = [
     { org, repo: name, number: 1, fix_patch: fx.patches.gold },

@@ -661,3 +661,31 @@ export function tempPythonFixture(prefix: string): { root: string; fx: Fixture }
   const root = mkdtempSync(join(tmpdir(), prefix));
   return { root, fx: makeFixture('python', root) };
 }
+
+/**
+ * `fx` as Multi-SWE-bench row `org/name:pr-number` with stored stages (the listed passing tests pass, the
+ * failing ones fail, before and after the test patch), based on `baseSha`.
+ */
+export function msbFixtureRow(fx: Fixture, org: string, name: string, number: number, baseSha: string) {
+  const stage = (passed: string[], failed: string[]) => ({
+    passed_count: passed.length,
+    failed_count: failed.length,
+    skipped_count: 0,
+    passed_tests: passed,
+    failed_tests: failed,
+    skipped_tests: [],
+  });
+  return {
+    org,
+    repo: name,
+    number,
+    lang: 'python',
+    base: { label: '', ref: '', sha: baseSha },
+    fix_patch: fx.patches.gold,
+    test_patch: fx.instance.test_patch,
+    f2p_tests: Object.fromEntries(fx.instance.fail_to_pass.map((t) => [t, {}])),
+    p2p_tests: Object.fromEntries(fx.instance.pass_to_pass.map((t) => [t, {}])),
+    run_result: stage(fx.instance.pass_to_pass, fx.instance.fail_to_pass),
+    test_patch_result: stage(fx.instance.pass_to_pass, fx.instance.fail_to_pass),
+  };
+}

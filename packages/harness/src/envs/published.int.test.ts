@@ -19,7 +19,7 @@ import {
   freePort,
   type ServiceHandle,
 } from '@faun/services';
-import { type Fixture, makeFixture } from '../../testing/fixtures.ts';
+import { type Fixture, makeFixture, msbFixtureRow } from '../../testing/fixtures.ts';
 import { msbImageName } from '../benchmarks/msb.ts';
 import { swebenchImageName } from '../benchmarks/swebench.ts';
 import { DockerBackend } from '../sandbox/docker.ts';
@@ -80,27 +80,7 @@ async function buildMsbImage(tc: string, base: string): Promise<string> {
       );
     },
   );
-  const stage = (passed: string[], failed: string[]) => ({
-    passed_count: passed.length,
-    failed_count: failed.length,
-    skipped_count: 0,
-    passed_tests: passed,
-    failed_tests: failed,
-    skipped_tests: [],
-  });
-  msb = {
-    org,
-    repo: name,
-    number: 1,
-    lang: 'python',
-    base: { label: '', ref: '', sha: base },
-    fix_patch: fx.patches.gold,
-    test_patch: fx.instance.test_patch,
-    f2p_tests: Object.fromEntries(fx.instance.fail_to_pass.map((t) => [t, {}])),
-    p2p_tests: Object.fromEntries(fx.instance.pass_to_pass.map((t) => [t, {}])),
-    run_result: stage(fx.instance.pass_to_pass, fx.instance.fail_to_pass),
-    test_patch_result: stage(fx.instance.pass_to_pass, fx.instance.fail_to_pass),
-  };
+  msb = msbFixtureRow(fx, org, name, 1, base);
   return msbImage;
 }
 
