@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { CODEBLEU_FIELDS } from '@faun/metrics';
 import { PAIRS_PER_THREAD, PAIRS_PER_THREAD_NATIVE } from '@faun/metrics/cli-pairs';
 import { loadNative, nativeStatus } from '@faun/syntax';
+import { spawnTimed } from '../spawn-timed.ts';
 import { DEFAULT_OUT, mirrorsDir, mirrorsPresent, POINTERS, writePairFiles } from './build.ts';
 
 const CLI = resolve(import.meta.dir, '../../../apps/cli/src/main.ts');
@@ -26,24 +27,8 @@ interface Run {
 }
 
 function timed(cmd: string[], stdin?: string, stdout?: string, env: Record<string, string> = {}): Run {
-  const t0 = performance.now();
-  const p = Bun.spawnSync(cmd, {
-    stdin: stdin ? Bun.file(stdin) : 'ignore',
-    stdout: stdout ? Bun.file(stdout) : 'ignore',
-    stderr: 'pipe',
-    env: { ...process.env, FAUN_NO_UPDATE_CHECK: '1', ...env },
-  });
-  const wall = (performance.now() - t0) / 1000;
-  if (p.exitCode !== 0)
-    throw new Error(
-      `${cmd.slice(0, 4).join(' ')} … exited ${p.exitCode}: ${p.stderr.toString().slice(-2000)}`,
-    );
-  const u = p.resourceUsage;
-  return {
-    wall_s: wall,
-    cpu_s: u ? Number(u.cpuTime.total) / 1e6 : Number.NaN,
-    max_rss_mb: u ? Math.round(u.maxRSS / 1024 / 1024) : Number.NaN,
-  };
+  const { wall_s, cpu_s, usage } = spawnTimed(cmd, { stdin, stdout, env });
+  return { wall_s, cpu_s, max_rss_mb: usage ? Math.round(usage.maxRSS / 1024 / 1024) : Number.NaN };
 }
 
 function faun(input: string, out: string, threads: number, logDir: string): Run {

@@ -32,6 +32,7 @@ import {
   readRecipe,
   writePairs,
 } from '../codebleu-scale/mine.ts';
+import { spawnTimed } from '../spawn-timed.ts';
 
 export const FLAGS = {
   mirrors: undefined,
@@ -76,30 +77,14 @@ function timed(cmd: string[], stdin: string, stdout: string, env: Record<string,
   const before = load();
   const rssFile = join(OUT, `rss-${process.pid}-${runs++}.txt`);
   const withTime = existsSync(GNU_TIME);
-  const t0 = performance.now();
-  const p = Bun.spawnSync(withTime ? [GNU_TIME, '-f', '%M', '-o', rssFile, ...cmd] : cmd, {
-    stdin: Bun.file(stdin),
-    stdout: Bun.file(stdout),
-    stderr: 'pipe',
-    env: { ...process.env, FAUN_NO_UPDATE_CHECK: '1', ...env },
-  });
-  const wall = (performance.now() - t0) / 1000;
-  if (p.exitCode !== 0)
-    throw new Error(
-      `${cmd.slice(0, 4).join(' ')} … exited ${p.exitCode}: ${p.stderr.toString().slice(-2000)}`,
-    );
-  const u = p.resourceUsage;
+  const prefix = withTime ? [GNU_TIME, '-f', '%M', '-o', rssFile] : [];
+  const { wall_s, cpu_s } = spawnTimed(cmd, { stdin, stdout, env, prefix });
   let rssKb = Number.NaN;
   if (withTime) {
     rssKb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
     rmSync(rssFile, { force: true });
   }
-  return {
-    wall_s: wall,
-    cpu_s: u ? Number(u.cpuTime.total) / 1e6 : Number.NaN,
-    max_rss_mb: Math.round(rssKb / 1024),
-    load: before,
-  };
+  return { wall_s, cpu_s, max_rss_mb: Math.round(rssKb / 1024), load: before };
 }
 
 /** The whole `faun score-pairs --metric codebleu` command, fresh output each time. */
