@@ -3,7 +3,7 @@
  * file lines or mocha/karma marks, ported line for line (see `msb-native.ts`).
  */
 import type { TestMap } from './common.ts';
-import { fromSets, pyRe, pySplitlines, pyStrip, sets } from './py.ts';
+import { addMatches, fromSets, pyRe, pySplitlines, pyStrip, sets, strippedLines } from './py.ts';
 import { pyLstrip } from './py-str.ts';
 
 const ANSI = /\x1b\[[0-9;]*m/g;
@@ -13,14 +13,7 @@ const FILE_FAIL = pyRe(String.raw`^FAIL (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$`, 's');
 /** react-router, zod: only jest's per-file `PASS file` / `FAIL file` lines, the file being the test. */
 export function parseMsbJestFiles(log: string): TestMap {
   const r = sets();
-  for (const raw of pySplitlines(log)) {
-    const line = pyStrip(raw);
-    if (!line) continue;
-    const p = FILE_PASS.exec(line);
-    if (p) r.passed.add(p[1]!);
-    const f = FILE_FAIL.exec(line);
-    if (f) r.failed.add(f[1]!);
-  }
+  for (const line of strippedLines(log)) addMatches(r, line, { passed: FILE_PASS, failed: FILE_FAIL });
   return fromSets(r);
 }
 

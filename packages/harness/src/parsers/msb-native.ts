@@ -5,7 +5,7 @@
  * passed / failed / skipped sets (see `fromSets`); a log on which the reference raises gives no results.
  */
 import type { TestMap } from './common.ts';
-import { fromSets, pyRe, pySplitlines, pyStrip, sets } from './py.ts';
+import { fromSets, markLine, pyRe, pySplitlines, pyStrip, sets } from './py.ts';
 
 /** Stripped, non-empty lines (`for line in log.splitlines(): line = line.strip(); if not line: continue`). */
 function stripped(log: string): string[] {
@@ -165,21 +165,7 @@ export function parseMsbJsMarks(log: string): TestMap {
   const r = sets();
   for (const raw of pySplitlines(log)) {
     const line = raw.replace(pyRe(String.raw`\x1b\[[0-9;]*m`, 'g'), '');
-    for (const re of MARK_PASS) {
-      const m = re.exec(line);
-      if (m && !r.failed.has(m[1]!)) r.passed.add(m[1]!);
-    }
-    for (const re of MARK_FAIL) {
-      const m = re.exec(line);
-      if (m) {
-        r.failed.add(m[1]!);
-        r.passed.delete(m[1]!);
-      }
-    }
-    for (const re of MARK_SKIP) {
-      const m = re.exec(line);
-      if (m) r.skipped.add(m[1]!);
-    }
+    markLine(r, line, MARK_PASS, MARK_FAIL, MARK_SKIP);
   }
   return fromSets(r);
 }

@@ -3,7 +3,17 @@
  * line for line from its per-repository instance classes (see `msb-native.ts`).
  */
 import type { TestMap } from './common.ts';
-import { fromSets, pyRe, pySplitlines, pyStrip, type SetResult, sets } from './py.ts';
+import {
+  addMatches,
+  fromSets,
+  markLine,
+  pyRe,
+  pySplitlines,
+  pyStrip,
+  type SetResult,
+  sets,
+  strippedLines,
+} from './py.ts';
 
 // `re.compile(r"\x1B\[[0-?9;]*[mK]")`
 const MSB_ANSI = pyRe(String.raw`\x1B\[[0-?9;]*[mK]`, 'g');
@@ -89,21 +99,7 @@ const TASK_SKIP = [
 export function parseMsbGradle(log: string): TestMap {
   const r = sets();
   for (const line of pySplitlines(log)) {
-    for (const re of TASK_PASS) {
-      const m = re.exec(line);
-      if (m && !r.failed.has(m[1]!)) r.passed.add(m[1]!);
-    }
-    for (const re of TASK_FAIL) {
-      const m = re.exec(line);
-      if (m) {
-        r.failed.add(m[1]!);
-        r.passed.delete(m[1]!);
-      }
-    }
-    for (const re of TASK_SKIP) {
-      const m = re.exec(line);
-      if (m) r.skipped.add(m[1]!);
-    }
+    markLine(r, line, TASK_PASS, TASK_FAIL, TASK_SKIP);
   }
   return fromSets(r);
 }
@@ -175,14 +171,7 @@ const CTEST_FAIL_OPEN = pyRe(String.raw`^\d+\/\d+\s*Test\s*#\d+:\s*(.*?)\s*\.+\s
 function ctestParser(fail: RegExp): (log: string) => TestMap {
   return (log) => {
     const r = sets();
-    for (const raw of pySplitlines(log)) {
-      const line = pyStrip(raw);
-      if (!line) continue;
-      const p = CTEST_PASS.exec(line);
-      if (p) r.passed.add(p[1]!);
-      const f = fail.exec(line);
-      if (f) r.failed.add(f[1]!);
-    }
+    for (const line of strippedLines(log)) addMatches(r, line, { passed: CTEST_PASS, failed: fail });
     return fromSets(r);
   };
 }
@@ -205,16 +194,8 @@ const AM = {
 /** jq (and zstd outside its keyword ranges): automake's `PASS: t` / `FAIL: t` / `SKIP: t`. */
 export function parseMsbAutomake(log: string): TestMap {
   const r = sets();
-  for (const raw of pySplitlines(log)) {
-    const line = pyStrip(raw);
-    if (!line) continue;
-    const p = AM.PASS.exec(line);
-    if (p) r.passed.add(p[1]!);
-    const f = AM.FAIL.exec(line);
-    if (f) r.failed.add(f[1]!);
-    const s = AM.SKIP.exec(line);
-    if (s) r.skipped.add(s[1]!);
-  }
+  for (const line of strippedLines(log))
+    addMatches(r, line, { passed: AM.PASS, failed: AM.FAIL, skipped: AM.SKIP });
   return fromSets(r);
 }
 
@@ -269,14 +250,7 @@ function pyDigits(s: string): number {
 export function parseMsbMruby(log: string): TestMap {
   const r = sets();
   ((log.match(MRUBY.OK) ?? []).length === 2 ? r.passed : r.failed).add('build');
-  for (const raw of pySplitlines(log)) {
-    const line = pyStrip(raw);
-    if (!line) continue;
-    const p = MRUBY.PASS.exec(line);
-    if (p) r.passed.add(p[1]!);
-    const f = MRUBY.FAIL.exec(line);
-    if (f) r.failed.add(f[1]!);
-  }
+  for (const line of strippedLines(log)) addMatches(r, line, { passed: MRUBY.PASS, failed: MRUBY.FAIL });
   return fromSets(r);
 }
 

@@ -5,7 +5,7 @@
  */
 import type { TestStatus } from '@faun/schema';
 import type { TestMap } from './common.ts';
-import { PY_SPACE } from './py-str.ts';
+import { PY_SPACE, pyStrip } from './py-str.ts';
 
 /** Python's `s.strip()` (no argument), shared with the Python parsers. */
 export { pyStrip } from './py-str.ts';
@@ -35,6 +35,48 @@ export interface SetResult {
 
 export function sets(): SetResult {
   return { passed: new Set(), failed: new Set(), skipped: new Set() };
+}
+
+/** The lines of `log` (Python's `splitlines()`), each stripped, the empty ones left out. */
+export function strippedLines(log: string): string[] {
+  return pySplitlines(log)
+    .map((raw) => pyStrip(raw))
+    .filter((line) => line !== '');
+}
+
+/** Adds the first group of each of `rules`' regexes that matches `line` to that set of `r`. */
+export function addMatches(
+  r: SetResult,
+  line: string,
+  rules: Partial<Record<keyof SetResult, RegExp>>,
+): void {
+  for (const key of ['passed', 'failed', 'skipped'] as const) {
+    const m = rules[key]?.exec(line);
+    if (m) r[key].add(m[1]!);
+  }
+}
+
+/**
+ * Marks `line` by the first group of every regex that matches it: `pass` adds to passed unless the test
+ * already failed, `fail` adds to failed and takes the test out of passed (a failure is never overridden
+ * by a pass), `skip` adds to skipped.
+ */
+export function markLine(r: SetResult, line: string, pass: RegExp[], fail: RegExp[], skip: RegExp[]): void {
+  for (const re of pass) {
+    const m = re.exec(line);
+    if (m && !r.failed.has(m[1]!)) r.passed.add(m[1]!);
+  }
+  for (const re of fail) {
+    const m = re.exec(line);
+    if (m) {
+      r.failed.add(m[1]!);
+      r.passed.delete(m[1]!);
+    }
+  }
+  for (const re of skip) {
+    const m = re.exec(line);
+    if (m) r.skipped.add(m[1]!);
+  }
 }
 
 /**
