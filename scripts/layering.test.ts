@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { checkTree } from './layering/check.ts';
-import { floorsFrom, folderFloorsFrom, judge } from './layering.ts';
+import { floorsFrom, folderFloorsFrom, judge, missingFolders } from './layering.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -104,7 +104,7 @@ describe('layering check', () => {
     expect(checkTree(root, FLOORS).map((f) => f.kind)).toEqual([]);
   });
 
-  test('folder floors are read one package a line, lowest first', () => {
+  test('folder floors are read one package a line, lowest first; a listed folder that is gone is named', () => {
     expect(folderFloorsFrom('# c\npkg/src: a b .  # top\n', 'F.txt')).toEqual([
       { dir: 'pkg/src', order: ['a', 'b', '.'], source: 'F.txt' },
     ]);
@@ -112,6 +112,10 @@ describe('layering check', () => {
     expect(() => folderFloorsFrom('pkg/src: a b a\n', 'F.txt')).toThrow(
       "F.txt:1: folder 'a' is listed twice",
     );
+    const root = tree({ 'packages/low/src/a/x.ts': 'export const x = 1;\n' });
+    expect(missingFolders(root, folderFloorsFrom('packages/low/src: a gone .\n', 'F.txt'))).toEqual([
+      'F.txt: packages/low/src/gone does not exist; update the packages/low/src line',
+    ]);
   });
 
   test("the harness README's floor plan draws its folders in the checked order, highest first", () => {

@@ -41,6 +41,15 @@ export function folderFloorsFrom(text: string, file: string): FolderFloors[] {
   return rules;
 }
 
+/** Folders a rule lists that are not there (a renamed or removed folder leaves its old name behind). */
+export function missingFolders(root: string, rules: FolderFloors[]): string[] {
+  return rules.flatMap((r) =>
+    r.order
+      .filter((f) => !existsSync(join(root, r.dir, f)))
+      .map((f) => `${r.source}: ${r.dir}/${f === '.' ? '' : f} does not exist; update the ${r.dir} line`),
+  );
+}
+
 export interface Verdict {
   fresh: Finding[];
   stale: string[];
@@ -79,6 +88,8 @@ if (import.meta.main) {
     const folders = folderFloorsFrom(readFileSync(join(root, foldersPath), 'utf8'), foldersPath);
     const findings = checkTree(root, floorsFrom(readFileSync(notes, 'utf8'), notes), folders);
     const { fresh, stale, allowed } = judge(findings, readAllow(allowPath));
+    const missing = missingFolders(root, folders);
+    for (const m of missing) console.error(m);
     for (const f of fresh) console.error(`${f.at}  ${f.kind}: ${f.message}`);
     for (const k of stale) {
       console.error(`scripts/layering-allow.txt: '${k}' is fixed; remove the line`);
@@ -86,7 +97,7 @@ if (import.meta.main) {
     console.log(
       `layering: ${fresh.length} findings, ${allowed} allowed, ${stale.length} stale allow-list lines`,
     );
-    process.exit(fresh.length + stale.length === 0 ? 0 : 1);
+    process.exit(fresh.length + stale.length + missing.length === 0 ? 0 : 1);
   } catch (e) {
     console.error(`layering: ${(e as Error).message}`);
     process.exit(2);
