@@ -24,9 +24,12 @@ export function npmDeps(dir: string, pkgs: string[], overrides: Record<string, s
 }
 
 /**
- * How often an env layer's `npm install` is tried: a registry connection reset mid-body (`ECONNRESET …
- * Invalid response body … aborted`) fails the whole install, and npm retries only requests that got no
- * response; the next try reuses what the cache already holds.
+ * How often an env layer's `npm install` is tried: a connection reset mid-body (`ECONNRESET … Invalid
+ * response body … aborted`) fails the whole install, and npm retries only requests that got no response;
+ * the next try reuses what the cache already holds. The resets once seen on every try of Debian's npm 9
+ * came from faun's build proxy, not the registry: it dropped the bytes it still held for a slow client
+ * when the origin closed its side (fixed in `egress-proxy.ts` of @faun/services). The tries remain for a
+ * reset on the way to the registry.
  */
 export const NPM_TRIES = 3;
 
