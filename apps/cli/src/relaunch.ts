@@ -21,10 +21,14 @@ const TUNED_VERBS = new Set(['score-pairs']);
 /** What the relaunched process gets. */
 export const TUNED_ENV: Readonly<Record<string, string>> = { MIMALLOC_PURGE_DELAY: '-1' };
 
+/** Names the relaunching process in the relaunched one's environment (see {@link followParent}). */
+export const PARENT_VAR = 'FAUN_RELAUNCHED_BY';
+
 /** The environment to relaunch with, or null when this run needs no relaunch. */
 export function relaunchEnv(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
+  pid: number = process.pid,
 ): Record<string, string> | null {
   if (!argv.some((a) => TUNED_VERBS.has(a))) return null;
   const missing = Object.entries(TUNED_ENV).filter(([k]) => env[k] === undefined);
@@ -32,7 +36,23 @@ export function relaunchEnv(
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
   for (const [k, v] of missing) out[k] = v;
+  out[PARENT_VAR] = String(pid);
   return out;
+}
+
+/**
+ * In a relaunched process: stops it (SIGTERM, whose default ends a run at once, finished lines kept) when
+ * the process that started it is gone without relaying anything (killed by SIGKILL): the run has a session
+ * of its own, so nothing else would stop it. Checked twice a second; keeps no process alive.
+ */
+export function followParent(env: Record<string, string | undefined> = process.env): void {
+  const parent = Number(env[PARENT_VAR]);
+  delete env[PARENT_VAR]; // not for the processes this one starts
+  if (!Number.isInteger(parent) || parent <= 0) return;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) process.kill(process.pid, 'SIGTERM');
+  }, 500);
+  timer.unref();
 }
 
 /** Signals passed on to the relaunched process (each once: it has a session of its own). */
