@@ -6,7 +6,7 @@
  * run frees and refills the same buffers for every pair, so it pays ~1.5 such calls per pair, each a TLB
  * flush on every core the process runs on: on a 2-core virtual machine that was ~13% of a CodeBLEU run's CPU
  * time, more when other jobs keep the cores busy. With `MIMALLOC_PURGE_DELAY=-1` the pages stay with the
- * process for the run (its peak memory is unchanged: the pages are refilled, not added to). The allocator
+ * process for the run (peak RSS ~20% higher: 20,000 CodeBLEU pairs on two threads 400 MB instead of 330). The allocator
  * reads the variable once at start-up, so the command starts itself again with it set; the first process
  * only relays signals and the exit status. The results do not depend on any of this.
  *
