@@ -66,7 +66,7 @@ class Analyzer {
   ) {
     const byTree = opts.fixCommentRemoval === true && lang !== 'python';
     this.stripKey = `${lang}|${byTree ? g : '-'}|`;
-    this.analysisKey = `${lang}|${g}|${opts.fixByteColumns ? 1 : 0}${opts.fixDfgRules ? 1 : 0}|`;
+    this.analysisKey = `${lang}|${g}|${opts.fixByteColumns ? 1 : 0}${opts.fixDfgRules ? 1 : 0}${opts.fixSetOrder ? 1 : 0}|`;
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 import { type Ctx, type DfgEntry, States, sortByIdx, type TokenIndex, tokenNodes, type Walk } from './dfg.ts';
 import { goWalker, javascriptWalker, javaWalker, pythonWalker } from './dfg-langs.ts';
+import { pySetList } from './pyset.ts';
 import type { CNode, FlatTree } from './tree.ts';
 import type { CodeLang } from './types.ts';
 
@@ -90,13 +91,18 @@ function unionInOrder<T>(a: readonly T[], b: readonly T[]): T[] {
   return out;
 }
 
+/** `[...new Set(names)]`: the order of first occurrence. */
+function firstSeen(names: readonly string[]): string[] {
+  return names.length <= 1 ? [...names] : [...new Set(names)];
+}
+
 /** `get_data_flow`: the merged DFG of one (comment-stripped) source string. */
 export function extractDataflow(
   code: string,
   bytes: Uint8Array,
   flat: FlatTree,
   lang: CodeLang,
-  opts: { fixByteColumns?: boolean; fixDfgRules?: boolean } = {},
+  opts: { fixByteColumns?: boolean; fixDfgRules?: boolean; fixSetOrder?: boolean } = {},
 ): DfgEntry[] {
   if (flat.depth > PY_MAX_TREE_DEPTH) return [];
   const text = tokenTexter(code, bytes, opts.fixByteColumns === true);
@@ -110,9 +116,10 @@ export function extractDataflow(
     if (n.si === n.ei) index.set(n.si, info);
     else n.tok = info;
   }
+  const setList = opts.fixSetOrder === true ? firstSeen : pySetList;
   let dfg: DfgEntry[];
   try {
-    const ctx: Ctx = { index, budget: { left: 1_000_000 + DFG_STEPS_PER_NODE * flat.size } };
+    const ctx: Ctx = { index, budget: { left: 1_000_000 + DFG_STEPS_PER_NODE * flat.size }, setList };
     dfg = walkerFor(lang, ctx, opts.fixDfgRules === true)(flat.root, new States())[0];
   } catch {
     // the reference catches every exception of the walker (missing fields, recursion) and uses []
@@ -135,7 +142,7 @@ export function extractDataflow(
         name: d.name,
         idx: d.idx,
         rel: d.rel,
-        names: unionInOrder(prev.names, d.names),
+        names: setList([...prev.names, ...d.names]),
         idxs: unionInOrder(prev.idxs, d.idxs),
       };
     }

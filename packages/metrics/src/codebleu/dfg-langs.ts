@@ -144,12 +144,12 @@ function pythonSpecial(ctx: Ctx, walk: Walk, node: CNode, entry: States): [DfgEn
       const last = node.children[node.children.length - 1] as CNode;
       if (last.type === 'block') states = seq(walk, [last], states, dfg);
     }
-    return [mergeLoop(dfg), states];
+    return [mergeLoop(dfg, ctx), states];
   }
   if (t === 'while_statement') {
     const dfg: DfgEntry[] = [];
     for (let i = 0; i < 2; i++) states = seq(walk, node.children, states, dfg);
-    return [mergeLoop(dfg), states];
+    return [mergeLoop(dfg, ctx), states];
   }
   throw new Error(`no DFG rule for ${t}`);
 }
@@ -270,7 +270,7 @@ function cLikeSpecial(
         flag = true;
       }
     }
-    return [mergeLoop(dfg), states];
+    return [mergeLoop(dfg, ctx), states];
   }
   if (rules.enhancedFor && t === 'enhanced_for_statement') {
     const name = childByField(node, 'name');
@@ -282,12 +282,12 @@ function cLikeSpecial(
       pairwise(varTokens(ctx, name), varTokens(ctx, value), states, dfg);
       states = seq(walk, [must(body)], states, dfg);
     }
-    return [mergeLoop(dfg), states];
+    return [mergeLoop(dfg, ctx), states];
   }
   if (rules.whileTypes.has(t)) {
     const dfg: DfgEntry[] = [];
     for (let i = 0; i < 2; i++) states = seq(walk, node.children, states, dfg);
-    return [mergeLoop(dfg), states];
+    return [mergeLoop(dfg, ctx), states];
   }
   throw new Error(`no DFG rule for ${t}`);
 }

@@ -1,7 +1,8 @@
 /**
  * Data-flow graph extraction of codebleu 0.7.1 (`parser/DFG.py`) for Python, Java, JavaScript/TypeScript
- * and Go, rule for rule. Where Python turns `list(set(names))` into a hash-dependent order this port keeps
- * the order of first occurrence. Where the reference would raise (a missing field), this throws and the
+ * and Go, rule for rule. Where Python turns `list(set(names))` into a hash-dependent order this port gives
+ * CPython's order under `PYTHONHASHSEED=0` (`pyset.ts`), or the order of first occurrence (`fixSetOrder`,
+ * which does not depend on the names' spelling). Where the reference would raise (a missing field), this throws and the
  * caller yields an empty graph, as the reference does.
  */
 import { type CNode, childByField } from './tree.ts';
@@ -112,6 +113,8 @@ const EMPTY = new Map<string, number[]>();
 interface Ctx {
   index: TokenIndex;
   budget: { left: number };
+  /** `list(set(names))`: CPython's order under seed 0 (`pySetList`), or first occurrence. */
+  setList: (names: readonly string[]) => string[];
 }
 
 function lookup(ctx: Ctx, n: CNode | null): TokenInfo {
@@ -150,15 +153,15 @@ function uniq<T>(xs: readonly T[]): T[] {
   return [...new Set(xs)];
 }
 
-/** The loop merge: entries with equal (name, idx, relation) unite their names (first-seen) and idxs. */
-function mergeLoop(dfg: DfgEntry[]): DfgEntry[] {
+/** The loop merge: entries with equal (name, idx, relation) unite their names (`ctx.setList`) and idxs. */
+function mergeLoop(dfg: DfgEntry[], ctx: Ctx): DfgEntry[] {
   const dic = new Map<string, DfgEntry>();
   for (const x of dfg) {
     const key = `${x.name}\0${x.idx}\0${x.rel}`;
     const prev = dic.get(key);
     if (!prev) dic.set(key, { ...x });
     else {
-      prev.names = uniq([...prev.names, ...x.names]);
+      prev.names = ctx.setList([...prev.names, ...x.names]);
       prev.idxs = uniq([...prev.idxs, ...x.idxs]).sort((a, b) => a - b);
     }
   }

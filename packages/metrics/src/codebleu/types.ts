@@ -37,6 +37,9 @@ export interface CodeBleuOptions {
   fixByteColumns?: boolean;
   /** Dataflow: also handle JS/TS plain `=`, `let`/`const` for loops and Go `:=` (the reference ignores them). */
   fixDfgRules?: boolean;
+  /** Dataflow: merge name lists in order of first occurrence instead of CPython's set order under
+   * `PYTHONHASHSEED=0` (which depends on the names' hashes, so renaming variables changes the score). */
+  fixSetOrder?: boolean;
   /** Java/JS/TS/Go: remove comments by the parser's comment nodes instead of the reference's regex (which
    * also cuts `//` inside template literals and raw strings). */
   fixCommentRemoval?: boolean;
