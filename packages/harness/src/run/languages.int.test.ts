@@ -19,7 +19,7 @@ beforeAll(async () => {
   await ensureDocker();
   root = mkdtempSync(join(tmpdir(), 'faun-lang-int-'));
   fixtures = FIXTURE_LANGUAGES.map((l) => makeFixture(l, root));
-});
+}, 120_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 test('gold resolves every language; empty patches are not run and resolve none', async () => {
