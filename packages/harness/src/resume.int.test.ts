@@ -38,7 +38,7 @@ beforeAll(async () => {
     }),
   );
   writeFileSync(join(root, 'slow.jsonl'), `${slow.join('\n')}\n`);
-});
+}, 120_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const verify = (runId: string) =>

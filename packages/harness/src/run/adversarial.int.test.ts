@@ -20,7 +20,7 @@ beforeAll(async () => {
   await ensureDocker();
   root = mkdtempSync(join(tmpdir(), 'faun-adv-int-'));
   fx = makeFixture('python', root);
-});
+}, 120_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function containersOf(runId: string): Promise<string[]> {

@@ -18,7 +18,7 @@ let root = '';
 beforeAll(async () => {
   await ensureDocker();
   root = mkdtempSync(join(tmpdir(), 'faun-forgery-'));
-});
+}, 120_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 for (const lang of FIXTURE_LANGUAGES)

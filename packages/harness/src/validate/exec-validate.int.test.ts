@@ -79,7 +79,7 @@ beforeAll(async () => {
       row(fx.python, commits.pyDocs!, 4),
     ].join('\n')}\n`,
   );
-});
+}, 120_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const cli = async (...args: string[]) => {

@@ -44,4 +44,4 @@ test('a stage whose command fails with no failing test read keeps its results: t
   expect(v!.valid).toBe(true);
   expect(v!.msb?.n2p).toEqual(['a']);
   expect(v!.derived?.fail_to_pass).toEqual(['a']);
-});
+}, 30_000);

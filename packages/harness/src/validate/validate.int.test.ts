@@ -19,7 +19,7 @@ beforeAll(async () => {
   const rows = fxs.map((f) => ({ ...f.instance, fail_to_pass: [], pass_to_pass: [] }));
   rows.push({ ...rows[1]!, instance_id: 'go-no-fix', patch: '' });
   writeFileSync(join(root, 'new.jsonl'), `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
-});
+}, 120_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const validateArgs = () => [
