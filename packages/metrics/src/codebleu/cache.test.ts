@@ -32,6 +32,27 @@ describe('BoundedCache', () => {
   });
 });
 
+describe('BoundedCache scopes', () => {
+  test('the same text in two scopes is two entries; eviction and clear span every scope', () => {
+    const c = new BoundedCache<string>((s) => 2 * s.length, 1000);
+    c.set('text', 'x'.repeat(100), 'go|a');
+    expect(c.get('text', 'java|a')).toBeUndefined();
+    c.set('text', 'y'.repeat(100), 'java|a');
+    expect(c.get('text', 'go|a')).toBe('x'.repeat(100));
+    expect(c.get('text', 'java|a')).toBe('y'.repeat(100));
+    expect(c.size).toBe(2);
+    c.set('other', 'z'.repeat(200), 'java|a'); // over budget: the first scope's entry goes first
+    expect(c.get('text', 'go|a')).toBeUndefined();
+    expect(c.bytes).toBeLessThanOrEqual(1000);
+    c.setIfSeen('h', 'v', 'go|a');
+    c.setIfSeen('h', 'v', 'java|a'); // seen in another scope only: not kept
+    expect(c.get('h', 'java|a')).toBeUndefined();
+    c.clear();
+    expect(c.size).toBe(0);
+    expect(c.bytes).toBe(0);
+  });
+});
+
 describe('BoundedCache.setIfSeen', () => {
   test('keeps a key from its second offer on, and forgets what it saw on clear', () => {
     const c = new BoundedCache<string>((s) => 2 * s.length, 10_000);

@@ -44,10 +44,21 @@ function keyHash(s: string): number {
   return h >>> 0;
 }
 
-/** An LRU map bounded by an estimate of the bytes its keys and values hold. */
+interface Entry<V> {
+  value: V;
+  bytes: number;
+}
+
+/**
+ * An LRU map bounded by an estimate of the bytes its keys and values hold. Keys are texts within a scope
+ * (the language and options a value was derived under): one map per scope, so a lookup hashes the text as
+ * it is instead of a new scope-prefixed string. Recency is kept per scope; past the budget the oldest
+ * entries of the scopes go in the order the scopes were first used (a run normally has one).
+ */
 export class BoundedCache<V> {
-  private readonly map = new Map<string, { value: V; bytes: number }>();
+  private readonly scopes = new Map<string, Map<string, Entry<V>>>();
   private used = 0;
+  private count = 0;
   hits = 0;
   misses = 0;
 
@@ -56,51 +67,75 @@ export class BoundedCache<V> {
     public budget = defaultBudget(),
   ) {}
 
-  /** Hashes of the keys offered once under {@link setIfSeen} and not kept yet. */
-  private readonly seen = new Set<number>();
+  /** Hashes of the keys offered once under {@link setIfSeen} and not kept yet, per scope. */
+  private readonly seen = new Map<string, Set<number>>();
+  private seenCount = 0;
 
   /**
    * Keeps `value` only when `key` was offered before (its second sight): texts met once, the hypotheses of
    * distinct pairs, never fill the cache, while a text that repeats is kept from its second use on.
    */
-  setIfSeen(key: string, value: V): void {
+  setIfSeen(key: string, value: V, scope = ''): void {
     const k = keyHash(key);
-    if (this.seen.delete(k)) {
-      this.set(key, value);
+    let seen = this.seen.get(scope);
+    if (seen === undefined) {
+      seen = new Set();
+      this.seen.set(scope, seen);
+    }
+    if (seen.delete(k)) {
+      this.seenCount--;
+      this.set(key, value, scope);
       return;
     }
-    if (this.seen.size >= SEEN_LIMIT) this.seen.clear();
-    this.seen.add(k);
+    if (this.seenCount >= SEEN_LIMIT) {
+      for (const s of this.seen.values()) s.clear();
+      this.seenCount = 0;
+    }
+    seen.add(k);
+    this.seenCount++;
   }
 
-  get(key: string): V | undefined {
-    const e = this.map.get(key);
-    if (!e) {
+  get(key: string, scope = ''): V | undefined {
+    const map = this.scopes.get(scope);
+    const e = map?.get(key);
+    if (map === undefined || e === undefined) {
       this.misses++;
       return undefined;
     }
     this.hits++;
     // move to the most recently used end
-    this.map.delete(key);
-    this.map.set(key, e);
+    map.delete(key);
+    map.set(key, e);
     return e.value;
   }
 
-  set(key: string, value: V): void {
+  set(key: string, value: V, scope = ''): void {
     const bytes = ENTRY_BYTES + 2 * key.length + this.sizeOf(value);
-    const old = this.map.get(key);
+    let map = this.scopes.get(scope);
+    if (map === undefined) {
+      map = new Map();
+      this.scopes.set(scope, map);
+    }
+    const old = map.get(key);
     if (old) {
       this.used -= old.bytes;
-      this.map.delete(key);
+      this.count--;
+      map.delete(key);
     }
     if (bytes > this.budget) return;
-    this.map.set(key, { value, bytes });
+    map.set(key, { value, bytes });
     this.used += bytes;
-    if (this.used > this.budget) {
-      for (const [k, e] of this.map) {
-        if (this.used <= this.budget) break;
-        this.map.delete(k);
+    this.count++;
+    if (this.used > this.budget) this.evict();
+  }
+
+  private evict(): void {
+    for (const map of this.scopes.values()) {
+      for (const [k, e] of map) {
+        if (this.used <= this.budget) return;
+        map.delete(k);
         this.used -= e.bytes;
+        this.count--;
       }
     }
   }
@@ -111,14 +146,16 @@ export class BoundedCache<V> {
   }
 
   get size(): number {
-    return this.map.size;
+    return this.count;
   }
 
   /** Drops every entry and resets the hit and miss counts. */
   clear(): void {
-    this.map.clear();
+    this.scopes.clear();
     this.seen.clear();
+    this.seenCount = 0;
     this.used = 0;
+    this.count = 0;
     this.hits = 0;
     this.misses = 0;
   }

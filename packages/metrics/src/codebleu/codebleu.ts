@@ -57,6 +57,7 @@ function grammar(lang: CodeLang, opts: CodeBleuOptions): SyntaxLang {
  * content-keyed caches (cache.ts): each distinct text is stripped and parsed once per run.
  */
 class Analyzer {
+  /** The cache scopes: language and the options each derivation depends on. */
   private readonly stripKey: string;
   private readonly analysisKey: string;
   constructor(
@@ -65,8 +66,8 @@ class Analyzer {
     private readonly opts: CodeBleuOptions,
   ) {
     const byTree = opts.fixCommentRemoval === true && lang !== 'python';
-    this.stripKey = `${lang}|${byTree ? g : '-'}|`;
-    this.analysisKey = `${lang}|${g}|${opts.fixByteColumns ? 1 : 0}${opts.fixDfgRules ? 1 : 0}${opts.fixSetOrder ? 1 : 0}|`;
+    this.stripKey = `${lang}|${byTree ? g : '-'}`;
+    this.analysisKey = `${lang}|${g}|${opts.fixByteColumns ? 1 : 0}${opts.fixDfgRules ? 1 : 0}${opts.fixSetOrder ? 1 : 0}`;
   }
 
   /**
@@ -77,15 +78,14 @@ class Analyzer {
   strip(code: string, times: number, keep: boolean): string {
     let s = code;
     for (let i = 0; i < times; i++) {
-      const key = this.stripKey + s;
-      let next = strippedCache.get(key);
+      let next = strippedCache.get(s, this.stripKey);
       if (next === undefined) {
         next =
           this.opts.fixCommentRemoval && this.lang !== 'python'
             ? removeCommentsByTree(s, this.g)
             : removeComments(s, this.lang);
-        if (keep) strippedCache.set(key, next);
-        else strippedCache.setIfSeen(key, next);
+        if (keep) strippedCache.set(s, next, this.stripKey);
+        else strippedCache.setIfSeen(s, next, this.stripKey);
       }
       s = next;
     }
@@ -93,12 +93,11 @@ class Analyzer {
   }
 
   analyze(code: string, keep: boolean): Analysis {
-    const key = this.analysisKey + code;
-    let a = analysisCache.get(key);
+    let a = analysisCache.get(code, this.analysisKey);
     if (a) return a;
     a = analyzeText(code, this.lang, this.g, this.opts);
-    if (keep) analysisCache.set(key, a);
-    else analysisCache.setIfSeen(key, a);
+    if (keep) analysisCache.set(code, a, this.analysisKey);
+    else analysisCache.setIfSeen(code, a, this.analysisKey);
     return a;
   }
 }

@@ -4,7 +4,7 @@
  */
 import { type Ctx, type DfgEntry, States, sortByIdx, type TokenIndex, tokenNodes, type Walk } from './dfg.ts';
 import { goWalker, javascriptWalker, javaWalker, pythonWalker } from './dfg-langs.ts';
-import { pySetList } from './pyset.ts';
+import { pySetUnion } from './pyset.ts';
 import type { CNode, FlatTree } from './tree.ts';
 import type { CodeLang } from './types.ts';
 
@@ -91,9 +91,9 @@ function unionInOrder<T>(a: readonly T[], b: readonly T[]): T[] {
   return out;
 }
 
-/** `[...new Set(names)]`: the order of first occurrence. */
-function firstSeen(names: readonly string[]): string[] {
-  return names.length <= 1 ? [...names] : [...new Set(names)];
+/** `[...new Set([...a, ...b])]`: the order of first occurrence. */
+function firstSeen(a: readonly string[], b: readonly string[]): string[] {
+  return a.length + b.length <= 1 ? [...a, ...b] : unionInOrder(a, b);
 }
 
 /** `get_data_flow`: the merged DFG of one (comment-stripped) source string. */
@@ -116,7 +116,7 @@ export function extractDataflow(
     if (n.si === n.ei) index.set(n.si, info);
     else n.tok = info;
   }
-  const setList = opts.fixSetOrder === true ? firstSeen : pySetList;
+  const setList = opts.fixSetOrder === true ? firstSeen : pySetUnion;
   let dfg: DfgEntry[];
   try {
     const ctx: Ctx = { index, budget: { left: 1_000_000 + DFG_STEPS_PER_NODE * flat.size }, setList };
@@ -126,25 +126,47 @@ export function extractDataflow(
     dfg = [];
   }
   dfg = sortByIdx(dfg);
-  // positions are token indices; entries of one position are adjacent once sorted
-  const keep = new Uint8Array(tokens.length);
+  return mergeByPosition(dfg, tokens.length, setList);
+}
+
+/**
+ * The reference's final filter and merge, in one pass over the sorted graph: entries of a position that no
+ * edge touches go, and the entries of one position (adjacent once sorted) fold into the first one's slot,
+ * `list(set(...))` of the names step by step as the reference does (the set order depends on it). The
+ * folded entry is a fresh object, so the walker's entries are never changed.
+ */
+function mergeByPosition(
+  dfg: readonly DfgEntry[],
+  tokens: number,
+  setList: (a: readonly string[], b: readonly string[]) => string[],
+): DfgEntry[] {
+  const keep = new Uint8Array(tokens);
   for (const d of dfg) {
     if (d.idxs.length > 0) keep[d.idx] = 1;
     for (const x of d.idxs) keep[x] = 1;
   }
   const merged: DfgEntry[] = [];
+  let last: DfgEntry | undefined;
+  let fresh = false; // `last` is this function's own object
   for (const d of dfg) {
     if (!keep[d.idx]) continue;
-    const prev = merged[merged.length - 1];
-    if (!prev || prev.idx !== d.idx) merged.push(d);
-    else {
-      merged[merged.length - 1] = {
-        name: d.name,
-        idx: d.idx,
-        rel: d.rel,
-        names: setList([...prev.names, ...d.names]),
-        idxs: unionInOrder(prev.idxs, d.idxs),
-      };
+    if (last === undefined || last.idx !== d.idx) {
+      last = d;
+      fresh = false;
+      merged.push(d);
+      continue;
+    }
+    const names = setList(last.names, d.names);
+    const idxs = unionInOrder(last.idxs, d.idxs);
+    if (fresh) {
+      last.name = d.name;
+      last.rel = d.rel;
+      last.names = names;
+      last.idxs = idxs;
+    } else {
+      last = { name: d.name, idx: d.idx, rel: d.rel, names, idxs };
+      merged[merged.length - 1] = last;
+      fresh = true;
     }
   }
   return merged;

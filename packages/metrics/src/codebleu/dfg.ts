@@ -113,8 +113,8 @@ const EMPTY = new Map<string, number[]>();
 interface Ctx {
   index: TokenIndex;
   budget: { left: number };
-  /** `list(set(names))`: CPython's order under seed 0 (`pySetList`), or first occurrence. */
-  setList: (names: readonly string[]) => string[];
+  /** `list(set(a + b))`: CPython's order under seed 0 (`pySetUnion`), or first occurrence. */
+  setList: (a: readonly string[], b: readonly string[]) => string[];
 }
 
 function lookup(ctx: Ctx, n: CNode | null): TokenInfo {
@@ -161,7 +161,7 @@ function mergeLoop(dfg: DfgEntry[], ctx: Ctx): DfgEntry[] {
     const prev = dic.get(key);
     if (!prev) dic.set(key, { ...x });
     else {
-      prev.names = ctx.setList([...prev.names, ...x.names]);
+      prev.names = ctx.setList(prev.names, x.names);
       prev.idxs = uniq([...prev.idxs, ...x.idxs]).sort((a, b) => a - b);
     }
   }
@@ -221,7 +221,8 @@ function leaf(ctx: Ctx, node: CNode, states: States): [DfgEntry[], States] {
   const { idx, code } = lookup(ctx, node);
   if (node.type === code) return [[], states];
   const prev = states.get(code);
-  if (prev) return [[{ name: code, idx, rel: 'comesFrom', names: [code], idxs: [...prev] }], states];
+  // state lists are never mutated (merges build new ones), so the entry shares it
+  if (prev) return [[{ name: code, idx, rel: 'comesFrom', names: [code], idxs: prev }], states];
   if (node.type === 'identifier') states.set(code, [idx]);
   return [[{ name: code, idx, rel: 'comesFrom', names: [], idxs: [] }], states];
 }

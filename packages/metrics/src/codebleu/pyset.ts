@@ -6,77 +6,116 @@
  * name lists this way, so its score depends on the names' hashes; under seed 0 this reproduces it.
  */
 
-const M64 = (1n << 64n) - 1n;
-
-function rotl(x: bigint, b: bigint): bigint {
-  return ((x << b) | (x >> (64n - b))) & M64;
-}
-
 /** The string's storage as CPython keeps it: Latin-1, UCS-2 or UCS-4 (little-endian), by its widest code point. */
 function storage(s: string): Uint8Array {
-  const cps: number[] = [];
   let max = 0;
-  for (const ch of s) {
-    const c = ch.codePointAt(0) as number;
-    cps.push(c);
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.codePointAt(i) as number;
+    if (c > 0xffff) i++;
     if (c > max) max = c;
+    n++;
   }
   const kind = max < 0x100 ? 1 : max < 0x10000 ? 2 : 4;
-  const out = new Uint8Array(cps.length * kind);
-  cps.forEach((c, i) => {
-    for (let k = 0; k < kind; k++) out[i * kind + k] = (c >>> (8 * k)) & 0xff;
-  });
+  const out = new Uint8Array(n * kind);
+  let at = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.codePointAt(i) as number;
+    if (c > 0xffff) i++;
+    for (let k = 0; k < kind; k++) out[at++] = (c >>> (8 * k)) & 0xff;
+  }
   return out;
+}
+
+/**
+ * SipHash's state as 32-bit halves (high, low) of v0…v3: 64-bit additions carry by hand, rotations move
+ * bits between the halves (no BigInt on this path).
+ */
+const V = new Uint32Array(8);
+
+/** v[a] += v[b] (64-bit, modulo 2^64). */
+function add(a: number, b: number): void {
+  const lo = (V[a + 1] as number) + (V[b + 1] as number);
+  V[a] = (V[a] as number) + (V[b] as number) + (lo > 0xffffffff ? 1 : 0);
+  V[a + 1] = lo;
+}
+
+/** v[a] = rotl(v[a], r) ^ v[x] (0 < r < 32), or with r = 32 the halves swapped. */
+function rotXor(a: number, r: number, x: number): void {
+  const hi = V[a] as number;
+  const lo = V[a + 1] as number;
+  if (r === 32) {
+    V[a] = lo;
+    V[a + 1] = hi;
+  } else {
+    V[a] = (hi << r) | (lo >>> (32 - r));
+    V[a + 1] = (lo << r) | (hi >>> (32 - r));
+  }
+  if (x >= 0) {
+    V[a] = (V[a] as number) ^ (V[x] as number);
+    V[a + 1] = (V[a + 1] as number) ^ (V[x + 1] as number);
+  }
+}
+
+// v0…v3 at 0, 2, 4, 6 (high half first)
+function sipRound(): void {
+  add(0, 2);
+  add(4, 6);
+  rotXor(2, 13, 0);
+  rotXor(6, 16, 4);
+  rotXor(0, 32, -1);
+  add(4, 2);
+  add(0, 6);
+  rotXor(2, 17, 4);
+  rotXor(6, 21, 0);
+  rotXor(4, 32, -1);
+}
+
+/** Little-endian 32-bit word of up to 4 bytes of `src` from `at`. */
+function word32(src: Uint8Array, at: number, n: number): number {
+  let w = 0;
+  for (let k = Math.min(n, 4) - 1; k >= 0; k--) w = (w << 8) | (src[at + k] as number);
+  return w >>> 0;
+}
+
+/** `hash(str)` under `PYTHONHASHSEED=0` as its two 32-bit halves [high, low] (unsigned). */
+function strHash32(s: string): [number, number] {
+  if (s.length === 0) return [0, 0];
+  const src = storage(s);
+  V.set([0x736f6d65, 0x70736575, 0x646f7261, 0x6e646f6d, 0x6c796765, 0x6e657261, 0x74656462, 0x79746573]);
+  let at = 0;
+  const mix = (hi: number, lo: number) => {
+    V[6] = (V[6] as number) ^ hi;
+    V[7] = (V[7] as number) ^ lo;
+    sipRound();
+    V[0] = (V[0] as number) ^ hi;
+    V[1] = (V[1] as number) ^ lo;
+  };
+  for (; src.length - at >= 8; at += 8) mix(word32(src, at + 4, 4), word32(src, at, 4));
+  const left = src.length - at;
+  const lo = word32(src, at, left);
+  const hi = (left > 4 ? word32(src, at + 4, left - 4) : 0) | ((src.length & 0xff) << 24);
+  mix(hi >>> 0, lo);
+  V[5] = (V[5] as number) ^ 0xff;
+  sipRound();
+  sipRound();
+  sipRound();
+  const h = ((V[0] as number) ^ (V[2] as number) ^ (V[4] as number) ^ (V[6] as number)) >>> 0;
+  const l = ((V[1] as number) ^ (V[3] as number) ^ (V[5] as number) ^ (V[7] as number)) >>> 0;
+  // -1 is reserved for errors: CPython returns -2 instead
+  return h === 0xffffffff && l === 0xffffffff ? [h, 0xfffffffe] : [h, l];
 }
 
 /** SipHash-1-3 with the all-zero key, as `hash(str)` under `PYTHONHASHSEED=0` (a signed 64-bit value). */
 export function pyStrHash(s: string): bigint {
-  if (s.length === 0) return 0n;
-  const src = storage(s);
-  let v0 = 0x736f6d6570736575n;
-  let v1 = 0x646f72616e646f6dn;
-  let v2 = 0x6c7967656e657261n;
-  let v3 = 0x7465646279746573n;
-  const round = () => {
-    v0 = (v0 + v1) & M64;
-    v2 = (v2 + v3) & M64;
-    v1 = rotl(v1, 13n) ^ v0;
-    v3 = rotl(v3, 16n) ^ v2;
-    v0 = rotl(v0, 32n);
-    v2 = (v2 + v1) & M64;
-    v0 = (v0 + v3) & M64;
-    v1 = rotl(v1, 17n) ^ v2;
-    v3 = rotl(v3, 21n) ^ v0;
-    v2 = rotl(v2, 32n);
-  };
-  const word = (at: number, n: number): bigint => {
-    let w = 0n;
-    for (let k = n - 1; k >= 0; k--) w = (w << 8n) | BigInt(src[at + k] as number);
-    return w;
-  };
-  let at = 0;
-  for (; src.length - at >= 8; at += 8) {
-    const m = word(at, 8);
-    v3 ^= m;
-    round();
-    v0 ^= m;
-  }
-  const b = ((BigInt(src.length) << 56n) | word(at, src.length - at)) & M64;
-  v3 ^= b;
-  round();
-  v0 ^= b;
-  v2 ^= 0xffn;
-  round();
-  round();
-  round();
-  const h = BigInt.asIntN(64, v0 ^ v1 ^ v2 ^ v3);
-  return h === -1n ? -2n : h;
+  const [hi, lo] = strHash32(s);
+  return BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo));
 }
 
-/** A name with its hash: the whole (signed 64-bit) value and its low 32 bits, which pick the first slot. */
+/** A name with its hash's two 32-bit halves (unsigned); the low one picks the first slot. */
 interface Hashed {
   key: string;
-  hash: bigint;
+  hi: number;
   lo: number;
 }
 
@@ -88,19 +127,31 @@ function hashOf(key: string): Hashed {
   let h = hashes.get(key);
   if (h === undefined) {
     if (hashes.size >= HASH_CACHE_LIMIT) hashes.clear();
-    const hash = pyStrHash(key);
-    h = { key, hash, lo: Number(BigInt.asUintN(32, hash)) };
+    const [hi, lo] = strHash32(key);
+    h = { key, hi, lo };
     hashes.set(key, h);
   }
   return h;
 }
 
 const LINEAR_PROBES = 9;
-const PERTURB_SHIFT = 5n;
-
-/** The next start slot after a run of probes from `i` (perturb: the hash as unsigned, shifted each time). */
-function jump(i: number, perturb: bigint, mask: number): number {
-  return Number((BigInt(i) * 5n + 1n + perturb) & BigInt(mask));
+/**
+ * The probe sequence after each run of linear probes: perturb (the hash as an unsigned 64-bit value) shifts
+ * right by 5 and the next start is `(i * 5 + 1 + perturb) & mask`; a mask below 2^31 needs only perturb's low
+ * half, kept with its high half as two numbers.
+ */
+class Perturb {
+  hi: number;
+  lo: number;
+  constructor(h: Hashed) {
+    this.hi = h.hi;
+    this.lo = h.lo;
+  }
+  next(i: number, mask: number): number {
+    this.lo = ((this.lo >>> 5) | (this.hi << 27)) >>> 0;
+    this.hi >>>= 5;
+    return (i * 5 + 1 + this.lo) & mask;
+  }
 }
 
 /** A CPython set table of str keys (no deletions, so no dummy slots). */
@@ -113,7 +164,7 @@ class PySetTable {
   add(h: Hashed): void {
     const { slots, mask } = this;
     let i = h.lo & mask;
-    let perturb = -1n;
+    const perturb = new Perturb(h);
     for (;;) {
       let probes = i + LINEAR_PROBES <= mask ? LINEAR_PROBES : 0;
       let e = i;
@@ -128,8 +179,7 @@ class PySetTable {
         if (k.key === h.key) return;
         e++;
       } while (probes-- > 0);
-      perturb = (perturb < 0n ? BigInt.asUintN(64, h.hash) : perturb) >> PERTURB_SHIFT;
-      i = jump(i, perturb, mask);
+      i = perturb.next(i, mask);
     }
   }
 
@@ -147,7 +197,7 @@ class PySetTable {
   private insertClean(h: Hashed): void {
     const { slots, mask } = this;
     let i = h.lo & mask;
-    let perturb = BigInt.asUintN(64, h.hash);
+    const perturb = new Perturb(h);
     for (;;) {
       const run = i + LINEAR_PROBES <= mask ? LINEAR_PROBES : 0;
       for (let j = 0; j <= run; j++) {
@@ -156,18 +206,28 @@ class PySetTable {
           return;
         }
       }
-      perturb >>= PERTURB_SHIFT;
-      i = jump(i, perturb, mask);
+      i = perturb.next(i, mask);
     }
   }
 }
 
 /** `list(set(names))` under `PYTHONHASHSEED=0` (CPython 3.11). */
 export function pySetList(names: readonly string[]): string[] {
-  if (names.length <= 1) return [...names];
-  if (names.length === 2 && names[0] === names[1]) return [names[0] as string];
+  return pySetUnion(names, []);
+}
+
+/** `list(set(a + b))` under `PYTHONHASHSEED=0` (CPython 3.11), without building `a + b`. */
+export function pySetUnion(a: readonly string[], b: readonly string[]): string[] {
+  const n = a.length + b.length;
+  if (n <= 1) return a.length ? [a[0] as string] : b.length ? [b[0] as string] : [];
+  if (n === 2) {
+    const x = (a.length ? a[0] : b[0]) as string;
+    const y = (b.length ? b[b.length - 1] : a[1]) as string;
+    if (x === y) return [x];
+  }
   const t = new PySetTable();
-  for (const n of names) t.add(hashOf(n));
+  for (const k of a) t.add(hashOf(k));
+  for (const k of b) t.add(hashOf(k));
   const out: string[] = [];
   for (const h of t.slots) if (h) out.push(h.key);
   return out;

@@ -3,7 +3,6 @@
 /** Characters Python's `str.split()`/`strip()` treat as whitespace (a regex class body). */
 export const PY_WS_CLASS =
   '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const SPLIT_RE = new RegExp(`[^${PY_WS_CLASS}]+`, 'g');
 
 /** True when UTF-16 code unit `c` is Python whitespace (none of them are surrogates). */
 export function isPyWs(c: number): boolean {
@@ -22,9 +21,19 @@ export function isPyWs(c: number): boolean {
   );
 }
 
-/** Python `s.split()`: runs of non-whitespace; `''.split()` is `[]`. */
+/** Python `s.split()`: runs of non-whitespace; `''.split()` is `[]` (one scan, no regular expression). */
 export function pySplit(s: string): string[] {
-  return s.match(SPLIT_RE) ?? [];
+  const out: string[] = [];
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isPyWs(s.charCodeAt(i))) i++;
+    if (i === n) break;
+    const start = i;
+    while (i < n && !isPyWs(s.charCodeAt(i))) i++;
+    out.push(s.slice(start, i));
+  }
+  return out;
 }
 
 /** Python `s.strip()`. */
@@ -42,10 +51,40 @@ export function pyIsBlank(s: string): boolean {
   return true;
 }
 
-/** `'\n'.join(line for line in s.split('\n') if line.strip() != '')`. */
+/**
+ * `'\n'.join(line for line in s.split('\n') if line.strip() != '')`, in one scan: kept lines are copied as
+ * runs (a text without blank lines comes back as is).
+ */
 export function dropBlankLines(s: string): string {
-  return s
-    .split('\n')
-    .filter((l) => !pyIsBlank(l))
-    .join('\n');
+  const n = s.length;
+  let out = '';
+  let runStart = -1; // start of the current run of kept lines
+  let runEnd = 0;
+  let allKept = true;
+  let start = 0;
+  while (start <= n) {
+    let end = s.indexOf('\n', start);
+    if (end < 0) end = n;
+    let blank = true;
+    for (let i = start; i < end; i++) {
+      if (!isPyWs(s.charCodeAt(i))) {
+        blank = false;
+        break;
+      }
+    }
+    if (blank) {
+      allKept = false;
+      if (runStart >= 0) {
+        out += (out !== '' ? '\n' : '') + s.slice(runStart, runEnd);
+        runStart = -1;
+      }
+    } else {
+      if (runStart < 0) runStart = start;
+      runEnd = end;
+    }
+    start = end + 1;
+  }
+  if (allKept) return s;
+  if (runStart >= 0) out += (out !== '' ? '\n' : '') + s.slice(runStart, runEnd);
+  return out;
 }
