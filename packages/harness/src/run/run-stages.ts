@@ -10,14 +10,7 @@ import { testPatchTargets } from '../files/patch.ts';
 import { frameLog } from '../grading/framing.ts';
 import type { OutputLimits } from '../sandbox/capture.ts';
 import type { ExecResult, Sandbox } from '../sandbox/sandbox.ts';
-import {
-  APPLY_TEST_PATCH,
-  appliedWith,
-  applyScript,
-  REMOVE_CREATED_FILES,
-  RESTORE_TEST_FILES,
-  REVERSED,
-} from './scripts.ts';
+import { appliedWith, applyScript, PREPARE_TEST_PATCH, prepareTestPatchArgs, REVERSED } from './scripts.ts';
 
 /** What runs in the sandbox. */
 export type StagePlan =
@@ -111,16 +104,17 @@ async function preTest(s: Sandbox, steps: string[], env: Record<string, string>,
   return { text, stage: stage('pre-test', failed ? 'failed' : 'ok', t0, `${steps.length} step(s)`, null) };
 }
 
-/** Restores the files the test patch touches to the base and applies it (file names and patch as data). */
+/**
+ * Restores the files the test patch touches to the base and applies it, in one process (file names and patch
+ * as data).
+ */
 async function applyTestPatch(s: Sandbox, testPatch: string): Promise<{ ok: boolean; output: string }> {
   const { existing, created } = testPatchTargets(testPatch);
-  let output = '';
-  if (existing.length) output += (await s.exec(RESTORE_TEST_FILES, { args: existing })).output;
-  if (created.length) output += (await s.exec(REMOVE_CREATED_FILES, { args: created })).output;
-  const r = await s.exec(APPLY_TEST_PATCH, {
+  const r = await s.exec(PREPARE_TEST_PATCH, {
+    args: prepareTestPatchArgs(existing, created),
     stdin: testPatch.endsWith('\n') ? testPatch : `${testPatch}\n`,
   });
-  return { ok: r.exitCode === 0, output: output + r.output };
+  return { ok: r.exitCode === 0, output: r.output };
 }
 
 /** Runs one attempt of `plan` in the started sandbox `s`, the test command limited to `timeoutS`. */
