@@ -4,13 +4,21 @@
  * input), run the test command under the sandbox's time limit. The grader frames the stored log itself
  * (grading/framing.ts) from the test command's own output stream and the exit status the runtime reports.
  */
+import { FaunError } from '@faun/kit';
 import type { ExecutionStage } from '@faun/schema';
 import { MSB_FIX_PATCH, MSB_FIX_RUN } from '../envs/published.ts';
 import { testPatchTargets } from '../files/patch.ts';
 import { frameLog } from '../grading/framing.ts';
 import type { OutputLimits } from '../sandbox/capture.ts';
 import type { ExecResult, Sandbox } from '../sandbox/sandbox.ts';
-import { appliedWith, applyScript, PREPARE_TEST_PATCH, prepareTestPatchArgs, REVERSED } from './scripts.ts';
+import {
+  appliedWith,
+  applyScript,
+  PREPARE_TEST_PATCH,
+  prepareTestPatchArgs,
+  REVERSED,
+  sh,
+} from './scripts.ts';
 
 /** What runs in the sandbox. */
 export type StagePlan =
@@ -49,6 +57,8 @@ export interface Attempt {
 
 const APPLY_TIMEOUT_MS = 120_000;
 const PATCH_PATH = 'faun-patch.diff';
+/** The exit status of the apply step when the patch file could not be written (apply.sh exits 0 to 3). */
+const WRITE_FAILED = 97;
 
 const stage = (
   name: string,
@@ -72,8 +82,13 @@ function pastLimit(r: ExecResult, limitMs: number, elapsed: number): boolean {
 async function applyModelPatch(s: Sandbox, patch: string, out: Attempt): Promise<boolean> {
   const t0 = performance.now();
   const path = `${s.scratch}/${PATCH_PATH}`;
-  await s.writeFile(path, patch.endsWith('\n') ? patch : `${patch}\n`);
-  const a = await s.exec(applyScript(s.workdir, path), { timeoutMs: APPLY_TIMEOUT_MS });
+  // one process writes the patch (standard input: data, never shell) and runs the apply chain on it
+  const a = await s.exec(`cat > ${sh(path)} || exit ${WRITE_FAILED}\n${applyScript(s.workdir, path)}`, {
+    stdin: patch.endsWith('\n') ? patch : `${patch}\n`,
+    timeoutMs: APPLY_TIMEOUT_MS,
+  });
+  if (a.exitCode === WRITE_FAILED)
+    throw new FaunError(`cannot write ${path} in the sandbox: ${a.output.trim()}`);
   out.applyOutput = a.output;
   out.applied = appliedWith(a.output);
   if (out.applied) {
