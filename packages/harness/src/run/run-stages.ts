@@ -1,7 +1,7 @@
 /**
- * The steps of one attempt in a started sandbox, each its own process as the test user: apply the model
- * patch (fallback chain), pre-test steps, restore the test files and apply the test patch (as data on standard
- * input), run the test command under the sandbox's time limit. The grader frames the stored log itself
+ * The steps of one attempt in a started sandbox, each its own process as the test user: write and apply the
+ * model patch (fallback chain), pre-test steps, restore the test files and apply the test patch (as data on
+ * standard input), run the test command under the sandbox's time limit. The grader frames the stored log itself
  * (grading/framing.ts) from the test command's own output stream and the exit status the runtime reports.
  */
 import { FaunError } from '@faun/kit';
