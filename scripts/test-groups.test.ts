@@ -2,7 +2,13 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { integrationFiles, integrationGroups, mergeTimings, usesContainers } from './test-groups.ts';
+import {
+  integrationFiles,
+  integrationGroups,
+  mergeTimings,
+  runsAlone,
+  usesContainers,
+} from './test-groups.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'faun-test-groups-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -35,16 +41,58 @@ test('integration files are found outside node_modules and split into the contai
     'packages/b/src/z.int.test.ts',
   ]);
   expect(integrationGroups(root, files)).toEqual([
-    { label: 'integration tests (containers)', files: ['packages/a/src/run.int.test.ts'] },
+    {
+      label: 'integration tests (containers)',
+      files: ['packages/a/src/run.int.test.ts'],
+      kind: 'containers',
+    },
     {
       label: 'integration tests (others)',
       files: ['apps/api/src/sse.int.test.ts', 'packages/b/src/z.int.test.ts'],
+      kind: 'others',
     },
   ]);
   // a group without files is left out
   expect(integrationGroups(root, ['apps/api/src/sse.int.test.ts']).map((g) => g.label)).toEqual([
     'integration tests (others)',
   ]);
+});
+
+test('a file with a `// alone: <why>` line runs alone; a mention elsewhere or without a reason does not count', () => {
+  expect(runsAlone('/** doc */\n// alone: a latency bound\nimport x from "y";')).toBe(true);
+  expect(runsAlone('// alone:\n')).toBe(false);
+  expect(runsAlone('const s = "// alone: no"; // alone: not at the start')).toBe(false);
+  expect(runsAlone('//alone: missing space')).toBe(false);
+  expect(runsAlone('await ensureDocker();')).toBe(false);
+});
+
+test('files that run alone leave the container group and the others for a group of their own', () => {
+  write({
+    'apps/api/src/load.int.test.ts': '// alone: a latency bound\nawait startTestServer();',
+    'packages/c/src/slow.int.test.ts': '// alone: timing\nawait ensureDocker();',
+    'packages/c/src/box.int.test.ts': 'await ensureDocker();',
+    'packages/c/src/srv.int.test.ts': 'await startTestServer();',
+  });
+  const files = [
+    'packages/c/src/srv.int.test.ts',
+    'packages/c/src/slow.int.test.ts',
+    'apps/api/src/load.int.test.ts',
+    'packages/c/src/box.int.test.ts',
+  ];
+  expect(integrationGroups(root, files)).toEqual([
+    {
+      label: 'integration tests (containers)',
+      files: ['packages/c/src/box.int.test.ts'],
+      kind: 'containers',
+    },
+    { label: 'integration tests (others)', files: ['packages/c/src/srv.int.test.ts'], kind: 'others' },
+    {
+      label: 'integration tests (alone)',
+      files: ['apps/api/src/load.int.test.ts', 'packages/c/src/slow.int.test.ts'],
+      kind: 'alone',
+    },
+  ]);
+  expect(integrationGroups(root, ['apps/api/src/load.int.test.ts']).map((g) => g.kind)).toEqual(['alone']);
 });
 
 test("merged timings take each group's figures for its own files only, over the old ones, sorted by path", () => {

@@ -1,8 +1,10 @@
 /**
- * The two groups integration test files run in (scripts/test.ts runs them side by side): files that start
- * containers (they call `ensureDocker`), whose time goes to builds and test runs inside containers, and the
- * rest (servers, browsers, child processes), whose time goes largely to waiting on them. Each group has its
- * own test processes, so a long container suite never holds back the others.
+ * The groups integration test files run in. Two run side by side (scripts/test.ts), each with its own test
+ * processes, so a long container suite never holds back the others: files that start containers (they call
+ * `ensureDocker`), whose time goes to builds and test runs inside containers, and the rest (servers,
+ * browsers, child processes), whose time goes largely to waiting on them. A third group runs after both, one
+ * file at a time: files with a `// alone: <why>` line, whose assertions (latency bounds) would measure the
+ * other suites' load on the machine.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +12,8 @@ import { join } from 'node:path';
 export interface Group {
   label: string;
   files: string[];
+  /** `containers` and `others` run side by side; `alone` after them, one file at a time. */
+  kind: 'containers' | 'others' | 'alone';
 }
 
 /** Whether a test file's source starts containers. */
@@ -17,15 +21,28 @@ export function usesContainers(source: string): boolean {
   return /\bensureDocker\b/.test(source);
 }
 
-/** Splits `files` (paths relative to `root`, sorted) into the container group and the others; empty groups are left out. */
+/** Whether a test file must run with no other test running: it has a line `// alone: <why>`. */
+export function runsAlone(source: string): boolean {
+  return /^\/\/ alone: \S/m.test(source);
+}
+
+/**
+ * Splits `files` (paths relative to `root`, sorted) into the container group, the others and the files that
+ * run alone (whether or not they start containers); empty groups are left out.
+ */
 export function integrationGroups(root: string, files: string[]): Group[] {
   const sorted = [...files].sort();
-  const containers = sorted.filter((f) => usesContainers(readFileSync(join(root, f), 'utf8')));
-  const others = sorted.filter((f) => !containers.includes(f));
-  return [
-    { label: 'integration tests (containers)', files: containers },
-    { label: 'integration tests (others)', files: others },
-  ].filter((g) => g.files.length > 0);
+  const source = new Map(sorted.map((f) => [f, readFileSync(join(root, f), 'utf8')]));
+  const alone = sorted.filter((f) => runsAlone(source.get(f)!));
+  const rest = sorted.filter((f) => !alone.includes(f));
+  const containers = rest.filter((f) => usesContainers(source.get(f)!));
+  const others = rest.filter((f) => !containers.includes(f));
+  const groups: Group[] = [
+    { label: 'integration tests (containers)', files: containers, kind: 'containers' },
+    { label: 'integration tests (others)', files: others, kind: 'others' },
+    { label: 'integration tests (alone)', files: alone, kind: 'alone' },
+  ];
+  return groups.filter((g) => g.files.length > 0);
 }
 
 /** Every `*.int.test.ts` under `root` outside node_modules, relative paths, sorted. */

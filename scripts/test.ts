@@ -1,21 +1,29 @@
 /**
  * Runs every `bun test` suite and ends with one plain closing line, `tests: N passed, N failed, N skipped`,
- * which CI reads. Three phases, so that a broken unit test is reported within a minute or two:
- *   1. unit tests (every `*.test.ts` that is not `*.int.test.ts`), files in parallel;
- *   2. the container images every integration suite shares (Docker engine, base and toolchain images), built
- *      once for the whole run instead of by whichever suite asks first;
- *   3. integration tests (`*.int.test.ts`: real servers, containers, browsers) in two groups side by side, each
- *      with its own test processes (scripts/test-groups.ts): the files that start containers, and the others;
- *      in each group files run in parallel, the slowest first (per-file durations from
- *      `scripts/test-timings.json`; refresh it with `--update-timings`).
+ * which CI reads. Unit tests come first, so that a broken one is reported within a minute or two:
+ *   1. unit tests (every `*.test.ts` that is not `*.int.test.ts`), files in parallel; beside them, the container
+ *      images every integration suite shares (Docker engine, base and toolchain images), built once for the
+ *      whole run instead of by whichever suite asks first, their output held back until the unit tests end;
+ *   2. integration tests (`*.int.test.ts`: real servers, containers, browsers) in two groups side by side, each
+ *      with its own test processes (scripts/test-groups.ts): the files that start containers, started as soon
+ *      as the images are ready (during the unit tests, if those take longer), and the others, started when the
+ *      unit tests end; in each group files run in parallel, the slowest first (per-file durations from
+ *      `scripts/test-timings.json`; refresh it with `--update-timings`);
+ *   3. the files marked `// alone: <why>` (latency bounds), one at a time with nothing else running.
  * Extra arguments (file filters, `-t pattern`, …) skip the phases and go to one plain `bun test`.
- * `FAUN_TEST_PARALLEL` sets the number of test processes of each phase and group (default: the number of cores,
- * at least 2).
+ * `FAUN_TEST_PARALLEL` sets the number of test processes of each phase and group but the last (default: the
+ * number of cores, at least 2).
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { integrationFiles, integrationGroups, mergeTimings, type Timings } from './test-groups.ts';
+import {
+  type Group,
+  integrationFiles,
+  integrationGroups,
+  mergeTimings,
+  type Timings,
+} from './test-groups.ts';
 
 const TIMINGS = join(import.meta.dir, 'test-timings.json');
 const INT = '**/*.int.test.ts';
@@ -29,50 +37,60 @@ interface Counts {
 }
 
 /**
- * Runs one command, streaming its output, and reads bun's closing counts from the tail of stderr. With
- * `prefix`, stderr is passed on whole lines at a time, each line prefixed (commands running side by side).
+ * Runs one command and reads bun's closing counts from the tail of stderr. Its stderr is passed on whole lines
+ * at a time, each line prefixed with `prefix` (commands running side by side); with `hold`, its output
+ * (stdout and stderr, with the opening and closing lines) is kept in `output` instead, for the caller to print
+ * in one piece.
  */
-async function run(label: string, cmd: string[], prefix = ''): Promise<Counts> {
+async function run(
+  label: string,
+  cmd: string[],
+  prefix = '',
+  hold = false,
+): Promise<Counts & { output: string }> {
   const started = Date.now();
-  console.error(`\n== ${label}: ${cmd.join(' ')}`);
-  const proc = Bun.spawn(cmd, { stdout: 'inherit', stderr: 'pipe', env: process.env });
+  const held: string[] = [];
+  const say = (text: string) => {
+    for (const line of text.split('\n')) hold ? held.push(line) : process.stderr.write(`${prefix}${line}\n`);
+  };
+  say(`\n== ${label}: ${cmd.join(' ')}`);
+  const proc = Bun.spawn(cmd, { stdout: hold ? 'pipe' : 'inherit', stderr: 'pipe', env: process.env });
+  const stdout = hold ? new Response(proc.stdout as ReadableStream).text() : Promise.resolve('');
   let tail = '';
   let partial = '';
   const decoder = new TextDecoder();
   for await (const chunk of proc.stderr) {
     const text = decoder.decode(chunk, { stream: true });
-    if (!prefix) process.stderr.write(chunk);
-    else {
-      const lines = (partial + text).split('\n');
-      partial = lines.pop() ?? '';
-      if (lines.length) process.stderr.write(lines.map((l) => `${prefix}${l}\n`).join(''));
-    }
+    const lines = (partial + text).split('\n');
+    partial = lines.pop() ?? '';
+    for (const l of lines) say(l);
     tail = (tail + text).slice(-20000);
   }
-  if (prefix && partial) process.stderr.write(`${prefix}${partial}\n`);
+  if (partial) say(partial);
   const code = await proc.exited;
   const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'm').exec(tail)?.[1] ?? 0);
   const c = { passed: count('pass'), failed: count('fail'), skipped: count('skip'), code };
   const secs = ((Date.now() - started) / 1000).toFixed(0);
   const what = /^\s*\d+ pass\b/m.test(tail) ? `${c.passed} passed, ${c.failed} failed` : `exit ${code}`;
-  console.error(`== ${label}: ${what} in ${secs} s`);
-  return c;
+  say(`== ${label}: ${what} in ${secs} s`);
+  const out = await stdout;
+  return { ...c, output: hold ? `${held.slice(0, 2).join('\n')}\n${out}${held.slice(2).join('\n')}\n` : '' };
 }
 
 const extra = process.argv.slice(2);
 const update = extra.includes('--update-timings');
 const filters = extra.filter((a) => a !== '--update-timings');
-const parallel = (timings: string) => [
-  `--parallel=${workers}`,
+const parallel = (timings: string, n = workers) => [
+  `--parallel=${n}`,
   `--timings=${timings}`,
   ...(update ? ['--update-timings'] : []),
 ];
 
 /**
- * The integration groups side by side. With `--update-timings` each group writes its own copy of the timings
- * file (two writers of one file would lose one's figures), merged into it when both are done.
+ * Every phase (see the top of this file). With `--update-timings` each integration group writes its own copy
+ * of the timings file (two writers of one file would lose one's figures), merged into it when all are done.
  */
-async function integration(): Promise<Counts[]> {
+async function phases(): Promise<Counts[]> {
   const root = join(import.meta.dir, '..');
   const groups = integrationGroups(root, integrationFiles(root));
   const tmp = mkdtempSync(join(tmpdir(), 'faun-timings-'));
@@ -82,15 +100,33 @@ async function integration(): Promise<Counts[]> {
       if (update) copyFileSync(TIMINGS, copy);
       return update ? copy : TIMINGS;
     });
-    const counts = await Promise.all(
-      groups.map((g, i) =>
-        run(
-          g.label,
-          ['bun', 'test', ...parallel(copies[i]!), ...g.files.map((f) => `./${f}`)],
-          `[${i + 1}] `,
-        ),
-      ),
+    const group = (kind: Group['kind']): Promise<Counts[]> => {
+      const i = groups.findIndex((g) => g.kind === kind);
+      const g = groups[i];
+      if (!g) return Promise.resolve([]);
+      const n = kind === 'alone' ? 1 : workers;
+      const cmd = ['bun', 'test', ...parallel(copies[i]!, n), ...g.files.map((f) => `./${f}`)];
+      return run(g.label, cmd, kind === 'alone' ? '' : `[${kind === 'containers' ? 1 : 2}] `).then((c) => [
+        c,
+      ]);
+    };
+    const unit = run(
+      'unit tests',
+      ['bun', 'test', ...parallel(TIMINGS), `--path-ignore-patterns=${INT}`],
+      '[u] ',
     );
+    const setup = run('shared images', ['bun', join(import.meta.dir, 'setup-services.ts')], '', true);
+    // the images' output once both have ended, so that it does not cut into the unit tests' report
+    let ended = 0;
+    const show = () => ++ended === 2 && setup.then((s) => process.stderr.write(s.output));
+    void setup.then(show);
+    const containers = setup.then((s) => (s.code === 0 ? group('containers') : [{ ...s, failed: 1 }]));
+    const others = unit.then(() => {
+      show();
+      return group('others');
+    });
+    const sideBySide = [await unit, ...(await containers), ...(await others)];
+    const counts = [...sideBySide, ...(await group('alone'))];
     if (update) {
       const read = (f: string) => JSON.parse(readFileSync(f, 'utf8')) as Timings;
       const measured = groups.map((g, i) => ({ files: g.files, timings: read(copies[i]!) }));
@@ -102,20 +138,11 @@ async function integration(): Promise<Counts[]> {
   }
 }
 
-const phases: Counts[] = [];
-if (filters.length) phases.push(await run('tests', ['bun', 'test', ...filters]));
-else {
-  phases.push(
-    await run('unit tests', ['bun', 'test', ...parallel(TIMINGS), `--path-ignore-patterns=${INT}`]),
-  );
-  const setup = await run('shared images', ['bun', join(import.meta.dir, 'setup-services.ts')]);
-  if (setup.code !== 0) phases.push({ ...setup, failed: 1 });
-  else phases.push(...(await integration()));
-}
-const sum = (k: keyof Counts) => phases.reduce((n, p) => n + p[k], 0);
+const counts: Counts[] = filters.length ? [await run('tests', ['bun', 'test', ...filters])] : await phases();
+const sum = (k: keyof Counts) => counts.reduce((n, p) => n + p[k], 0);
 console.log(`\ntests: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped`);
-if (sum('passed') === 0 && phases.every((p) => p.code === 0)) {
+if (sum('passed') === 0 && counts.every((p) => p.code === 0)) {
   console.error('no test ran');
   process.exit(1);
 }
-process.exit(phases.every((p) => p.code === 0) && sum('failed') === 0 ? 0 : 1);
+process.exit(counts.every((p) => p.code === 0) && sum('failed') === 0 ? 0 : 1);

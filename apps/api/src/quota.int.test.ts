@@ -1,9 +1,13 @@
 /**
  * Quotas are taken in the same transaction as the run they admit — exact under concurrent submissions on
  * PGlite and on PostgreSQL — and count submissions: deleting a run gives nothing back. Deleting a run
- * cancels its queued jobs and aborts its running one, and the deletion is recorded.
+ * cancels its queued jobs and aborts its running one, and the deletion is recorded. The scoring item quota
+ * lives in the database: a restart does not reset it.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ScoreTaskFn } from '@faun/jobs';
 import { ensurePostgres, type ServiceHandle } from '@faun/services';
 import { eq } from 'drizzle-orm';
@@ -86,3 +90,28 @@ test('deleting a run cancels its queued jobs, aborts the running one and records
     await s.close();
   }
 }, 60_000);
+
+test('the scoring item quota survives a restart', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'faun-api-scoreq-'));
+  const db = join(root, 'db');
+  const items = flItems(6);
+  const json = { items, predictions: flPredictions(items, () => true), bootstrap: 0 };
+  try {
+    const first = await startTestServer({ db });
+    const token = await first.newKey({ name: 'ten', itemsPerDay: 10 });
+    expect((await first.req('/v1/score/fl', { method: 'POST', json, token })).status).toBe(200);
+    await first.close();
+    const second = await startTestServer({ db });
+    try {
+      const r = await second.req('/v1/score/fl', { method: 'POST', json, token });
+      expect(r.status).toBe(429);
+      expect(await r.json()).toMatchObject({ error: { details: { quota: 'items_per_day', used: 6 } } });
+      const four = { items: items.slice(0, 4), predictions: json.predictions.slice(0, 4), bootstrap: 0 };
+      expect((await second.req('/v1/score/fl', { method: 'POST', json: four, token })).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -129,7 +129,7 @@ describe('faun crawl (child process)', () => {
     expect(await spawnCrawl(db, ALL).exited).toBe(0);
     expect(referenceHash).not.toBe('');
     expect(await hashOf(db)).toBe(referenceHash);
-  }, 60_000);
+  }, 120_000);
 
   test('unknown repository: exit 1, a 404 message, no store written', async () => {
     const db = join(dir, 'unknown.duckdb');

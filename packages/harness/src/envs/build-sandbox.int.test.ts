@@ -65,6 +65,26 @@ const tcp = (host: string, port: number | string) =>
   `(timeout 8 bash -c 'exec 3<>/dev/tcp/${host}/${port}; head -c 10 <&3' 2>&1 && echo connected || echo "no connection ($?)") | tr '\\n' ' '`;
 const py = (code: string) => `python3 -c "${code}" 2>&1 | tail -1`;
 
+/**
+ * One build step that runs each probe side by side (most wait on a refusal or a time-out), the output of each
+ * in /probe/<name>.
+ */
+const sideBySide = (probes: Record<string, string>) =>
+  `mkdir -p /probe && ${Object.entries(probes)
+    .map(([name, cmd]) => `(${cmd}) > /probe/${name} &`)
+    .join(' ')} wait`;
+
+/** Every file in /probe of image `ref`, read with one container: name → content, trimmed. */
+async function readProbes(ref: string): Promise<Record<string, string>> {
+  const list = 'cd /probe && for f in *; do printf "%s\\0" "$f"; cat "$f"; printf "\\0"; done';
+  const r = await docker(['run', '--rm', '--network', 'none', ref, 'sh', '-c', list]);
+  expect(r.code).toBe(0);
+  const parts = r.out.split('\0');
+  const probes: Record<string, string> = {};
+  for (let i = 0; i + 1 < parts.length; i += 2) probes[parts[i]!] = parts[i + 1]!.trim();
+  return probes;
+}
+
 test('a build step reaches no host service, no other host, only the registries, under limits', async () => {
   const ca = '/etc/ssl/certs/faun-build-ca.crt';
   const fetchPy = (url: string) =>
@@ -78,19 +98,22 @@ test('a build step reaches no host service, no other host, only the registries, 
     apt: ['jq'], // from the Debian mirror, through the proxy
     registryBuild: true,
     envSetup: [
-      'mkdir -p /probe',
-      `${tcp('127.0.0.1', loopPort)} > /probe/loopback`,
-      `${tcp(gateway, gwPort)} > /probe/gateway`,
-      `${tcp(registryIp, 80)} > /probe/direct`,
-      '(getent hosts registry.npmjs.org || echo "no resolution ($?)") > /probe/dns',
-      `${fetchPy('http://example.com/')} > /probe/other-host`,
-      `${fetchPy(`http://${gateway}:${gwPort}/`)} > /probe/gateway-via-proxy`,
-      `${fetchPy('https://registry.npmjs.org/left-pad')} > /probe/npm`,
-      'jq --version > /probe/jq',
-      'grep CapEff /proc/self/status > /probe/caps',
-      '(cat /sys/fs/cgroup/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids/pids.max) > /probe/pids',
-      '(cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes) > /probe/mem',
-      'grep NoNewPrivs /proc/self/status > /probe/nnp',
+      sideBySide({
+        loopback: tcp('127.0.0.1', loopPort),
+        gateway: tcp(gateway, gwPort),
+        direct: tcp(registryIp, 80),
+        dns: 'getent hosts registry.npmjs.org || echo "no resolution ($?)"',
+        'other-host': fetchPy('http://example.com/'),
+        'gateway-via-proxy': fetchPy(`http://${gateway}:${gwPort}/`),
+        npm: fetchPy('https://registry.npmjs.org/left-pad'),
+      }),
+      [
+        'jq --version > /probe/jq',
+        'grep CapEff /proc/self/status > /probe/caps',
+        '(cat /sys/fs/cgroup/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids/pids.max) > /probe/pids',
+        '(cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes) > /probe/mem',
+        'grep NoNewPrivs /proc/self/status > /probe/nnp',
+      ].join(' && '),
     ],
     install: [
       `${tcp('127.0.0.1', loopPort)} > /probe/inst-loopback`,
@@ -105,26 +128,25 @@ test('a build step reaches no host service, no other host, only the registries, 
   made.push(envTag(spec), env.ref);
   const envImage = (await docker(['image', 'inspect', '--format', '{{.Parent}}', env.ref])).out.trim();
   expect(envImage.length).toBeGreaterThan(0);
-  const read = async (f: string) =>
-    (await docker(['run', '--rm', '--network', 'none', env.ref, 'cat', `/probe/${f}`])).out.trim();
-  const probes: Record<string, string> = {};
-  for (const f of [
-    'loopback',
-    'gateway',
-    'direct',
-    'dns',
-    'other-host',
-    'gateway-via-proxy',
-    'npm',
-    'jq',
-    'caps',
-    'pids',
-    'mem',
-    'nnp',
-    'inst-loopback',
-    'inst-caps',
-  ])
-    probes[f] = await read(f);
+  const probes = await readProbes(env.ref);
+  expect(Object.keys(probes).sort()).toEqual(
+    [
+      'loopback',
+      'gateway',
+      'direct',
+      'dns',
+      'other-host',
+      'gateway-via-proxy',
+      'npm',
+      'jq',
+      'caps',
+      'pids',
+      'mem',
+      'nnp',
+      'inst-loopback',
+      'inst-caps',
+    ].sort(),
+  );
   console.log(JSON.stringify(probes, null, 1));
   // nothing on the host was reached, directly or through the proxy
   expect(hits).toEqual([]);
@@ -155,7 +177,8 @@ test('the probe is not blind: with --build-network host the same step reaches th
     versions: null,
     toolchain: 'python',
     apt: [],
-    envSetup: [`mkdir -p /probe && ${tcp('127.0.0.1', loopPort)} > /probe/loopback`],
+    // the same side-by-side step as the contained build's, so that its probes are known to see a leak
+    envSetup: [sideBySide({ loopback: tcp('127.0.0.1', loopPort) })],
     install: [],
     testCmd: 'true',
     parser: 'pytest',
@@ -164,9 +187,9 @@ test('the probe is not blind: with --build-network host the same step reaches th
   const backend = new DockerBackend(`build-host-${process.pid}`, { buildNetwork: 'host' });
   const env = await backend.prepare(fx.instance, spec, fx.dir, () => {});
   made.push(envTag(spec), env.ref);
-  const r = await docker(['run', '--rm', '--network', 'none', env.ref, 'cat', '/probe/loopback']);
-  expect(r.out).toContain('faun-probe');
-  expect(r.out).toContain('connected');
+  const probes = await readProbes(env.ref);
+  expect(probes.loopback).toContain('faun-probe');
+  expect(probes.loopback).toContain('connected');
   expect(hits.slice(before)).toEqual([`127.0.0.1:${loopPort}`]);
 }, 600_000);
 
@@ -187,8 +210,7 @@ test('with --build-network none a build step has no network at all, not even the
   const backend = new DockerBackend(`build-none-${process.pid}`, { buildNetwork: 'none' });
   const env = await backend.prepare(fx.instance, spec, fx.dir, () => {});
   made.push(envTag(spec), env.ref);
-  const read = async (f: string) =>
-    (await docker(['run', '--rm', '--network', 'none', env.ref, 'cat', `/probe/${f}`])).out.trim();
-  expect(await read('direct')).toMatch(/Network is unreachable.*no connection \(1\)/);
-  expect(await read('proxy')).toBe('0');
+  const probes = await readProbes(env.ref);
+  expect(probes.direct).toMatch(/Network is unreachable.*no connection \(1\)/);
+  expect(probes.proxy).toBe('0');
 }, 600_000);

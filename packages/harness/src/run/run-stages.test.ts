@@ -131,3 +131,12 @@ test('the patch and the test patch reach the sandbox as data: file names are arg
   expect(listing).toContain(evil);
   expect(listing).not.toContain('pwned\n');
 });
+
+test('a model patch that cannot be written to the scratch folder is an error, not a patch that failed to apply', async () => {
+  await inSandbox(async (s) => {
+    const unwritable = Object.create(s, { scratch: { value: join(root, 'no-such-folder') } }) as LocalSandbox;
+    await expect(runStages(unwritable, plan({ patch: patchOf('three', '3') }), 30)).rejects.toThrow(
+      /cannot write .*no-such-folder\/faun-patch\.diff in the sandbox/,
+    );
+  });
+});

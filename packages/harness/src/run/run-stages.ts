@@ -1,9 +1,10 @@
 /**
- * The steps of one attempt in a started sandbox, each its own process as the test user: apply the model
- * patch (fallback chain), pre-test steps, restore the test files and apply the test patch (as data on standard
- * input), run the test command under the sandbox's time limit. The grader frames the stored log itself
+ * The steps of one attempt in a started sandbox, each its own process as the test user: write and apply the
+ * model patch (fallback chain), pre-test steps, restore the test files and apply the test patch (as data on
+ * standard input), run the test command under the sandbox's time limit. The grader frames the stored log itself
  * (grading/framing.ts) from the test command's own output stream and the exit status the runtime reports.
  */
+import { FaunError } from '@faun/kit';
 import type { ExecutionStage } from '@faun/schema';
 import { MSB_FIX_PATCH, MSB_FIX_RUN } from '../envs/published.ts';
 import { testPatchTargets } from '../files/patch.ts';
@@ -11,12 +12,12 @@ import { frameLog } from '../grading/framing.ts';
 import type { OutputLimits } from '../sandbox/capture.ts';
 import type { ExecResult, Sandbox } from '../sandbox/sandbox.ts';
 import {
-  APPLY_TEST_PATCH,
   appliedWith,
   applyScript,
-  REMOVE_CREATED_FILES,
-  RESTORE_TEST_FILES,
+  PREPARE_TEST_PATCH,
+  prepareTestPatchArgs,
   REVERSED,
+  sh,
 } from './scripts.ts';
 
 /** What runs in the sandbox. */
@@ -56,6 +57,8 @@ export interface Attempt {
 
 const APPLY_TIMEOUT_MS = 120_000;
 const PATCH_PATH = 'faun-patch.diff';
+/** The exit status of the apply step when the patch file could not be written (apply.sh exits 0 to 3). */
+const WRITE_FAILED = 97;
 
 const stage = (
   name: string,
@@ -79,8 +82,13 @@ function pastLimit(r: ExecResult, limitMs: number, elapsed: number): boolean {
 async function applyModelPatch(s: Sandbox, patch: string, out: Attempt): Promise<boolean> {
   const t0 = performance.now();
   const path = `${s.scratch}/${PATCH_PATH}`;
-  await s.writeFile(path, patch.endsWith('\n') ? patch : `${patch}\n`);
-  const a = await s.exec(applyScript(s.workdir, path), { timeoutMs: APPLY_TIMEOUT_MS });
+  // one process writes the patch (standard input: data, never shell) and runs the apply chain on it
+  const a = await s.exec(`cat > ${sh(path)} || exit ${WRITE_FAILED}\n${applyScript(s.workdir, path)}`, {
+    stdin: patch.endsWith('\n') ? patch : `${patch}\n`,
+    timeoutMs: APPLY_TIMEOUT_MS,
+  });
+  if (a.exitCode === WRITE_FAILED)
+    throw new FaunError(`cannot write ${path} in the sandbox: ${a.output.trim()}`);
   out.applyOutput = a.output;
   out.applied = appliedWith(a.output);
   if (out.applied) {
@@ -111,16 +119,17 @@ async function preTest(s: Sandbox, steps: string[], env: Record<string, string>,
   return { text, stage: stage('pre-test', failed ? 'failed' : 'ok', t0, `${steps.length} step(s)`, null) };
 }
 
-/** Restores the files the test patch touches to the base and applies it (file names and patch as data). */
+/**
+ * Restores the files the test patch touches to the base and applies it, in one process (file names and patch
+ * as data).
+ */
 async function applyTestPatch(s: Sandbox, testPatch: string): Promise<{ ok: boolean; output: string }> {
   const { existing, created } = testPatchTargets(testPatch);
-  let output = '';
-  if (existing.length) output += (await s.exec(RESTORE_TEST_FILES, { args: existing })).output;
-  if (created.length) output += (await s.exec(REMOVE_CREATED_FILES, { args: created })).output;
-  const r = await s.exec(APPLY_TEST_PATCH, {
+  const r = await s.exec(PREPARE_TEST_PATCH, {
+    args: prepareTestPatchArgs(existing, created),
     stdin: testPatch.endsWith('\n') ? testPatch : `${testPatch}\n`,
   });
-  return { ok: r.exitCode === 0, output: output + r.output };
+  return { ok: r.exitCode === 0, output: r.output };
 }
 
 /** Runs one attempt of `plan` in the started sandbox `s`, the test command limited to `timeoutS`. */

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appliedWith, applyScript, evalScript, sh } from './scripts.ts';
+import {
+  appliedWith,
+  applyScript,
+  evalScript,
+  PREPARE_TEST_PATCH,
+  prepareTestPatchArgs,
+  sh,
+} from './scripts.ts';
 
 let dir = '';
 const git = (...args: string[]) => {
@@ -99,4 +106,48 @@ test('evalScript records the steps in the order they run, the test patch as a he
 
 test('sh quotes single quotes', () => {
   expect(Bun.spawnSync(['bash', '-c', `echo ${sh("a'b c")}`]).stdout.toString()).toBe("a'b c\n");
+});
+
+describe('PREPARE_TEST_PATCH', () => {
+  const testPatch = `${fix}diff --git a/new test.txt b/new test.txt
+new file mode 100644
+--- /dev/null
++++ b/new test.txt
+@@ -0,0 +1 @@
++from the test patch
+`;
+  const run = (existing: string[], created: string[], patch: string) => {
+    const r = Bun.spawnSync(
+      ['bash', '-c', PREPARE_TEST_PATCH, 'bash', ...prepareTestPatchArgs(existing, created)],
+      { cwd: dir, stdin: new TextEncoder().encode(patch) },
+    );
+    return { code: r.exitCode, out: r.stdout.toString() + r.stderr.toString() };
+  };
+  const cleanUp = () => {
+    git('reset', '-q', '--hard');
+    rmSync(join(dir, 'new test.txt'), { force: true });
+  };
+
+  test('restores the existing files, removes the created ones, then applies the patch from standard input', () => {
+    // the model patch edited the test file and wrote the one the test patch creates
+    writeFileSync(join(dir, 'calc.txt'), 'edited by the model\n');
+    writeFileSync(join(dir, 'new test.txt'), 'written by the model\n');
+    const r = run(['calc.txt'], ['new test.txt'], testPatch);
+    expect(r).toEqual({ code: 0, out: '' });
+    expect(readFileSync(join(dir, 'calc.txt'), 'utf8')).toBe('one\ntwo\nTHREE\nfour\nfive\nsix\nseven\n');
+    expect(readFileSync(join(dir, 'new test.txt'), 'utf8')).toBe('from the test patch\n');
+    cleanUp();
+  });
+
+  test('without files to restore or remove it only applies; a patch that does not apply fails it', () => {
+    expect(run([], [], fix).code).toBe(0);
+    expect(readFileSync(join(dir, 'calc.txt'), 'utf8')).toContain('THREE');
+    cleanUp();
+    writeFileSync(join(dir, 'new test.txt'), 'in the way\n');
+    // not restored: the patch meets an unexpected file
+    const r = run([], [], testPatch);
+    expect(r.code).not.toBe(0);
+    expect(r.out).toContain('new test.txt');
+    cleanUp();
+  });
 });

@@ -72,12 +72,31 @@ export const RESTORE_TEST_FILES = 'git checkout -q HEAD -- "$@" 2>/dev/null || g
 export const REMOVE_CREATED_FILES = 'rm -rf -- "$@"';
 /** Applies the test patch read from standard input. */
 export const APPLY_TEST_PATCH = 'git apply --whitespace=nowarn -';
+/**
+ * The three above as one process (bash): restores the test patch's existing files to the base, removes the
+ * files it creates and applies it from standard input. Argument 1 is the number of existing files, which
+ * follow it; the created files come last. Its exit status is the apply's.
+ */
+export const PREPARE_TEST_PATCH = [
+  'n=$1; shift',
+  'existing=("${@:1:n}"); created=("${@:n+1}")',
+  `if ((\${#existing[@]})); then set -- "\${existing[@]}"; ${RESTORE_TEST_FILES}; fi`,
+  `if ((\${#created[@]})); then set -- "\${created[@]}"; ${REMOVE_CREATED_FILES}; fi`,
+  APPLY_TEST_PATCH,
+].join('\n');
+
+/** The arguments of PREPARE_TEST_PATCH for the test patch's `existing` and `created` files. */
+export const prepareTestPatchArgs = (existing: string[], created: string[]) => [
+  String(existing.length),
+  ...existing,
+  ...created,
+];
 
 /**
  * eval.sh, the record of what ran, in the order it ran — pre-test steps, test files restored to the base, the
  * test patch applied, the test command between SWE-bench's markers with its exit code — as one script a
  * reader (or SWE-bench's own tools) can follow. faun does not execute this file: each step runs as its own
- * process in the sandbox, and the markers and exit code of the stored log are written by the grader.
+ * process in the sandbox (the restores and the test patch's apply as one, PREPARE_TEST_PATCH), and the markers and exit code of the stored log are written by the grader.
  */
 export function evalScript(input: EvalScriptInput): string {
   const { existing, created } = testPatchTargets(input.testPatch);

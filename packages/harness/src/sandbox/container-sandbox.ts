@@ -91,26 +91,36 @@ export function sandboxRunArgs(
 }
 
 /**
- * Copies `paths` of `image` (owners, modes, times and links kept as far as the test user may) into the
- * started container's memory file systems: read from a created, never started container of the image and
- * unpacked there by tar as the test user, so the bytes count against the quota as any write does.
+ * A created, never started container of `image`, the source `fillFromImage` reads from (created while the
+ * sandbox itself starts).
  */
-async function fillFromImage(
-  image: string,
-  container: string,
-  paths: string[],
-  diskMb: number,
-  labels: Record<string, string>,
-): Promise<void> {
+async function createHelper(image: string, labels: Record<string, string>): Promise<string> {
   const labelArgs = Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
   const made = await docker(['create', '--network', 'none', '--entrypoint', 'true', ...labelArgs, image]);
   const helper = made.out.trim().split('\n').pop() ?? '';
   if (made.code !== 0 || !/^[0-9a-f]{12,64}$/.test(helper))
     throw new FaunError(`could not read the work tree of ${image}: ${made.out.trim()}`);
+  return helper;
+}
+
+/**
+ * Copies `paths` of `image` (owners, modes, times and links kept as far as the test user may) into the
+ * started container's memory file systems, all at once: read from `helper` (createHelper, removed here) and
+ * unpacked there by tar as the test user, so the bytes count against the quota as any write does.
+ */
+async function fillFromImage(
+  helper: Promise<string>,
+  image: string,
+  container: string,
+  paths: string[],
+  diskMb: number,
+): Promise<void> {
+  const id = await helper;
   try {
-    for (const path of paths) await copyInto(helper, container, path, image, diskMb);
+    const copied = await Promise.allSettled(paths.map((p) => copyInto(id, container, p, image, diskMb)));
+    for (const c of copied) if (c.status === 'rejected') throw c.reason;
   } finally {
-    await docker(['rm', '-f', '-v', helper]);
+    await docker(['rm', '-f', '-v', id]);
   }
 }
 
@@ -163,13 +173,17 @@ export async function startContainer(
 ): Promise<Sandbox> {
   const workdir = env.workdir ?? WORKDIR;
   const { tag, baseId } = await ensureSandboxImage(env.ref, log);
+  const helper = createHelper(tag, labels);
+  helper.catch(() => {}); // awaited below; a failure is reported there
   const r = await docker(sandboxRunArgs(tag, workdir, opts.limits, labels, opts.localHosts));
   const id = r.out.trim().split('\n').pop() ?? '';
-  if (r.code !== 0 || !/^[0-9a-f]{64}$/.test(id))
+  if (r.code !== 0 || !/^[0-9a-f]{64}$/.test(id)) {
+    await helper.then((h) => docker(['rm', '-f', '-v', h])).catch(() => {});
     throw new FaunError(`could not start a sandbox of ${env.ref}: ${r.out.trim().slice(-1000)}`);
+  }
   const box = new ContainerSandbox(id, workdir, baseId);
   try {
-    await fillFromImage(tag, id, [workdir, TEST_USER.home], diskQuotaMb(opts.limits), labels);
+    await fillFromImage(helper, tag, id, [workdir, TEST_USER.home], diskQuotaMb(opts.limits));
     if (opts.network === 'tarpit') await attachTarpit(id);
   } catch (e) {
     await box.dispose().catch(() => {});
@@ -295,14 +309,11 @@ export class ContainerSandbox implements Sandbox {
   }
 
   async infraProblem(): Promise<string | null> {
-    const r = await docker(['inspect', '--format', '{{.State.OOMKilled}} {{.State.Running}}', this.id]);
-    if (r.code !== 0) return `container vanished: ${r.out.trim()}`;
-    const [oom, running] = r.out.trim().split(' ');
-    if (oom === 'true') return 'oom: the container hit its memory limit';
-    if (running !== 'true' && !this.killed) return 'container stopped unexpectedly';
-    if (running === 'true') {
-      // cgroup v2 memory.events, or v1 memory.oom_control: a process in the container was OOM-killed.
-      const ev = await docker([
+    // the state and, read at the same time, cgroup v2 memory.events or v1 memory.oom_control (a process in
+    // the container was OOM-killed; read only when the container still runs)
+    const [r, ev] = await Promise.all([
+      docker(['inspect', '--format', '{{.State.OOMKilled}} {{.State.Running}}', this.id]),
+      docker([
         'exec',
         '-u',
         TEST_USER_SPEC,
@@ -310,7 +321,13 @@ export class ContainerSandbox implements Sandbox {
         'sh',
         '-c',
         `cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null | grep -E '^oom_kill ' || true`,
-      ]);
+      ]),
+    ]);
+    if (r.code !== 0) return `container vanished: ${r.out.trim()}`;
+    const [oom, running] = r.out.trim().split(' ');
+    if (oom === 'true') return 'oom: the container hit its memory limit';
+    if (running !== 'true' && !this.killed) return 'container stopped unexpectedly';
+    if (running === 'true') {
       const n = Number(/oom_kill (\d+)/.exec(ev.out)?.[1] ?? 0);
       if (n > 0) return `oom: ${n} process(es) in the container were killed for memory`;
     }
