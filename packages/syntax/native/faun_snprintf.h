@@ -13,6 +13,21 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * When set (faun_runtime.c, while it prints a tree once into a buffer of its own), no snprintf writes at or
+ * past this address, whatever limit it is given: the printer passes its whole buffer's size with every
+ * piece, which only the exact-size second pass of ts_node_string could trust.
+ */
+static _Thread_local char *faun_snprintf_end;
+
+/* `limit` held to the bytes left before faun_snprintf_end. */
+static inline size_t faun_limit(const char *buf, size_t limit) {
+  if (!faun_snprintf_end) return limit;
+  if (buf >= faun_snprintf_end) return 0;
+  size_t room = (size_t)(faun_snprintf_end - buf);
+  return limit < room ? limit : room;
+}
+
 /* Appends `len` bytes of `s` at logical position `*n` of a `limit`-byte buffer (what fits, as snprintf). */
 static inline void faun_put(char *buf, size_t limit, size_t *n, const char *s, size_t len) {
   if (*n + 1 < limit) {
@@ -24,6 +39,7 @@ static inline void faun_put(char *buf, size_t limit, size_t *n, const char *s, s
 
 static int faun_snprintf(char *buf, size_t limit, const char *fmt, ...) {
   va_list ap;
+  limit = faun_limit(buf, limit);
   for (const char *f = fmt; *f; f++)
     if (f[0] == '%' && f[1] != 's') {
       va_start(ap, fmt);

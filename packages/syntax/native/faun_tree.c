@@ -19,6 +19,8 @@
 #endif
 
 const TSLanguage *FAUN_TS_LANGUAGE(void);
+/* ts_node_string's text, printed once (faun_runtime.c). */
+const char *faun_ts_node_string_once(TSNode self, uint32_t *len);
 
 static _Thread_local TSParser *parser;
 static _Thread_local uint8_t *block;    /* the node arrays, laid out by `cap` (see faun_ts_cap) */
@@ -234,9 +236,9 @@ int32_t faun_ts_parse(const char *src, uint32_t len, uint32_t max_depth) {
   }
   ts_tree_cursor_delete(&cur);
   if (result == 0) {
-    char *s = ts_node_string(root);
-    if (!s || !append_string(s, (uint32_t)strlen(s))) result = -2;
-    free(s);
+    uint32_t root_bytes = 0;
+    const char *s = faun_ts_node_string_once(root, &root_bytes);
+    if (!s || !append_string(s, root_bytes)) result = -2;
     root_len = strings_len;
     /* offsets are bytes here and UTF-16 units in JS: equal for ASCII, which the printer writes */
     for (uint32_t i = 0; result == 0 && i < root_len; i++)

@@ -41,6 +41,8 @@ const RUNTIME_PKG = 'tree-sitter';
 const GLUE = resolve(import.meta.dir, '../native/faun_tree.c');
 /** Included ahead of the runtime's lib.c (a faster snprintf with the same results; see the file). */
 const RUNTIME_PRELUDE = resolve(import.meta.dir, '../native/faun_snprintf.h');
+/** The runtime's translation unit: lib.c and a one-pass S-expression printer (see the file). */
+const RUNTIME_UNIT = resolve(import.meta.dir, '../native/faun_runtime.c');
 
 /** Why a native library could not be had (the WASM path is used then). */
 export class NativeBuildError extends Error {
@@ -139,7 +141,9 @@ function buildPaths(lang: SyntaxLang, flavour: Flavour): BuildPaths {
   const cc = process.env.FAUN_CC || 'cc';
   const flags = FLAVOURS[flavour];
   const machine = flavour === 'tuned' ? `|${processorId()}` : '';
-  const prelude = Bun.hash(readFileSync(RUNTIME_PRELUDE)).toString(16);
+  const prelude = Bun.hash(
+    readFileSync(RUNTIME_PRELUDE, 'utf8') + readFileSync(RUNTIME_UNIT, 'utf8'),
+  ).toString(16);
   const rtKey = `${RUNTIME_PKG}@${packageVersion(rtDir)}-${process.platform}-${process.arch}-${cc}|${flags.join(' ')}${machine}|${prelude}`;
   const key = Bun.hash(`${rtKey}|${g.pkg}@${packageVersion(gDir)}|${g.dir}|`).toString(16);
   const glueKey = Bun.hash(readFileSync(GLUE)).toString(16);
@@ -205,7 +209,7 @@ async function buildFlavour(lang: SyntaxLang, flavour: Flavour): Promise<string>
       '-include',
       RUNTIME_PRELUDE,
       '-c',
-      join(lib, 'src/lib.c'),
+      RUNTIME_UNIT,
       '-o',
       t,
     ]);

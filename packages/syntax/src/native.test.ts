@@ -108,4 +108,19 @@ describe('native parser', () => {
       wasm(big, 'go'),
     );
   });
+
+  test('an S-expression past the print buffer (printed again into a larger one) equals ts_node_string', () => {
+    if (!isNative('java')) return;
+    // ~250 KB of S-expression: more than the 64 KB the one-pass printer starts with
+    const body = Array.from({ length: 1500 }, (_, i) => `int f${i}(int a) { return a * ${i} + g(a); }`);
+    const big = `class A {\n${body.join('\n')}\n}\n`;
+    const small = 'class B { int x = 1 # ; }';
+    for (const code of [small, big, small, `${big}}`]) {
+      const got = parseFlat(code, 'java') as NonNullable<ReturnType<typeof parseFlat>>;
+      const want = wasm(code, 'java');
+      expect(got.tree.rootString.length).toBe(want.rootString.length);
+      expect(snapshot(got.tree)).toEqual(want);
+    }
+    expect(wasm(big, 'java').rootString.length).toBeGreaterThan(200_000);
+  });
 });
