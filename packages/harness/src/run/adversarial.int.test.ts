@@ -39,7 +39,10 @@ test('malformed, reversed, escaping, looping, forging, fork-bombing and memory-h
     backend: new DockerBackend('adv'),
     workers: 2,
     timeoutS: TIMEOUT_S,
-    limits: { cpus: 1, memoryMb: 512, pids: 128 },
+    // A small memory limit: the hog reaches it within ~1 s even on a loaded machine (first touches of fresh
+    // memory run at ~80 MB/s at load 10 here, so 512 MB took 6-8 s, past TIMEOUT_S); the fork bomb's 128
+    // processes stay under it (a plain Python one: ~40 MB), and so does pytest.
+    limits: { cpus: 1, memoryMb: 160, pids: 128 },
     repoDirs: { [fx.repo]: fx.dir },
     log: (l) => logged.push(l),
   };
@@ -63,6 +66,8 @@ test('malformed, reversed, escaping, looping, forging, fork-bombing and memory-h
   expect(by.fork_bomb!.duration_s).toBeLessThan(TIMEOUT_S + 10);
   expect(by.memory_hog).toMatchObject({ outcome: 'infra_error', resolved_status: null });
   expect(by.memory_hog?.error).toContain('oom');
+  // killed by the memory limit, not by the time limit
+  expect(by.memory_hog?.stages?.at(-1)).toMatchObject({ name: 'tests', detail: 'exit 137' });
   // Infrastructure failures are retried once (and only those).
   expect(logged.filter((l) => l.includes('retrying once'))).toEqual([
     expect.stringMatching(/^memory_hog: infrastructure failure \(oom/),
