@@ -378,6 +378,13 @@ function parityStep(r: RepoRun, instances: Record<string, unknown>[]) {
   );
 }
 
+/**
+ * The empty and test-revert controls run their tests (`--run-empty`: a control that is graded without a run
+ * cannot fail), once (`--reruns 0`: a re-run can only turn a failure into a flake, never a control's failure
+ * into a pass).
+ */
+const CONTROL_FLAGS = ['--run-empty', '--reruns', '0'];
+
 /** faun verify of `instancesFile` with `pred` as run `runId`; the resolved instance ids. */
 async function verifyRun(r: RepoRun, instancesFile: string, pred: string, runId: string): Promise<string[]> {
   const { work } = r;
@@ -395,6 +402,7 @@ async function verifyRun(r: RepoRun, instancesFile: string, pred: string, runId:
       '--images',
       'build',
       '--overwrite',
+      ...(pred === 'gold' ? [] : CONTROL_FLAGS),
       ...r.common,
     ],
     join(work, `verify-${runId}.log`),

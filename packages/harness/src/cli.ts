@@ -300,6 +300,13 @@ export const commands = [
           "files of a prediction that are the benchmark's test infrastructure (conftest.py, runner configuration, package.json, pom.xml, Cargo.toml, CMakeLists.txt, _test.go, files the test patch touches…): drop them before the run and record them (default), or keep them (research on agents that write tests)",
       },
       {
+        name: 'run-empty',
+        type: 'boolean',
+        default: false,
+        description:
+          'run an empty prediction (or one whose every file is test infrastructure) like any other, on the base with the test patch, so an empty-patch control can fail (default: graded empty_patch without a run, as SWE-bench does)',
+      },
+      {
         name: 'allow-empty',
         type: 'boolean',
         default: false,
@@ -373,6 +380,7 @@ export const commands = [
           ...trust,
           healthFile: join(ctx.logDir, HEALTH_FILE),
           testInfra: (ctx.opts.testInfra === 'keep' ? 'keep' : 'drop') as TestInfraMode,
+          runEmpty: Boolean(ctx.opts.runEmpty),
           onResult: (r, reused) => {
             if (r.outcome === 'resolved') resolved++;
             progress.tick(

@@ -145,4 +145,41 @@ describe.if(hasPytest)('verifyRun (local backend)', () => {
     expect(regraded.changed).toEqual([]);
     expect(regraded.report.resolved_ids).toEqual(['py-empty', 'py-gold']);
   }, 60_000);
+
+  test('--run-empty: the empty-patch control runs its tests and can fail; a stored unrun result is not reused', async () => {
+    const adv = adversarialPatches(fx);
+    const cases: Record<string, string> = { empty: '', fake_passed: adv.fake_passed! };
+    // a broken row: its FAIL_TO_PASS tests already pass at the base, so its empty control must resolve
+    const broken = { ...fx.instance, fail_to_pass: fx.instance.pass_to_pass, pass_to_pass: [] };
+    const instances = [
+      ...Object.keys(cases).map((k) => ({ ...fx.instance, instance_id: `py-${k}` })),
+      { ...broken, instance_id: 'py-broken' },
+    ];
+    const predictions = [...Object.entries(cases), ['broken', '']].map(([k, patch]) => ({
+      instance_id: `py-${k}`,
+      model: 'm',
+      patch: patch ?? '',
+    }));
+    const opts = {
+      instances,
+      predictions,
+      runId: 'r-empty',
+      dir: join(root, 'run-empty'),
+      backend: new LocalBackend(join(root, 'cache')),
+      workers: 2,
+      timeoutS: 8,
+      repoDirs: { [fx.repo]: fx.dir },
+    };
+    const unrun = await verifyRun(opts);
+    expect(unrun.results.map((r) => r.outcome).sort()).toEqual(['empty_patch', 'empty_patch', 'unresolved']);
+    const ran = await verifyRun({ ...opts, runEmpty: true });
+    expect(ran.reused).toBe(0);
+    expect(ran.report.resolved_ids).toEqual(['py-broken']);
+    for (const r of ran.results.filter((x) => x.instance_id !== 'py-broken')) {
+      expect(r).toMatchObject({ outcome: 'unresolved', resolved_status: 'RESOLVED_NO' });
+      // the tests ran on the base with the test patch: the FAIL_TO_PASS tests were seen failing
+      expect(r.tests_status.FAIL_TO_PASS.failure.length).toBeGreaterThan(0);
+    }
+    expect((await verifyRun({ ...opts, runEmpty: true })).reused).toBe(3);
+  }, 60_000);
 });

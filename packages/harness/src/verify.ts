@@ -85,6 +85,12 @@ export interface VerifyOptions {
    */
   testInfra?: TestInfraMode;
   /**
+   * Run an empty prediction (and one left empty by dropping its test infrastructure) like any other: its
+   * tests run on the base with the test patch, so an empty-patch control can fail. Off by default: it is
+   * graded `empty_patch` without a run, as SWE-bench does.
+   */
+  runEmpty?: boolean;
+  /**
    * Rows are trusted (off by default): a row's own `eval_script` and `test_cmd` run (trust-rows.ts), and its
    * `image` is used when it comes from an `imageAllow` namespace (image-trust.ts).
    */
@@ -110,6 +116,7 @@ async function persist(
     reruns: number;
     flaky_policy: FlakyPolicy;
     test_infra: TestInfraMode;
+    run_empty?: boolean;
   },
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -198,7 +205,10 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyOutcome> {
     model,
     instances,
     submitted: todo.map((i) => i.instance_id),
-    emptyPatch: todo.filter((i) => isEmptyPatch(preds.get(i.instance_id)?.patch)).map((i) => i.instance_id),
+    // run empty patches (runEmpty) are graded like any other prediction, so they count as resolved when they are
+    emptyPatch: opts.runEmpty
+      ? []
+      : todo.filter((i) => isEmptyPatch(preds.get(i.instance_id)?.patch)).map((i) => i.instance_id),
     results: ordered,
   });
   await writeFileAtomic(join(opts.dir, 'report.json'), `${stableStringify(report, 2)}\n`);
@@ -315,9 +325,9 @@ async function runOne(
   if ('error' in where) return unrun(inst, pred, 'infra_error', where.error, specId(spec));
   const { source, envHash } = where;
   const stored = await readJson<ExecutionResult>(join(dir, 'result.json'));
-  const meta0 = await readJson<Meta & { reruns?: number; flaky_policy?: string; test_infra?: string }>(
-    join(dir, 'meta.json'),
-  );
+  const meta0 = await readJson<
+    Meta & { reruns?: number; flaky_policy?: string; test_infra?: string; run_empty?: boolean }
+  >(join(dir, 'meta.json'));
   const testInfra = opts.testInfra ?? 'drop';
   // a result stored under another test-infrastructure rule (before the rule: `keep`) stands when the rule
   // changes nothing for this prediction
@@ -345,6 +355,7 @@ async function runOne(
     sameContract(stored, inst, spec, opts, plan !== null) &&
     meta0?.reruns === (opts.reruns ?? DEFAULT_RERUNS) &&
     meta0?.flaky_policy === (opts.flakyPolicy ?? 'failed') &&
+    (meta0?.run_empty ?? false) === Boolean(opts.runEmpty) &&
     sameInfra
   ) {
     return reuse(dir, stored, { ...gradingMeta, test_infra: testInfra });
@@ -366,6 +377,7 @@ async function runOne(
     flakyPolicy: opts.flakyPolicy,
     maxOutput: opts.maxOutput,
     testInfra,
+    runEmpty: opts.runEmpty,
     trustRows: opts.trustRows,
     imageLock: opts.imageLock,
   };
@@ -383,6 +395,7 @@ async function runOne(
     reruns: opts.reruns ?? DEFAULT_RERUNS,
     flaky_policy: opts.flakyPolicy ?? 'failed',
     test_infra: testInfra,
+    ...(opts.runEmpty ? { run_empty: true } : {}),
     ...gradingMeta,
   });
   return { result: run.result, reused: false };

@@ -195,7 +195,8 @@ function judge(
   const flags = [...g.flags, ...(a.omittedBytes ? [`output-truncated:${a.omittedBytes}`] : [])];
   if (g.tampered.length)
     return finish('tampered', { ...base, tampered: g.tampered, error: g.invalidReason, flags }, g.tests);
-  const outcome = gradeOutcome(g, empty);
+  // a run empty patch (runEmpty: a control) is graded like any other, so it can fail
+  const outcome = gradeOutcome(g, empty && !opts.runEmpty);
   const graded = {
     ...base,
     resolved_status: g.valid ? g.resolved_status : ('RESOLVED_NO' as const),
