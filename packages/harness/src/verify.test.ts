@@ -145,7 +145,9 @@ describe.if(hasPytest)('verifyRun (local backend)', () => {
     expect(regraded.changed).toEqual([]);
     expect(regraded.report.resolved_ids).toEqual(['py-empty', 'py-gold']);
   }, 60_000);
+});
 
+describe.if(hasPytest)('verifyRun --run-empty (local backend)', () => {
   test('--run-empty: the empty-patch control runs its tests and can fail; a stored unrun result is not reused', async () => {
     const adv = adversarialPatches(fx);
     const cases: Record<string, string> = { empty: '', fake_passed: adv.fake_passed! };

@@ -329,11 +329,6 @@ async function runOne(
     Meta & { reruns?: number; flaky_policy?: string; test_infra?: string; run_empty?: boolean }
   >(join(dir, 'meta.json'));
   const testInfra = opts.testInfra ?? 'drop';
-  // a result stored under another test-infrastructure rule (before the rule: `keep`) stands when the rule
-  // changes nothing for this prediction
-  const sameInfra =
-    (meta0?.test_infra ?? 'keep') === testInfra ||
-    testInfrastructure(pred.patch, inst.test_patch, inst.language, inst.patch).dropped.length === 0;
   const grading = rowGrading(inst, spec);
   const ok = 'problem' in grading ? null : grading;
   const gradingMeta = {
@@ -353,10 +348,7 @@ async function runOne(
     stored.image_id === envHash &&
     stored.spec_version === specId(spec) &&
     sameContract(stored, inst, spec, opts, plan !== null) &&
-    meta0?.reruns === (opts.reruns ?? DEFAULT_RERUNS) &&
-    meta0?.flaky_policy === (opts.flakyPolicy ?? 'failed') &&
-    (meta0?.run_empty ?? false) === Boolean(opts.runEmpty) &&
-    sameInfra
+    sameRunOptions(meta0, opts, inst, pred)
   ) {
     return reuse(dir, stored, { ...gradingMeta, test_infra: testInfra });
   }
@@ -399,6 +391,28 @@ async function runOne(
     ...gradingMeta,
   });
   return { result: run.result, reused: false };
+}
+
+/**
+ * The stored run was made with this run's re-run count, flaky policy, empty-patch rule and test-infrastructure
+ * rule; a result stored under another test-infrastructure rule (before the rule: `keep`) stands when the rule
+ * changes nothing for this prediction.
+ */
+function sameRunOptions(
+  meta: { reruns?: number; flaky_policy?: string; run_empty?: boolean; test_infra?: string } | null,
+  opts: VerifyOptions,
+  inst: ExecutionInstance,
+  pred: PatchPrediction,
+): boolean {
+  const sameInfra = () =>
+    (meta?.test_infra ?? 'keep') === (opts.testInfra ?? 'drop') ||
+    testInfrastructure(pred.patch, inst.test_patch, inst.language, inst.patch).dropped.length === 0;
+  return (
+    meta?.reruns === (opts.reruns ?? DEFAULT_RERUNS) &&
+    meta?.flaky_policy === (opts.flakyPolicy ?? 'failed') &&
+    (meta?.run_empty ?? false) === Boolean(opts.runEmpty) &&
+    sameInfra()
+  );
 }
 
 /**
