@@ -5,9 +5,9 @@
  *      images every integration suite shares (Docker engine, base and toolchain images), built once for the
  *      whole run instead of by whichever suite asks first, their output held back until the unit tests end;
  *   2. integration tests (`*.int.test.ts`: real servers, containers, browsers) in two groups side by side, each
- *      with its own test processes (scripts/test-groups.ts): the files that start containers, started as soon
- *      as the images are ready (during the unit tests, if those take longer), and the others, started when the
- *      unit tests end; in each group files run in parallel, the slowest first (per-file durations from
+ *      with its own test processes (scripts/test-groups.ts): the files that start containers and the others,
+ *      both started when the unit tests have ended (and the images are ready); in each group files run in
+ *      parallel, the slowest first (per-file durations from
  *      `scripts/test-timings.json`; refresh it with `--update-timings`);
  *   3. the files marked `// alone: <why>` (latency bounds), one at a time with nothing else running.
  * Extra arguments (file filters, `-t pattern`, …) skip the phases and go to one plain `bun test`.
@@ -120,7 +120,11 @@ async function phases(): Promise<Counts[]> {
     let ended = 0;
     const show = () => ++ended === 2 && setup.then((s) => process.stderr.write(s.output));
     void setup.then(show);
-    const containers = setup.then((s) => (s.code === 0 ? group('containers') : [{ ...s, failed: 1 }]));
+    // both groups start when the unit tests end (started beside them, the container suites took the cores from
+    // the unit tests: 148 s became 412 s, and tests with the default 5 s limit timed out)
+    const containers = Promise.all([setup, unit]).then(([s]) =>
+      s.code === 0 ? group('containers') : [{ ...s, failed: 1 }],
+    );
     const others = unit.then(() => {
       show();
       return group('others');

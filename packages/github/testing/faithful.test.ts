@@ -37,6 +37,8 @@ describe('identities and budgets', () => {
       tokens: ['a1', 'a2', 'b1'],
       owners: { a1: 'alice', a2: 'alice', b1: 'bob' },
       budget: 10,
+      // the clock runs 36,000× real time: an hour's window would reset after 100 ms of a loaded machine
+      windowSeconds: 10 * 365 * 86_400,
     });
     const r1 = await fetch(`${f.url}/repos/fake-org/repo-0`, { headers: auth('a1') });
     const r2 = await fetch(`${f.url}/repos/fake-org/repo-0`, { headers: auth('a2') });
