@@ -67,12 +67,13 @@ const py = (code: string) => `python3 -c "${code}" 2>&1 | tail -1`;
 
 /**
  * One build step that runs each probe side by side (most wait on a refusal or a time-out), the output of each
- * in /probe/<name>.
+ * in /probe/<name>. The jobs are grouped after the `mkdir`: `mkdir && a & b &` would run the `mkdir` in the
+ * background with `a`, and `b`'s redirection could come first on a loaded machine.
  */
 const sideBySide = (probes: Record<string, string>) =>
-  `mkdir -p /probe && ${Object.entries(probes)
+  `mkdir -p /probe && { ${Object.entries(probes)
     .map(([name, cmd]) => `(${cmd}) > /probe/${name} &`)
-    .join(' ')} wait`;
+    .join(' ')} wait; }`;
 
 /** Every file in /probe of image `ref`, read with one container: name → content, trimmed. */
 async function readProbes(ref: string): Promise<Record<string, string>> {
