@@ -76,19 +76,22 @@ test('a fix for half the failing tests is RESOLVED_PARTIAL (Python, Go, Rust, C)
 
 test('--cache-level env removes the instance image after its run; toolchain and env layers stay', async () => {
   const fx = fixtures.find((f) => f.instance.language === 'python')!;
+  // a repository name of its own: the instance image this test removes is not the python fixture's, which
+  // suites running beside it (adversarial, forgery) use at the same time
+  const repo = `${fx.repo}-cache`;
   const out = await verifyRun({
-    instances: [{ ...fx.instance, instance_id: 'py-cache' }],
+    instances: [{ ...fx.instance, repo, instance_id: 'py-cache' }],
     predictions: [{ instance_id: 'py-cache', model: 'gold', patch: fx.patches.gold }],
     runId: 'lang-cache',
     dir: join(root, 'run-cache'),
     backend: new DockerBackend('lang-cache'),
     timeoutS: 120,
     cacheLevel: 'env',
-    repoDirs: { [fx.repo]: fx.dir },
+    repoDirs: { [repo]: fx.dir },
   });
   const r = out.results[0]!;
   expect(r.outcome).toBe('resolved');
-  const tag = `faun/inst-${fx.repo.toLowerCase().replace(/[^a-z0-9]+/g, '-')}:${r.image_id}`;
+  const tag = `faun/inst-${repo.toLowerCase().replace(/[^a-z0-9]+/g, '-')}:${r.image_id}`;
   expect((await Bun.$`docker images -q ${tag}`.text()).trim()).toBe('');
   expect((await Bun.$`docker images -q faun/env-default-python`.text()).trim()).not.toBe('');
 }, 300_000);
