@@ -116,19 +116,15 @@ async function phases(): Promise<Counts[]> {
       '[u] ',
     );
     const setup = run('shared images', ['bun', join(import.meta.dir, 'setup-services.ts')], '', true);
-    // the images' output once both have ended, so that it does not cut into the unit tests' report
-    let ended = 0;
-    const show = () => ++ended === 2 && setup.then((s) => process.stderr.write(s.output));
-    void setup.then(show);
     // both groups start when the unit tests end (started beside them, the container suites took the cores from
-    // the unit tests: 148 s became 412 s, and tests with the default 5 s limit timed out)
-    const containers = Promise.all([setup, unit]).then(([s]) =>
-      s.code === 0 ? group('containers') : [{ ...s, failed: 1 }],
-    );
-    const others = unit.then(() => {
-      show();
-      return group('others');
+    // the unit tests: 148 s became 412 s, and tests with the default 5 s limit timed out); the images' output is
+    // printed then, so that it does not cut into the unit tests' report
+    const ready = Promise.all([setup, unit]).then(([s]) => {
+      process.stderr.write(s.output);
+      return s;
     });
+    const containers = ready.then((s) => (s.code === 0 ? group('containers') : [{ ...s, failed: 1 }]));
+    const others = ready.then(() => group('others'));
     const sideBySide = [await unit, ...(await containers), ...(await others)];
     const counts = [...sideBySide, ...(await group('alone'))];
     if (update) {

@@ -6,7 +6,9 @@
  * no forgery is resolved, every one that printed a marker is `tampered`, and changed test infrastructure is
  * dropped. The languages are shared out over a few files so that they run in parallel.
  */
-import { expect } from 'bun:test';
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DockerBackend } from '../src/sandbox/docker.ts';
 import { verifyRun } from '../src/verify.ts';
@@ -60,4 +62,21 @@ export async function forgeryCase(lang: FixtureLanguage, root: string): Promise<
   expect(by.test_infra?.outcome).toBe('unresolved');
   expect(by.test_infra?.dropped_files?.map((d) => d.path).sort()).toEqual(infra.infra);
   expect(out.report.resolved_ids).toEqual([`${lang}-gold`]);
+}
+
+/**
+ * The tests of one forgery file: one per language of `share`, in a scratch folder made after `ensureDocker`
+ * (passed in by the file, which names it so that the test runner counts the file among the container suites).
+ */
+export function forgerySuite(share: string, ensureDocker: () => Promise<unknown>): void {
+  const langs = FORGERY_SHARES[share];
+  if (!langs)
+    throw new Error(`no forgery share '${share}' (FORGERY_SHARES has ${Object.keys(FORGERY_SHARES)})`);
+  let root = '';
+  beforeAll(async () => {
+    await ensureDocker();
+    root = mkdtempSync(join(tmpdir(), 'faun-forgery-'));
+  }, 120_000);
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  for (const lang of langs) test(forgeryTitle(lang), () => forgeryCase(lang, root), 900_000);
 }

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { ensureDocker, ensureToolchainImage } from '@faun/services';
+import { bridgeGateway } from '../../testing/bridge.ts';
 import { type Fixture, makeFixture } from '../../testing/fixtures.ts';
 import { DockerBackend } from '../sandbox/docker.ts';
 import { docker, envTag } from './docker-images.ts';
@@ -42,13 +43,8 @@ beforeAll(async () => {
   await ensureDocker();
   await ensureToolchainImage('python');
   fx = makeFixture('python', root);
-  // the bridge's gateway is the host's address on it (read from Docker: with no container attached the bridge
-  // has no carrier, and an interface list leaves it out)
-  const fmt = '{{range .IPAM.Config}}{{.Gateway}} {{end}}';
-  const out = (await docker(['network', 'inspect', 'bridge', '--format', fmt])).out;
-  gateway = out.split(/\s+/).find((a) => /^\d+\.\d+\.\d+\.\d+$/.test(a)) ?? '';
-  if (!gateway)
-    throw new Error(`Docker's default bridge has no IPv4 gateway (docker network inspect bridge: ${out})`);
+  // the bridge's gateway is the host's address on it
+  gateway = await bridgeGateway();
   loopPort = await listen('127.0.0.1');
   gwPort = await listen(gateway);
   registryIp = (await lookup('deb.debian.org', { family: 4 })).address;

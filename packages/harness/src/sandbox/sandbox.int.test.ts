@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { createServer, type Server } from 'node:net';
 import { ensureBaseImage, ensureDocker } from '@faun/services';
+import { bridgeGateway } from '../../testing/bridge.ts';
 import { docker, LABEL } from '../envs/docker-images.ts';
 import { DockerBackend } from './docker.ts';
 import { DEFAULT_LIMITS, type Limits, type Sandbox } from './sandbox.ts';
@@ -165,16 +166,7 @@ test('no network: only loopback; the host, its loopback services and the Docker 
   try {
     const anyPort = await listen('0.0.0.0');
     const loPort = await listen('127.0.0.1');
-    const gateway =
-      (
-        await docker([
-          'network',
-          'inspect',
-          'bridge',
-          '--format',
-          '{{range .IPAM.Config}}{{.Gateway}}{{end}}',
-        ])
-      ).out.trim() || '172.17.0.1';
+    const gateway = await bridgeGateway();
     expect(await sh('ls /sys/class/net')).toBe('lo');
     for (const [host, port] of [
       [gateway, anyPort],
