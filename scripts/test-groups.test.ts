@@ -2,13 +2,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import {
-  integrationFiles,
-  integrationGroups,
-  mergeTimings,
-  runsAlone,
-  usesContainers,
-} from './test-groups.ts';
+import { integrationFiles, integrationGroups, mergeTimings, runsAlone } from './test-groups.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'faun-test-groups-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -20,13 +14,7 @@ function write(files: Record<string, string>) {
   }
 }
 
-test('a file that calls ensureDocker starts containers; a mention inside another name does not count', () => {
-  expect(usesContainers("import { ensureDocker } from '@faun/services';\nawait ensureDocker();")).toBe(true);
-  expect(usesContainers('await startTestServer();')).toBe(false);
-  expect(usesContainers('ensureDockerLike()')).toBe(false);
-});
-
-test('integration files are found outside node_modules and split into the container group and the others', () => {
+test('integration files are found outside node_modules, all in one pool', () => {
   write({
     'packages/a/src/run.int.test.ts': 'await ensureDocker();',
     'apps/api/src/sse.int.test.ts': 'await startTestServer();',
@@ -41,20 +29,7 @@ test('integration files are found outside node_modules and split into the contai
     'packages/b/src/z.int.test.ts',
   ]);
   expect(integrationGroups(root, files)).toEqual([
-    {
-      label: 'integration tests (containers)',
-      files: ['packages/a/src/run.int.test.ts'],
-      kind: 'containers',
-    },
-    {
-      label: 'integration tests (others)',
-      files: ['apps/api/src/sse.int.test.ts', 'packages/b/src/z.int.test.ts'],
-      kind: 'others',
-    },
-  ]);
-  // a group without files is left out
-  expect(integrationGroups(root, ['apps/api/src/sse.int.test.ts']).map((g) => g.label)).toEqual([
-    'integration tests (others)',
+    { label: 'integration tests', files, kind: 'integration' },
   ]);
 });
 
@@ -66,7 +41,7 @@ test('a file with a `// alone: <why>` line runs alone; a mention elsewhere or wi
   expect(runsAlone('await ensureDocker();')).toBe(false);
 });
 
-test('files that run alone leave the container group and the others for a group of their own', () => {
+test('files that run alone leave the pool for a group of their own, after it', () => {
   write({
     'apps/api/src/load.int.test.ts': '// alone: a latency bound\nawait startTestServer();',
     'packages/c/src/slow.int.test.ts': '// alone: timing\nawait ensureDocker();',
@@ -81,11 +56,10 @@ test('files that run alone leave the container group and the others for a group 
   ];
   expect(integrationGroups(root, files)).toEqual([
     {
-      label: 'integration tests (containers)',
-      files: ['packages/c/src/box.int.test.ts'],
-      kind: 'containers',
+      label: 'integration tests',
+      files: ['packages/c/src/box.int.test.ts', 'packages/c/src/srv.int.test.ts'],
+      kind: 'integration',
     },
-    { label: 'integration tests (others)', files: ['packages/c/src/srv.int.test.ts'], kind: 'others' },
     {
       label: 'integration tests (alone)',
       files: ['apps/api/src/load.int.test.ts', 'packages/c/src/slow.int.test.ts'],

@@ -1,10 +1,9 @@
 /**
- * The groups integration test files run in. Two run side by side (scripts/test.ts), each with its own test
- * processes, so a long container suite never holds back the others: files that start containers (they call
- * `ensureDocker`), whose time goes to builds and test runs inside containers, and the rest (servers,
- * browsers, child processes), whose time goes largely to waiting on them. A third group runs after both, one
- * file at a time: files with a `// alone: <why>` line, whose assertions (latency bounds) would measure the
- * other suites' load on the machine.
+ * The groups integration test files run in (scripts/test.ts): every file in one pool of test processes, the
+ * slowest first, so that the pool stays busy to its end (two pools side by side, one for the files that start
+ * containers and one for the others, left the cores half idle in the last minutes, when only the container
+ * pool still had files); then the files with a `// alone: <why>` line, one at a time, whose assertions
+ * (latency bounds) would measure the other suites' load on the machine.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,13 +11,8 @@ import { join } from 'node:path';
 export interface Group {
   label: string;
   files: string[];
-  /** `containers` and `others` run side by side; `alone` after them, one file at a time. */
-  kind: 'containers' | 'others' | 'alone';
-}
-
-/** Whether a test file's source starts containers. */
-export function usesContainers(source: string): boolean {
-  return /\bensureDocker\b/.test(source);
+  /** `integration` in parallel; `alone` after it, one file at a time. */
+  kind: 'integration' | 'alone';
 }
 
 /** Whether a test file must run with no other test running: it has a line `// alone: <why>`. */
@@ -26,20 +20,12 @@ export function runsAlone(source: string): boolean {
   return /^\/\/ alone: \S/m.test(source);
 }
 
-/**
- * Splits `files` (paths relative to `root`, sorted) into the container group, the others and the files that
- * run alone (whether or not they start containers); empty groups are left out.
- */
+/** Splits `files` (paths relative to `root`) into the pool and the files that run alone, each sorted; empty groups are left out. */
 export function integrationGroups(root: string, files: string[]): Group[] {
   const sorted = [...files].sort();
-  const source = new Map(sorted.map((f) => [f, readFileSync(join(root, f), 'utf8')]));
-  const alone = sorted.filter((f) => runsAlone(source.get(f)!));
-  const rest = sorted.filter((f) => !alone.includes(f));
-  const containers = rest.filter((f) => usesContainers(source.get(f)!));
-  const others = rest.filter((f) => !containers.includes(f));
+  const alone = sorted.filter((f) => runsAlone(readFileSync(join(root, f), 'utf8')));
   const groups: Group[] = [
-    { label: 'integration tests (containers)', files: containers, kind: 'containers' },
-    { label: 'integration tests (others)', files: others, kind: 'others' },
+    { label: 'integration tests', files: sorted.filter((f) => !alone.includes(f)), kind: 'integration' },
     { label: 'integration tests (alone)', files: alone, kind: 'alone' },
   ];
   return groups.filter((g) => g.files.length > 0);

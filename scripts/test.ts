@@ -4,15 +4,13 @@
  *   1. unit tests (every `*.test.ts` that is not `*.int.test.ts`), files in parallel; beside them, the container
  *      images every integration suite shares (Docker engine, base and toolchain images), built once for the
  *      whole run instead of by whichever suite asks first, their output held back until the unit tests end;
- *   2. integration tests (`*.int.test.ts`: real servers, containers, browsers) in two groups side by side, each
- *      with its own test processes (scripts/test-groups.ts): the files that start containers and the others,
- *      both started when the unit tests have ended (and the images are ready); in each group files run in
- *      parallel, the slowest first (per-file durations from
- *      `scripts/test-timings.json`; refresh it with `--update-timings`);
+ *   2. integration tests (`*.int.test.ts`: real servers, containers, browsers) when the unit tests have ended and
+ *      the images are ready, files in parallel in one pool of test processes (scripts/test-groups.ts), the
+ *      slowest first (per-file durations from `scripts/test-timings.json`; refresh it with `--update-timings`);
  *   3. the files marked `// alone: <why>` (latency bounds), one at a time with nothing else running.
  * Extra arguments (file filters, `-t pattern`, …) skip the phases and go to one plain `bun test`.
- * `FAUN_TEST_PARALLEL` sets the number of test processes of each phase and group but the last (default: the
- * number of cores, at least 2).
+ * `FAUN_TEST_PARALLEL` sets the number of unit test processes (default: the number of cores, at least 2); the
+ * integration pool has twice as many (its files wait on containers and servers much of the time).
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -104,11 +102,9 @@ async function phases(): Promise<Counts[]> {
       const i = groups.findIndex((g) => g.kind === kind);
       const g = groups[i];
       if (!g) return Promise.resolve([]);
-      const n = kind === 'alone' ? 1 : workers;
+      const n = kind === 'alone' ? 1 : 2 * workers;
       const cmd = ['bun', 'test', ...parallel(copies[i]!, n), ...g.files.map((f) => `./${f}`)];
-      return run(g.label, cmd, kind === 'alone' ? '' : `[${kind === 'containers' ? 1 : 2}] `).then((c) => [
-        c,
-      ]);
+      return run(g.label, cmd, kind === 'alone' ? '' : '[i] ').then((c) => [c]);
     };
     const unit = run(
       'unit tests',
@@ -116,16 +112,14 @@ async function phases(): Promise<Counts[]> {
       '[u] ',
     );
     const setup = run('shared images', ['bun', join(import.meta.dir, 'setup-services.ts')], '', true);
-    // both groups start when the unit tests end (started beside them, the container suites took the cores from
-    // the unit tests: 148 s became 412 s, and tests with the default 5 s limit timed out); the images' output is
-    // printed then, so that it does not cut into the unit tests' report
-    const ready = Promise.all([setup, unit]).then(([s]) => {
+    // the integration tests start when the unit tests end (started beside them, the container suites took the
+    // cores from the unit tests: 148 s became 412 s, and tests with the default 5 s limit timed out); the
+    // images' output is printed then, so that it does not cut into the unit tests' report
+    const integration = Promise.all([setup, unit]).then(([s]) => {
       process.stderr.write(s.output);
-      return s;
+      return s.code === 0 ? group('integration') : [{ ...s, failed: 1 }];
     });
-    const containers = ready.then((s) => (s.code === 0 ? group('containers') : [{ ...s, failed: 1 }]));
-    const others = ready.then(() => group('others'));
-    const sideBySide = [await unit, ...(await containers), ...(await others)];
+    const sideBySide = [await unit, ...(await integration)];
     const counts = [...sideBySide, ...(await group('alone'))];
     if (update) {
       const read = (f: string) => JSON.parse(readFileSync(f, 'utf8')) as Timings;

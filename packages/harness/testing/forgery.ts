@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureDocker } from '@faun/services';
 import { DockerBackend } from '../src/sandbox/docker.ts';
 import { verifyRun } from '../src/verify.ts';
 import { type FixtureLanguage, forgeryPatches, infraPatch, makeFixture } from './fixtures.ts';
@@ -64,11 +65,8 @@ export async function forgeryCase(lang: FixtureLanguage, root: string): Promise<
   expect(out.report.resolved_ids).toEqual([`${lang}-gold`]);
 }
 
-/**
- * The tests of one forgery file: one per language of `share`, in a scratch folder made after `ensureDocker`
- * (passed in by the file, which names it so that the test runner counts the file among the container suites).
- */
-export function forgerySuite(share: string, ensureDocker: () => Promise<unknown>): void {
+/** The tests of one forgery file: one per language of `share`, in a scratch folder. */
+export function forgerySuite(share: string): void {
   const langs = FORGERY_SHARES[share];
   if (!langs)
     throw new Error(`no forgery share '${share}' (FORGERY_SHARES has ${Object.keys(FORGERY_SHARES)})`);

@@ -1,5 +1,4 @@
 /** Forgeries from the code under test (packages/harness/testing/forgery.ts), for the languages of share 'go-rust-ts'. */
-import { ensureDocker } from '@faun/services';
 import { forgerySuite } from '../../testing/forgery.ts';
 
-forgerySuite('go-rust-ts', ensureDocker);
+forgerySuite('go-rust-ts');

@@ -1,5 +1,4 @@
 /** Forgeries from the code under test (packages/harness/testing/forgery.ts), for the languages of share 'java-python'. */
-import { ensureDocker } from '@faun/services';
 import { forgerySuite } from '../../testing/forgery.ts';
 
-forgerySuite('java-python', ensureDocker);
+forgerySuite('java-python');
