@@ -33,7 +33,10 @@ export const FLAGS = {
   work: undefined,
   /** An extracted Multi-SWE-bench tree: its report code re-derives every instance from the stage logs. */
   'msb-src': undefined,
-  /** 1: run the gold patches a second time and count the instances whose outcome or test statuses differ (0: skip). */
+  /**
+   * N: run the gold patches N more times (run ids real-exec-gold-2 … -N+1) and count the instances whose outcome or
+   * test statuses differ in any of them from the first run (0: skip).
+   */
   'second-run': 1,
 } satisfies FlagDefaults;
 
@@ -413,19 +416,25 @@ async function verifyRun(r: RepoRun, instancesFile: string, pred: string, runId:
   return report.resolved_ids;
 }
 
-/** With --second-run: gold again, and the instances whose outcome or test statuses differ. */
-async function secondGoldRun(r: RepoRun, instances: Record<string, unknown>[]) {
-  console.log('      gold again (run-to-run identity)');
-  await verifyRun(r, r.valid, 'gold', 'real-exec-gold-2');
-  const [a, b] = ['real-exec-gold', 'real-exec-gold-2'].map((id) => verdicts(join(r.work, 'logs', id)));
-  const differing = instances.filter((i) => a!.get(String(i.instance_id)) !== b!.get(String(i.instance_id)));
+/** With --second-run N: gold N more times, and the instances whose outcome or test statuses differ in any run. */
+async function secondGoldRun(r: RepoRun, instances: Record<string, unknown>[], times: number) {
+  const ids = Array.from({ length: times }, (_, i) => `real-exec-gold-${i + 2}`);
+  for (const id of ids) {
+    console.log(`      gold again (run-to-run identity): ${id}`);
+    await verifyRun(r, r.valid, 'gold', id);
+  }
+  const [first, ...again] = ['real-exec-gold', ...ids].map((id) => verdicts(join(r.work, 'logs', id)));
+  const differing = instances.filter((i) => {
+    const id = String(i.instance_id);
+    return again.some((v) => v.get(id) !== first!.get(id));
+  });
   for (const i of differing) {
     const lang = r.fig(r.langOf.get(String(i.instance_id)) ?? 'other');
     lang.second_run_mismatches = (lang.second_run_mismatches ?? 0) + 1;
   }
   for (const lang of Object.values(r.figures)) lang.second_run_mismatches ??= 0;
   console.log(
-    `      second gold run: ${differing.length} of ${instances.length} with another outcome or test status${differing.length ? `: ${differing.map((i) => i.instance_id).join(', ')}` : ''}`,
+    `      ${times} more gold run(s): ${differing.length} of ${instances.length} with another outcome or test status${differing.length ? `: ${differing.map((i) => i.instance_id).join(', ')}` : ''}`,
   );
 }
 
@@ -475,7 +484,8 @@ async function verifySteps(r: RepoRun, instances: Record<string, unknown>[]) {
     msbResolved[name] = new Set(resolved.map(prOf));
     console.log(`      ${resolved.length}/${instances.length} resolved`);
   }
-  if (r.f['second-run']) await secondGoldRun(r, instances);
+  const times = Number(r.f['second-run']);
+  if (times > 0) await secondGoldRun(r, instances, times);
   await javaPath(r, msbResolved);
 }
 
