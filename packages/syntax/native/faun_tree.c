@@ -8,11 +8,13 @@
  * Built at first use together with tree-sitter's lib.c and the grammar's parser.c/scanner.c (native.ts); the
  * grammar entry point is passed in as FAUN_TS_LANGUAGE. All state is per thread.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tree_sitter/api.h"
+#include "tree_sitter/parser.h"
 
 #ifndef FAUN_TS_LANGUAGE
 #error "define FAUN_TS_LANGUAGE as the grammar's entry point (e.g. tree_sitter_go)"
@@ -21,6 +23,61 @@
 const TSLanguage *FAUN_TS_LANGUAGE(void);
 /* ts_node_string's text, printed once (faun_runtime.c). */
 const char *faun_ts_node_string_once(TSNode self, uint32_t *len);
+
+/*
+ * The grammar's parse table with every state laid out densely. tree-sitter stores most states ("small"
+ * states) as lists of (value, symbols) groups and finds a symbol's value by scanning them, which was over a
+ * quarter of the parse on real hunks (error recovery asks every symbol of a state). The copy of the
+ * language below has the same values, one row of `symbol_count` per state, and says all its states are
+ * large, so each lookup is one read. Built once per process; the grammar's own language when it cannot be.
+ */
+static const TSLanguage *dense_lang;
+static pthread_once_t dense_once = PTHREAD_ONCE_INIT;
+
+static void build_dense(void) {
+  const TSLanguage *g = FAUN_TS_LANGUAGE();
+  dense_lang = g;
+  uint32_t states = g->state_count, symbols = g->symbol_count, large = g->large_state_count;
+  if (large >= states || !g->small_parse_table || !g->small_parse_table_map) return;
+  uint16_t *table = calloc((size_t)states * symbols, sizeof *table);
+  uint8_t *seen = malloc(symbols);
+  TSLanguage *copy = malloc(sizeof *copy);
+  if (!table || !seen || !copy) {
+    free(table);
+    free(seen);
+    free(copy);
+    return;
+  }
+  memcpy(table, g->parse_table, (size_t)large * symbols * sizeof *table);
+  for (uint32_t state = large; state < states; state++) {
+    /* the first group naming a symbol gives its value, as the scan does */
+    memset(seen, 0, symbols);
+    uint16_t *row = table + (size_t)state * symbols;
+    const uint16_t *data = &g->small_parse_table[g->small_parse_table_map[state - large]];
+    uint16_t groups = *data++;
+    for (uint16_t i = 0; i < groups; i++) {
+      uint16_t value = *data++;
+      uint16_t count = *data++;
+      for (uint16_t j = 0; j < count; j++) {
+        uint16_t symbol = *data++;
+        if (symbol < symbols && !seen[symbol]) {
+          seen[symbol] = 1;
+          row[symbol] = value;
+        }
+      }
+    }
+  }
+  free(seen);
+  memcpy(copy, g, sizeof *copy);
+  copy->parse_table = table;
+  copy->large_state_count = states;
+  dense_lang = copy;
+}
+
+static const TSLanguage *parse_language(void) {
+  pthread_once(&dense_once, build_dense);
+  return dense_lang;
+}
 
 static _Thread_local TSParser *parser;
 static _Thread_local uint8_t *block;    /* the node arrays, laid out by `cap` (see faun_ts_cap) */
@@ -188,7 +245,7 @@ static int assign_spans(const char *s, uint32_t len, uint32_t n) {
 int32_t faun_ts_parse(const char *src, uint32_t len, uint32_t max_depth) {
   if (!parser) {
     parser = ts_parser_new();
-    if (!parser || !ts_parser_set_language(parser, FAUN_TS_LANGUAGE())) return -2;
+    if (!parser || !ts_parser_set_language(parser, parse_language())) return -2;
   }
   TSTree *tree = ts_parser_parse_string_encoding(parser, NULL, src, len, TSInputEncodingUTF8);
   if (!tree) return -2;
