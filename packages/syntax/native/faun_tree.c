@@ -23,6 +23,13 @@
 const TSLanguage *FAUN_TS_LANGUAGE(void);
 /* ts_node_string's text, printed once (faun_runtime.c). */
 const char *faun_ts_node_string_once(TSNode self, uint32_t *len);
+/* The nodes a cursor visits, read from the subtrees (faun_runtime.c, which has the same struct). */
+typedef struct {
+  uint32_t start, end, parent;
+  uint16_t field, symbol;
+  uint8_t named, missing;
+} FaunWalkNode;
+int64_t faun_ts_walk(const TSTree *tree, uint32_t max_depth, uint32_t *depth, const FaunWalkNode **out);
 
 /*
  * The grammar's parse table with every state laid out densely. tree-sitter stores most states ("small"
@@ -86,8 +93,6 @@ static _Thread_local char *strings;      /* root S-expression, then the own stri
 static _Thread_local uint32_t strings_len, strings_cap;
 static _Thread_local uint32_t depth;
 static _Thread_local uint32_t root_len;
-static _Thread_local uint32_t *stack;    /* ancestors' node indices during the walk */
-static _Thread_local uint32_t stack_cap;
 
 /* Bytes per node: start, end, parent, own string offset, own string length (4 each), field, symbol (2
  * each), named, missing (1 each), then the span of the node's S-expression in the root's (start, end: 4
@@ -250,48 +255,31 @@ int32_t faun_ts_parse(const char *src, uint32_t len, uint32_t max_depth) {
   TSTree *tree = ts_parser_parse_string_encoding(parser, NULL, src, len, TSInputEncodingUTF8);
   if (!tree) return -2;
   TSNode root = ts_tree_root_node(tree);
-  TSTreeCursor cur = ts_tree_cursor_new(root);
-  uint32_t n = 0, level = 0;
   int32_t result = 0;
-  depth = 1;
   strings_len = 0;
-  for (;;) {
-    if (n >= cap && !grow_block(n + 1)) { result = -2; break; }
-    TSNode node = ts_tree_cursor_current_node(&cur);
+  const FaunWalkNode *walked = NULL;
+  int64_t count = faun_ts_walk(tree, max_depth, &depth, &walked);
+  uint32_t n = count > 0 ? (uint32_t)count : 0;
+  if (count < 0) result = count == -1 ? -1 : -2;
+  else if (n > cap && !grow_block(n)) result = -2;
+  if (result == 0) {
     uint32_t *start = (uint32_t *)block, *end = start + cap, *parent = end + cap;
     int32_t *soff = (int32_t *)(parent + cap), *slen = soff + cap;
     uint16_t *field = (uint16_t *)(block + (size_t)cap * 20), *sym = field + cap;
     uint8_t *named = block + (size_t)cap * 24, *missing = named + cap;
-    start[n] = ts_node_start_byte(node);
-    end[n] = ts_node_end_byte(node);
-    parent[n] = level ? stack[level - 1] : (uint32_t)-1;
-    field[n] = ts_tree_cursor_current_field_id(&cur);
-    sym[n] = ts_node_symbol(node);
-    named[n] = ts_node_is_named(node);
-    missing[n] = ts_node_is_missing(node);
-    soff[n] = -1;
-    slen[n] = 0;
-    uint32_t self = n++;
-    if (ts_tree_cursor_goto_first_child(&cur)) {
-      if (level + 1 > stack_cap) {
-        uint32_t c = stack_cap ? stack_cap * 2 : 256;
-        uint32_t *s = realloc(stack, (size_t)c * 4);
-        if (!s) { result = -2; break; }
-        stack = s;
-        stack_cap = c;
-      }
-      stack[level++] = self;
-      if (level + 1 > depth) depth = level + 1;
-      if (depth > max_depth) { result = -1; break; }
-      continue;
+    for (uint32_t i = 0; i < n; i++) {
+      const FaunWalkNode *w = &walked[i];
+      start[i] = w->start;
+      end[i] = w->end;
+      parent[i] = w->parent;
+      field[i] = w->field;
+      sym[i] = w->symbol;
+      named[i] = w->named;
+      missing[i] = w->missing;
+      soff[i] = -1;
+      slen[i] = 0;
     }
-    while (level > 0 && !ts_tree_cursor_goto_next_sibling(&cur)) {
-      ts_tree_cursor_goto_parent(&cur);
-      level--;
-    }
-    if (level == 0) break;
   }
-  ts_tree_cursor_delete(&cur);
   if (result == 0) {
     uint32_t root_bytes = 0;
     const char *s = faun_ts_node_string_once(root, &root_bytes);
