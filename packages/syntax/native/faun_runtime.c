@@ -66,6 +66,9 @@ typedef struct {
 } FaunWalkFrame;
 
 static _Thread_local FaunWalkNode *walk_nodes;
+/* each node's subtree and alias (for faun_ts_walk_node_string) */
+static _Thread_local const Subtree **walk_subtrees;
+static _Thread_local TSSymbol *walk_aliases;
 static _Thread_local uint32_t walk_nodes_cap;
 static _Thread_local FaunWalkFrame *walk_frames;
 static _Thread_local uint32_t walk_frames_cap;
@@ -77,6 +80,12 @@ static bool faun_walk_reserve(uint32_t nodes, uint32_t frames) {
     FaunWalkNode *p = realloc(walk_nodes, (size_t)c * sizeof *p);
     if (!p) return false;
     walk_nodes = p;
+    const Subtree **subtrees = realloc(walk_subtrees, (size_t)c * sizeof *subtrees);
+    if (!subtrees) return false;
+    walk_subtrees = subtrees;
+    TSSymbol *aliases = realloc(walk_aliases, (size_t)c * sizeof *aliases);
+    if (!aliases) return false;
+    walk_aliases = aliases;
     walk_nodes_cap = c;
   }
   if (frames > walk_frames_cap) {
@@ -142,6 +151,8 @@ int64_t faun_ts_walk(const TSTree *tree, uint32_t max_depth, uint32_t *depth, co
     .named = ts_subtree_named(root),
     .missing = ts_subtree_missing(root),
   };
+  walk_subtrees[0] = &tree->root;
+  walk_aliases[0] = 0;
   uint32_t n = 1, count = 0;
   *depth = 1;
   *out = walk_nodes;
@@ -187,6 +198,8 @@ int64_t faun_ts_walk(const TSTree *tree, uint32_t max_depth, uint32_t *depth, co
         .named = alias ? ts_language_symbol_metadata(lang, alias).named : ts_subtree_named(*child),
         .missing = ts_subtree_missing(*child),
       };
+      walk_subtrees[n] = child;
+      walk_aliases[n] = alias;
       *out = walk_nodes;
       uint32_t self = n++;
       if (ts_subtree_child_count(*child) > 0 &&
@@ -198,4 +211,11 @@ int64_t faun_ts_walk(const TSTree *tree, uint32_t max_depth, uint32_t *depth, co
   }
   *out = walk_nodes;
   return n;
+}
+
+/* ts_node_string of node `i` of the last faun_ts_walk on this thread (of `tree`); the caller frees it. */
+char *faun_ts_walk_node_string(const TSTree *tree, uint32_t i) {
+  TSSymbol alias = walk_aliases[i];
+  return ts_subtree_string(*walk_subtrees[i], alias, ts_language_symbol_metadata(tree->language, alias).visible,
+                           tree->language, false);
 }

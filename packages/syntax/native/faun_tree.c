@@ -30,6 +30,7 @@ typedef struct {
   uint8_t named, missing;
 } FaunWalkNode;
 int64_t faun_ts_walk(const TSTree *tree, uint32_t max_depth, uint32_t *depth, const FaunWalkNode **out);
+char *faun_ts_walk_node_string(const TSTree *tree, uint32_t i);
 
 /*
  * The grammar's parse table with every state laid out densely. tree-sitter stores most states ("small"
@@ -291,7 +292,7 @@ int32_t faun_ts_parse(const char *src, uint32_t len, uint32_t max_depth) {
     if (result == 0 && assign_spans(strings, root_len, n) != 0) result = -3;
   }
   if (result == 0) {
-    /* anonymous nodes with children: printed on their own (the walk order gives their nodes again) */
+    /* anonymous nodes with children: each printed on its own (ts_node_string of the walked subtree) */
     uint32_t *parent = (uint32_t *)block + 2 * (size_t)cap;
     int32_t *soff = (int32_t *)(parent + cap), *slen = soff + cap;
     uint8_t *named = block + (size_t)cap * 24, *missing = named + cap;
@@ -299,26 +300,13 @@ int32_t faun_ts_parse(const char *src, uint32_t len, uint32_t max_depth) {
     if (!has_child) result = -2;
     for (uint32_t i = 1; result == 0 && i < n; i++) has_child[parent[i]] = 1;
     if (result == 0) {
-      int need = 0;
-      for (uint32_t i = 1; i < n; i++) if (has_child[i] && !named[i] && !missing[i]) { need = 1; break; }
-      if (need) {
-        /* walk again with a cursor to reach those nodes */
-        TSTreeCursor c2 = ts_tree_cursor_new(root);
-        uint32_t i = 0, lv = 0;
-        for (;;) {
-          if (i > 0 && has_child[i] && !named[i] && !missing[i]) {
-            char *s = ts_node_string(ts_tree_cursor_current_node(&c2));
-            soff[i] = (int32_t)strings_len;
-            slen[i] = s ? (int32_t)strlen(s) : 0;
-            if (!s || !append_string(s, (uint32_t)slen[i])) { free(s); result = -2; break; }
-            free(s);
-          }
-          i++;
-          if (ts_tree_cursor_goto_first_child(&c2)) { lv++; continue; }
-          while (lv > 0 && !ts_tree_cursor_goto_next_sibling(&c2)) { ts_tree_cursor_goto_parent(&c2); lv--; }
-          if (lv == 0) break;
-        }
-        ts_tree_cursor_delete(&c2);
+      for (uint32_t i = 1; result == 0 && i < n; i++) {
+        if (!has_child[i] || named[i] || missing[i]) continue;
+        char *s = faun_ts_walk_node_string(tree, i);
+        soff[i] = (int32_t)strings_len;
+        slen[i] = s ? (int32_t)strlen(s) : 0;
+        if (!s || !append_string(s, (uint32_t)slen[i])) result = -2;
+        free(s);
       }
     }
     free(has_child);
