@@ -8,11 +8,13 @@
  * Built at first use together with tree-sitter's lib.c and the grammar's parser.c/scanner.c (native.ts); the
  * grammar entry point is passed in as FAUN_TS_LANGUAGE. All state is per thread.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tree_sitter/api.h"
+#include "tree_sitter/parser.h"
 
 #ifndef FAUN_TS_LANGUAGE
 #error "define FAUN_TS_LANGUAGE as the grammar's entry point (e.g. tree_sitter_go)"
@@ -21,6 +23,69 @@
 const TSLanguage *FAUN_TS_LANGUAGE(void);
 /* ts_node_string's text, printed once (faun_runtime.c). */
 const char *faun_ts_node_string_once(TSNode self, uint32_t *len);
+/* The nodes a cursor visits, read from the subtrees (faun_runtime.c, which has the same struct). */
+typedef struct {
+  uint32_t start, end, parent;
+  uint16_t field, symbol;
+  uint8_t named, missing;
+} FaunWalkNode;
+int64_t faun_ts_walk(const TSTree *tree, uint32_t max_depth, uint32_t *depth, const FaunWalkNode **out);
+char *faun_ts_walk_node_string(const TSTree *tree, uint32_t i);
+
+/*
+ * The grammar's parse table with every state laid out densely. tree-sitter stores most states ("small"
+ * states) as lists of (value, symbols) groups and finds a symbol's value by scanning them, which was over a
+ * quarter of the parse on real hunks (error recovery asks every symbol of a state). The copy of the
+ * language below has the same values, one row of `symbol_count` per state, and says all its states are
+ * large, so each lookup is one read. Built once per process; the grammar's own language when it cannot be.
+ */
+static const TSLanguage *dense_lang;
+static pthread_once_t dense_once = PTHREAD_ONCE_INIT;
+
+static void build_dense(void) {
+  const TSLanguage *g = FAUN_TS_LANGUAGE();
+  dense_lang = g;
+  uint32_t states = g->state_count, symbols = g->symbol_count, large = g->large_state_count;
+  if (large >= states || !g->small_parse_table || !g->small_parse_table_map) return;
+  uint16_t *table = calloc((size_t)states * symbols, sizeof *table);
+  uint8_t *seen = malloc(symbols);
+  TSLanguage *copy = malloc(sizeof *copy);
+  if (!table || !seen || !copy) {
+    free(table);
+    free(seen);
+    free(copy);
+    return;
+  }
+  memcpy(table, g->parse_table, (size_t)large * symbols * sizeof *table);
+  for (uint32_t state = large; state < states; state++) {
+    /* the first group naming a symbol gives its value, as the scan does */
+    memset(seen, 0, symbols);
+    uint16_t *row = table + (size_t)state * symbols;
+    const uint16_t *data = &g->small_parse_table[g->small_parse_table_map[state - large]];
+    uint16_t groups = *data++;
+    for (uint16_t i = 0; i < groups; i++) {
+      uint16_t value = *data++;
+      uint16_t count = *data++;
+      for (uint16_t j = 0; j < count; j++) {
+        uint16_t symbol = *data++;
+        if (symbol < symbols && !seen[symbol]) {
+          seen[symbol] = 1;
+          row[symbol] = value;
+        }
+      }
+    }
+  }
+  free(seen);
+  memcpy(copy, g, sizeof *copy);
+  copy->parse_table = table;
+  copy->large_state_count = states;
+  dense_lang = copy;
+}
+
+static const TSLanguage *parse_language(void) {
+  pthread_once(&dense_once, build_dense);
+  return dense_lang;
+}
 
 static _Thread_local TSParser *parser;
 static _Thread_local uint8_t *block;    /* the node arrays, laid out by `cap` (see faun_ts_cap) */
@@ -29,8 +94,6 @@ static _Thread_local char *strings;      /* root S-expression, then the own stri
 static _Thread_local uint32_t strings_len, strings_cap;
 static _Thread_local uint32_t depth;
 static _Thread_local uint32_t root_len;
-static _Thread_local uint32_t *stack;    /* ancestors' node indices during the walk */
-static _Thread_local uint32_t stack_cap;
 
 /* Bytes per node: start, end, parent, own string offset, own string length (4 each), field, symbol (2
  * each), named, missing (1 each), then the span of the node's S-expression in the root's (start, end: 4
@@ -188,53 +251,36 @@ static int assign_spans(const char *s, uint32_t len, uint32_t n) {
 int32_t faun_ts_parse(const char *src, uint32_t len, uint32_t max_depth) {
   if (!parser) {
     parser = ts_parser_new();
-    if (!parser || !ts_parser_set_language(parser, FAUN_TS_LANGUAGE())) return -2;
+    if (!parser || !ts_parser_set_language(parser, parse_language())) return -2;
   }
   TSTree *tree = ts_parser_parse_string_encoding(parser, NULL, src, len, TSInputEncodingUTF8);
   if (!tree) return -2;
   TSNode root = ts_tree_root_node(tree);
-  TSTreeCursor cur = ts_tree_cursor_new(root);
-  uint32_t n = 0, level = 0;
   int32_t result = 0;
-  depth = 1;
   strings_len = 0;
-  for (;;) {
-    if (n >= cap && !grow_block(n + 1)) { result = -2; break; }
-    TSNode node = ts_tree_cursor_current_node(&cur);
+  const FaunWalkNode *walked = NULL;
+  int64_t count = faun_ts_walk(tree, max_depth, &depth, &walked);
+  uint32_t n = count > 0 ? (uint32_t)count : 0;
+  if (count < 0) result = count == -1 ? -1 : -2;
+  else if (n > cap && !grow_block(n)) result = -2;
+  if (result == 0) {
     uint32_t *start = (uint32_t *)block, *end = start + cap, *parent = end + cap;
     int32_t *soff = (int32_t *)(parent + cap), *slen = soff + cap;
     uint16_t *field = (uint16_t *)(block + (size_t)cap * 20), *sym = field + cap;
     uint8_t *named = block + (size_t)cap * 24, *missing = named + cap;
-    start[n] = ts_node_start_byte(node);
-    end[n] = ts_node_end_byte(node);
-    parent[n] = level ? stack[level - 1] : (uint32_t)-1;
-    field[n] = ts_tree_cursor_current_field_id(&cur);
-    sym[n] = ts_node_symbol(node);
-    named[n] = ts_node_is_named(node);
-    missing[n] = ts_node_is_missing(node);
-    soff[n] = -1;
-    slen[n] = 0;
-    uint32_t self = n++;
-    if (ts_tree_cursor_goto_first_child(&cur)) {
-      if (level + 1 > stack_cap) {
-        uint32_t c = stack_cap ? stack_cap * 2 : 256;
-        uint32_t *s = realloc(stack, (size_t)c * 4);
-        if (!s) { result = -2; break; }
-        stack = s;
-        stack_cap = c;
-      }
-      stack[level++] = self;
-      if (level + 1 > depth) depth = level + 1;
-      if (depth > max_depth) { result = -1; break; }
-      continue;
+    for (uint32_t i = 0; i < n; i++) {
+      const FaunWalkNode *w = &walked[i];
+      start[i] = w->start;
+      end[i] = w->end;
+      parent[i] = w->parent;
+      field[i] = w->field;
+      sym[i] = w->symbol;
+      named[i] = w->named;
+      missing[i] = w->missing;
+      soff[i] = -1;
+      slen[i] = 0;
     }
-    while (level > 0 && !ts_tree_cursor_goto_next_sibling(&cur)) {
-      ts_tree_cursor_goto_parent(&cur);
-      level--;
-    }
-    if (level == 0) break;
   }
-  ts_tree_cursor_delete(&cur);
   if (result == 0) {
     uint32_t root_bytes = 0;
     const char *s = faun_ts_node_string_once(root, &root_bytes);
@@ -246,7 +292,7 @@ int32_t faun_ts_parse(const char *src, uint32_t len, uint32_t max_depth) {
     if (result == 0 && assign_spans(strings, root_len, n) != 0) result = -3;
   }
   if (result == 0) {
-    /* anonymous nodes with children: printed on their own (the walk order gives their nodes again) */
+    /* anonymous nodes with children: each printed on its own (ts_node_string of the walked subtree) */
     uint32_t *parent = (uint32_t *)block + 2 * (size_t)cap;
     int32_t *soff = (int32_t *)(parent + cap), *slen = soff + cap;
     uint8_t *named = block + (size_t)cap * 24, *missing = named + cap;
@@ -254,26 +300,13 @@ int32_t faun_ts_parse(const char *src, uint32_t len, uint32_t max_depth) {
     if (!has_child) result = -2;
     for (uint32_t i = 1; result == 0 && i < n; i++) has_child[parent[i]] = 1;
     if (result == 0) {
-      int need = 0;
-      for (uint32_t i = 1; i < n; i++) if (has_child[i] && !named[i] && !missing[i]) { need = 1; break; }
-      if (need) {
-        /* walk again with a cursor to reach those nodes */
-        TSTreeCursor c2 = ts_tree_cursor_new(root);
-        uint32_t i = 0, lv = 0;
-        for (;;) {
-          if (i > 0 && has_child[i] && !named[i] && !missing[i]) {
-            char *s = ts_node_string(ts_tree_cursor_current_node(&c2));
-            soff[i] = (int32_t)strings_len;
-            slen[i] = s ? (int32_t)strlen(s) : 0;
-            if (!s || !append_string(s, (uint32_t)slen[i])) { free(s); result = -2; break; }
-            free(s);
-          }
-          i++;
-          if (ts_tree_cursor_goto_first_child(&c2)) { lv++; continue; }
-          while (lv > 0 && !ts_tree_cursor_goto_next_sibling(&c2)) { ts_tree_cursor_goto_parent(&c2); lv--; }
-          if (lv == 0) break;
-        }
-        ts_tree_cursor_delete(&c2);
+      for (uint32_t i = 1; result == 0 && i < n; i++) {
+        if (!has_child[i] || named[i] || missing[i]) continue;
+        char *s = faun_ts_walk_node_string(tree, i);
+        soff[i] = (int32_t)strings_len;
+        slen[i] = s ? (int32_t)strlen(s) : 0;
+        if (!s || !append_string(s, (uint32_t)slen[i])) result = -2;
+        free(s);
       }
     }
     free(has_child);

@@ -1,6 +1,7 @@
 /**
- * Native libraries are built with flags tuned for this processor where the compiler takes them, and with
- * plain -O2 where it does not (the tuned build fails and the plain one is used, with the same trees).
+ * Native libraries are built guided by a training parse's profile, with flags tuned for this processor,
+ * where the compiler takes both; tuned without the profile where it cannot profile; plain -O2 where it takes
+ * no tuning flags (each failed build falls back to the next, with the same trees).
  */
 import { expect, test } from 'bun:test';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,41 +17,62 @@ const t = parseFlat('package main\\nfunc f() { x := 1 }\\n', 'go');
 console.log(JSON.stringify({ status: nativeStatus(), root: t?.tree.rootString ?? null }));
 `;
 
+/** A compiler wrapper that refuses `flag`, as some compilers do. */
+function pickyCompiler(dir: string, name: string, flag: string): string {
+  const path = join(dir, name);
+  writeFileSync(
+    path,
+    `#!/bin/sh\nfor a in "$@"; do [ "$a" = ${flag} ] && { echo "unsupported: $a" >&2; exit 1; }; done\nexec ${cc} "$@"\n`,
+  );
+  chmodSync(path, 0o755);
+  return path;
+}
+
+async function parseWith(env: Record<string, string>) {
+  const p = Bun.spawn(['bun', '-e', SCRIPT], {
+    cwd: import.meta.dir,
+    env: { ...process.env, ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  await p.exited;
+  expect(err).toBe('');
+  return JSON.parse(out) as { status: { native: string[] }; root: string | null };
+}
+
 test.skipIf(cc === null)(
-  'a compiler that refuses the tuned flags gets the plain build; the tree is the same',
-  () => {
+  'the profile-guided build, or tuned where the compiler cannot profile, or plain -O2; the tree is the same',
+  async () => {
     const dir = mkdtempSync(join(tmpdir(), 'faun-native-'));
     try {
-      // a compiler that refuses -march=native, as some do
-      const picky = join(dir, 'picky-cc');
-      writeFileSync(
-        picky,
-        `#!/bin/sh\nfor a in "$@"; do [ "$a" = -march=native ] && { echo "unsupported: $a" >&2; exit 1; }; done\nexec ${cc} "$@"\n`,
-      );
-      chmodSync(picky, 0o755);
-      const run = (env: Record<string, string>) => {
-        const p = Bun.spawnSync(['bun', '-e', SCRIPT], {
-          cwd: import.meta.dir,
-          env: { ...process.env, ...env },
-          stderr: 'pipe',
-        });
-        expect(p.stderr.toString()).toBe('');
-        return JSON.parse(p.stdout.toString()) as { status: { native: string[] }; root: string | null };
-      };
-      const plain = run({ FAUN_CC: picky, FAUN_SYNTAX_NATIVE_DIR: join(dir, 'plain') });
-      const tuned = run({ FAUN_SYNTAX_NATIVE_DIR: join(dir, 'tuned') });
-      expect(plain.status.native).toEqual(['go']);
-      expect(tuned.status.native).toEqual(['go']);
+      const [plain, tuned, pgo] = await Promise.all([
+        parseWith({
+          FAUN_CC: pickyCompiler(dir, 'no-march', '-march=native'),
+          FAUN_SYNTAX_NATIVE_DIR: join(dir, 'plain'),
+        }),
+        parseWith({
+          FAUN_CC: pickyCompiler(dir, 'no-profile', '-fprofile-use'),
+          FAUN_SYNTAX_NATIVE_DIR: join(dir, 'tuned'),
+        }),
+        parseWith({ FAUN_SYNTAX_NATIVE_DIR: join(dir, 'pgo') }),
+      ]);
+      for (const r of [plain, tuned, pgo]) expect(r.status.native).toEqual(['go']);
       expect(plain.root).toContain('(source_file (package_clause');
-      expect(plain.root).toBe(tuned.root);
-      // each build is cached under its own key
-      const libs = (sub: string) => readdirSync(join(dir, sub)).filter((f) => f.endsWith('.so'));
+      expect(tuned.root).toBe(plain.root);
+      expect(pgo.root).toBe(plain.root);
+      // each build is cached under its own key, and the profile-guided build leaves no work folder
+      const files = (sub: string) => readdirSync(join(dir, sub)).filter((f) => !f.endsWith('.lock'));
+      const libs = (sub: string) => files(sub).filter((f) => f.endsWith('.so'));
       expect(libs('plain')).toHaveLength(1);
       expect(libs('tuned')).toHaveLength(1);
-      expect(libs('plain')[0]).not.toBe(libs('tuned')[0]);
+      expect(files('pgo')).toEqual(libs('pgo'));
+      expect(libs('pgo')).toHaveLength(1);
+      const all = new Set([...libs('plain'), ...libs('tuned'), ...libs('pgo')]);
+      expect(all.size).toBe(3);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   },
-  300_000,
+  600_000,
 );

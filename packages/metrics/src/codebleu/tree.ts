@@ -150,7 +150,8 @@ function fromFlat(f: FlatSyntaxTree, fieldParents: ReadonlySet<string>): FlatTre
       if (s < 0) (own ??= new Map()).set(m, f.nodeString(i));
       m++;
     }
-    if (fieldParents.has(t)) withField[i] = 1;
+    // only a node with children is read back as a parent
+    if (k > 0 && fieldParents.has(t)) withField[i] = 1;
     if (i > 0) {
       const pi = parent[i] as number;
       if (withField[pi]) node.field = fieldNames[field[i] as number] ?? null;
