@@ -46,21 +46,26 @@ test.skipIf(cc === null)(
   async () => {
     const dir = mkdtempSync(join(tmpdir(), 'faun-native-'));
     try {
-      const [plain, tuned, pgo] = await Promise.all([
+      // FAUN_SYNTAX_PGO set either way (the test runner sets 0 for the other suites)
+      const [plain, tuned, pgo, off] = await Promise.all([
         parseWith({
           FAUN_CC: pickyCompiler(dir, 'no-march', '-march=native'),
           FAUN_SYNTAX_NATIVE_DIR: join(dir, 'plain'),
+          FAUN_SYNTAX_PGO: '1',
         }),
         parseWith({
           FAUN_CC: pickyCompiler(dir, 'no-profile', '-fprofile-use'),
           FAUN_SYNTAX_NATIVE_DIR: join(dir, 'tuned'),
+          FAUN_SYNTAX_PGO: '1',
         }),
-        parseWith({ FAUN_SYNTAX_NATIVE_DIR: join(dir, 'pgo') }),
+        parseWith({ FAUN_SYNTAX_NATIVE_DIR: join(dir, 'pgo'), FAUN_SYNTAX_PGO: '1' }),
+        parseWith({ FAUN_SYNTAX_NATIVE_DIR: join(dir, 'off'), FAUN_SYNTAX_PGO: '0' }),
       ]);
-      for (const r of [plain, tuned, pgo]) expect(r.status.native).toEqual(['go']);
+      for (const r of [plain, tuned, pgo, off]) expect(r.status.native).toEqual(['go']);
       expect(plain.root).toContain('(source_file (package_clause');
       expect(tuned.root).toBe(plain.root);
       expect(pgo.root).toBe(plain.root);
+      expect(off.root).toBe(plain.root);
       // each build is cached under its own key, and the profile-guided build leaves no work folder
       const files = (sub: string) => readdirSync(join(dir, sub)).filter((f) => !f.endsWith('.lock'));
       const libs = (sub: string) => files(sub).filter((f) => f.endsWith('.so'));
@@ -68,8 +73,9 @@ test.skipIf(cc === null)(
       expect(libs('tuned')).toHaveLength(1);
       expect(files('pgo')).toEqual(libs('pgo'));
       expect(libs('pgo')).toHaveLength(1);
-      const all = new Set([...libs('plain'), ...libs('tuned'), ...libs('pgo')]);
-      expect(all.size).toBe(3);
+      expect(libs('off')).toHaveLength(1);
+      const all = new Set([...libs('plain'), ...libs('tuned'), ...libs('pgo'), ...libs('off')]);
+      expect(all.size).toBe(4);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -7,7 +7,8 @@
  * so concurrent processes never load a partial file.
  *
  * Environment: `FAUN_CC` (compiler, default `cc`), `FAUN_SYNTAX_NATIVE_DIR` (cache folder, default
- * `$XDG_CACHE_HOME/faun/tree-sitter` or `~/.cache/faun/tree-sitter`).
+ * `$XDG_CACHE_HOME/faun/tree-sitter` or `~/.cache/faun/tree-sitter`), `FAUN_SYNTAX_PGO=0` (no profile-guided
+ * build: the tuned one first; the same trees, ~4× less build time, slower parsing).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -183,7 +184,8 @@ export function cachedLibrary(lang: SyntaxLang): string | null {
 
 /** Builds `lang`'s library with the best flags the compiler takes. */
 async function build(lang: SyntaxLang): Promise<string> {
-  for (const flavour of ['pgo', 'tuned'] as const) {
+  const flavours = process.env.FAUN_SYNTAX_PGO === '0' ? (['tuned'] as const) : (['pgo', 'tuned'] as const);
+  for (const flavour of flavours) {
     try {
       return flavour === 'pgo' ? await buildPgo(lang) : await buildFlavour(lang, flavour);
     } catch (e) {
