@@ -49,11 +49,8 @@ const char *faun_ts_node_string_once(TSNode self, uint32_t *len) {
  * non-inherited field-map entry naming it in its parent's production, looked up again for each hidden
  * ancestor (not an extra) until a visible one.
  */
-typedef struct {
-  uint32_t start, end, parent;
-  uint16_t field, symbol;
-  uint8_t named, missing;
-} FaunWalkNode;
+#include "faun_walk.h"
+
 
 typedef struct {
   const Subtree *subtree;

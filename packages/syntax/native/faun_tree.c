@@ -23,14 +23,8 @@
 const TSLanguage *FAUN_TS_LANGUAGE(void);
 /* ts_node_string's text, printed once (faun_runtime.c). */
 const char *faun_ts_node_string_once(TSNode self, uint32_t *len);
-/* The nodes a cursor visits, read from the subtrees (faun_runtime.c, which has the same struct). */
-typedef struct {
-  uint32_t start, end, parent;
-  uint16_t field, symbol;
-  uint8_t named, missing;
-} FaunWalkNode;
-int64_t faun_ts_walk(const TSTree *tree, uint32_t max_depth, uint32_t *depth, const FaunWalkNode **out);
-char *faun_ts_walk_node_string(const TSTree *tree, uint32_t i);
+/* The nodes a cursor visits, read from the subtrees (faun_runtime.c). */
+#include "faun_walk.h"
 
 /*
  * The grammar's parse table with every state laid out densely. tree-sitter stores most states ("small"

@@ -42,6 +42,8 @@ const RUNTIME_PKG = 'tree-sitter';
 const GLUE = resolve(import.meta.dir, '../native/faun_tree.c');
 /** Included ahead of the runtime's lib.c (a faster snprintf with the same results; see the file). */
 const RUNTIME_PRELUDE = resolve(import.meta.dir, '../native/faun_snprintf.h');
+/** The walk's node layout and entry points, shared by the runtime's unit and the glue (part of both keys). */
+const WALK_HEADER = resolve(import.meta.dir, '../native/faun_walk.h');
 /** The runtime's translation unit: lib.c and a one-pass S-expression printer (see the file). */
 const RUNTIME_UNIT = resolve(import.meta.dir, '../native/faun_runtime.c');
 
@@ -153,11 +155,13 @@ function buildPaths(lang: SyntaxLang, flavour: Flavour): BuildPaths {
   const machine = flavour === 'plain' ? '' : `|${processorId()}`;
   const guided = flavour === 'pgo' ? `|pgo:${Bun.hash(readFileSync(TRAINER, 'utf8')).toString(16)}` : '';
   const prelude = Bun.hash(
-    readFileSync(RUNTIME_PRELUDE, 'utf8') + readFileSync(RUNTIME_UNIT, 'utf8'),
+    readFileSync(RUNTIME_PRELUDE, 'utf8') +
+      readFileSync(RUNTIME_UNIT, 'utf8') +
+      readFileSync(WALK_HEADER, 'utf8'),
   ).toString(16);
   const rtKey = `${RUNTIME_PKG}@${packageVersion(rtDir)}-${process.platform}-${process.arch}-${cc}|${flags.join(' ')}${machine}|${prelude}${guided}`;
   const key = Bun.hash(`${rtKey}|${g.pkg}@${packageVersion(gDir)}|${g.dir}|`).toString(16);
-  const glueKey = Bun.hash(readFileSync(GLUE)).toString(16);
+  const glueKey = Bun.hash(readFileSync(GLUE, 'utf8') + readFileSync(WALK_HEADER, 'utf8')).toString(16);
   const dir = nativeCacheDir();
   return {
     so: join(dir, `${lang}-${key}-${glueKey}.so`),
