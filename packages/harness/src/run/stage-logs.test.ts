@@ -11,6 +11,8 @@ test("stage log names follow Multi-SWE-bench's; repeats are numbered from 2", ()
   expect(stageLogName('fix', 0)).toBe('fix-patch-run.log');
   expect(stageLogName('fix', 2)).toBe('fix-patch-run.3.log');
   expect(stageLogName('before', 1)).toBe('before.2.log');
+  expect(stageLogName('gold-check', 0)).toBe('gold-check.log');
+  expect(stageLogName('gold-check', 5)).toBe('gold-check.6.log');
 });
 
 test('instance ids: a directory name without separators, the PR number from either shape', () => {

@@ -1,7 +1,8 @@
 /**
  * `faun validate --stage-logs DIR`: every stage run's test output beside the rows, named as
  * Multi-SWE-bench names its stage logs (run.log, test-patch-run.log, fix-patch-run.log; with the swebench
- * rule before.log / after.log), repeats ≥ 2 as `run.2.log` …, and `instance.json` (instance id,
+ * rule before.log / after.log; the gold stability check's runs gold-check.log, gold-check.2.log …), repeats ≥ 2
+ * as `run.2.log` …, and `instance.json` (instance id,
  * repository, pull-request number, the parser that read the logs), so the logs can be re-derived by
  * other tools — Multi-SWE-bench's own report code among them (`bun run bench real-exec --msb-src`).
  */
@@ -17,6 +18,7 @@ const BASE: Record<StageLog['stage'], string> = {
   fix: 'fix-patch-run',
   before: 'before',
   after: 'after',
+  'gold-check': 'gold-check',
 };
 
 /** The file name of one stage run's log (`repeat` 0-based). */

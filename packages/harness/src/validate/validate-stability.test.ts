@@ -23,9 +23,21 @@ const opts = (flake: string) => ({
   extraEnv: { FLAKE_DIR: flake },
 });
 
-test('gold that passes every round, two at a time, is stable; each run is in the health file', async () => {
+test('gold that passes every round, two at a time, is stable; each run is in the health file and its log kept', async () => {
   const health = join(root, 'stable.jsonl');
-  const s = await checkStability(fx.instance, opts(mkdtempSync(join(root, 'f-'))), 3, 2, health);
+  const logs: [number, string][] = [];
+  const s = await checkStability(
+    fx.instance,
+    opts(mkdtempSync(join(root, 'f-'))),
+    3,
+    2,
+    health,
+    (i, text) => {
+      logs.push([i, text]);
+    },
+  );
+  expect(logs.map(([i]) => i)).toEqual([0, 1, 2, 3, 4, 5]);
+  for (const [, text] of logs) expect(text).toMatch(/PASSED tests\/test_calc\.py::test_add/);
   expect(s).toMatchObject({ checks: 3, parallel: 2, stable: true });
   expect(s.runs.map((r) => `${r.round}:${r.outcome}`)).toEqual([
     '1:resolved',
@@ -48,8 +60,14 @@ test('gold that fails in one run is unstable, named with its failing test; the c
     pass_to_pass: [`${t}::test_neg`, `${t}::test_once`],
   };
   const health = join(root, 'unstable.jsonl');
-  const s = await checkStability(inst, opts(mkdtempSync(join(root, 'f-'))), 3, 2, health);
+  const logs: string[] = [];
+  const s = await checkStability(inst, opts(mkdtempSync(join(root, 'f-'))), 3, 2, health, (_i, text) => {
+    logs.push(text);
+  });
   expect(s.stable).toBe(false);
+  // the failing runs' logs are kept: they name the failing test
+  expect(logs.length).toBe(2);
+  for (const text of logs) expect(text).toMatch(/FAILED tests\/test_calc\.py::test_once/);
   expect(s.runs.length).toBe(2);
   expect(unstableReason(s)).toMatch(
     /^unstable: gold unresolved in round 1 of 3 \(2 of 2 runs\): tests\/test_calc.py::test_once$/,

@@ -6,6 +6,7 @@
  */
 import type { ExecutionInstance, ExecutionResult } from '@faun/schema';
 import { failingTests } from '../grading/flaky.ts';
+import { framedSection } from '../grading/framing.ts';
 import { appendGoldRuns, goldRun } from '../report/health.ts';
 import { type RunOptions, runInstance } from '../run/run-instance.ts';
 
@@ -41,13 +42,20 @@ export function unstableReason(s: Stability): string {
   return `unstable: gold ${first.outcome} in round ${first.round} of ${s.checks} (${bad.length} of ${s.runs.length} runs)${what}`;
 }
 
-/** Runs the check; `opts` as for runInstance (re-runs are off: each run must pass on its own). */
+/** Receives each gold run's test output, numbered from 0 in the order the runs are listed. */
+export type StabilityLog = (index: number, text: string) => Promise<void> | void;
+
+/**
+ * Runs the check; `opts` as for runInstance (re-runs are off: each run must pass on its own). `onLog`
+ * receives every run's test output, so a run that failed can be read afterwards.
+ */
 export async function checkStability(
   inst: ExecutionInstance,
   opts: RunOptions,
   checks = DEFAULT_GOLD_CHECKS,
   parallel = DEFAULT_GOLD_PARALLEL,
   healthFile: string | null = null,
+  onLog: StabilityLog | null = null,
 ): Promise<Stability> {
   const runs: StabilityRun[] = [];
   for (let round = 1; round <= checks && !opts.signal?.aborted; round++) {
@@ -65,13 +73,16 @@ export async function checkStability(
         healthFile,
         results.map((r) => goldRun(r.result, opts.runId, 'validate')),
       );
-    for (const { result: r } of results)
+    for (const { result: r, artifacts } of results) {
+      if (onLog)
+        await onLog(runs.length, framedSection(artifacts['test_output.txt']) ?? artifacts['test_output.txt']);
       runs.push({
         round,
         outcome: r.outcome,
         failing: r.outcome === 'resolved' ? [] : failingTests(r.tests_status),
         error: r.error,
       });
+    }
     if (results.some((r) => r.result.outcome !== 'resolved')) break;
   }
   const stable =

@@ -107,11 +107,14 @@ export interface ValidateOptions {
   healthFile?: string | null;
 }
 
-/** One stage run's test output. Stages: run / test / fix (multi-swe-bench rule), before / after. */
+/**
+ * One stage run's test output. Stages: run / test / fix (multi-swe-bench rule), before / after, and
+ * gold-check (the gold runs of the stability check).
+ */
 export interface StageLog {
   instance: ExecutionInstance;
-  stage: 'run' | 'test' | 'fix' | 'before' | 'after';
-  /** 0-based repeat. */
+  stage: 'run' | 'test' | 'fix' | 'before' | 'after' | 'gold-check';
+  /** 0-based repeat (`gold-check`: the stability check's runs in order). */
   repeat: number;
   /** The parser that read it. */
   parser: ParserName | null;
@@ -128,6 +131,12 @@ export interface Validation {
   instance: ExecutionInstance | null;
   /** The gold stability check of a valid instance (absent: not checked). */
   stability?: Stability;
+}
+
+/** The parser that reads an instance's logs (null: its row names none faun has). */
+function parserOf(inst: ExecutionInstance, spec: EnvSpec): ParserName | null {
+  const grading = rowGrading(inst, spec);
+  return 'problem' in grading ? null : grading.parser;
 }
 
 async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Promise<Validation> {
@@ -151,8 +160,7 @@ async function validateOne(inst: ExecutionInstance, opts: ValidateOptions): Prom
     'run' | 'before' | 'after',
     StageLog['stage']
   >;
-  const grading = rowGrading(inst, spec);
-  const parser = 'problem' in grading ? null : grading.parser;
+  const parser = parserOf(inst, spec);
   for (const side of stages) {
     for (let i = 0; i < repeats; i++) {
       const pred = {
@@ -272,6 +280,16 @@ async function withStabilityCheck(
     checksOf(o),
     parallelOf(o),
     o.healthFile ?? null,
+    o.onStageLog
+      ? (repeat, text) =>
+          o.onStageLog?.({
+            instance: inst,
+            stage: 'gold-check',
+            repeat,
+            parser: parserOf(v.instance ?? inst, spec),
+            text,
+          })
+      : null,
   );
   // interrupted: the check is not finished, so it says nothing (the next run does it again)
   if (o.signal?.aborted) return v;
