@@ -8,8 +8,10 @@
  * (`--work DIR`/owner+name, default bench/out/real-exec/…), so runs over single repositories (`--pointers`)
  * are reused by a run over the whole list: builds by their inputs, validations by faun validate's journal,
  * verify runs by run id. Writes `bench/out/real-exec.json`: `{"languages": {"<lang>": {repositories,
- * pointers, built, instances, gold_resolved, empty_resolved, revert_resolved, reference_mismatches}},
- * "repositories": {"<owner/name>": {figures, build_funnel, validate_funnel}}}`. `reference_mismatches` (valid instances on which Multi-SWE-bench's own report
+ * pointers, built, instances, counted, gold_resolved, empty_resolved, revert_resolved, reference_mismatches}},
+ * "repositories": {"<owner/name>": {figures, build_funnel, validate_funnel, upstream, instances}}}`: per valid
+ * instance its version, the test command it ran and every deviation from Multi-SWE-bench's command or tree
+ * (real-exec-upstream.ts); `counted` leaves out the instances with a deviation that can change which tests run. `reference_mismatches` (valid instances on which Multi-SWE-bench's own report
  * code, run over the stage logs validate kept, derives anything different: msb-parity.ts) needs
  * `--msb-src DIR` (an extracted Multi-SWE-bench tree); without it, it is null.
  *
@@ -17,12 +19,14 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { MSB, PR_VERSIONS, type PrVersion, versionForPr } from '@faun/harness';
+import { MSB, PR_VERSIONS, type PrVersion, specFor, testCommand, versionForPr } from '@faun/harness';
 import { invert } from '@faun/harness/testing';
 import { FaunError, InputError, UsageError } from '@faun/kit';
-import { stableStringify } from '@faun/schema';
+import { type ExecutionInstance, stableStringify } from '@faun/schema';
 import { type FlagDefaults, parseFlags } from '../args.ts';
+import type { Deviation } from '../msb-published/upstream.ts';
 import { msbParity, recordedSides } from './msb-parity.ts';
+import { changesTestsRun, deviationsOf, REAL_EXEC_UPSTREAM } from './real-exec-upstream.ts';
 
 export const FLAGS = {
   mirrors: undefined,
@@ -154,6 +158,8 @@ export interface LangFigures {
   pointers: number;
   built: number;
   instances: number;
+  /** Valid instances with no deviation from Multi-SWE-bench's command or tree that can change which tests run. */
+  counted: number;
   gold_resolved: number;
   empty_resolved: number;
   revert_resolved: number;
@@ -167,11 +173,36 @@ export interface LangFigures {
   second_run_mismatches: number | null;
 }
 
-/** One repository's figures, and the funnels of its build and validation. */
+/** What ran for one valid instance, and how it differs from Multi-SWE-bench's run. */
+export interface InstanceRecord {
+  version: string | null;
+  /** faun's test command for the instance, as it ran. */
+  command: string | null;
+  deviations: Deviation[];
+  /** Whether a deviation can change which tests run (then it is not `counted`). */
+  changes_tests_run: boolean;
+}
+
+/** One repository's figures, the funnels of its build and validation, and what ran per valid instance. */
 interface RepoResult {
   figures: Record<string, LangFigures>;
   build_funnel: Record<string, number>;
   validate_funnel: Record<string, number>;
+  /** Multi-SWE-bench's command and base image for the repository (null: not one of its repositories). */
+  upstream: { command: string | null; image: string | null };
+  instances: Record<string, InstanceRecord>;
+}
+
+/** The record of one valid instance (a `valid.jsonl` row). */
+export function instanceRecord(row: ExecutionInstance): InstanceRecord {
+  const spec = specFor(row);
+  const deviations = deviationsOf(row.repo, row.version);
+  return {
+    version: row.version,
+    command: spec ? testCommand(spec, row) : null,
+    deviations,
+    changes_tests_run: changesTestsRun(deviations),
+  };
 }
 
 export const emptyFigures = (): LangFigures => ({
@@ -179,6 +210,7 @@ export const emptyFigures = (): LangFigures => ({
   pointers: 0,
   built: 0,
   instances: 0,
+  counted: 0,
   gold_resolved: 0,
   empty_resolved: 0,
   revert_resolved: 0,
@@ -231,12 +263,12 @@ export default async function realExec(args: string[]): Promise<Record<string, u
     for (const [lang, x] of Object.entries(r.figures)) addFigures((languages[lang] ??= emptyFigures()), x);
   }
   const table = [
-    'language    repos  pointers  built  valid  gold  empty  revert  msb-mismatch  swe-java-mismatch  2nd-run-mismatch',
+    'language    repos  pointers  built  valid  counted  gold  empty  revert  msb-mismatch  swe-java-mismatch  2nd-run-mismatch',
     ...Object.entries(languages)
       .sort()
       .map(
         ([l, x]) =>
-          `${l.padEnd(10)} ${String(x.repositories).padStart(6)} ${String(x.pointers).padStart(9)} ${String(x.built).padStart(6)} ${String(x.instances).padStart(6)} ${String(x.gold_resolved).padStart(5)} ${String(x.empty_resolved).padStart(6)} ${String(x.revert_resolved).padStart(7)} ${String(x.reference_mismatches ?? '-').padStart(13)} ${String(x.swebench_java_mismatches ?? '-').padStart(18)} ${String(x.second_run_mismatches ?? '-').padStart(17)}`,
+          `${l.padEnd(10)} ${String(x.repositories).padStart(6)} ${String(x.pointers).padStart(9)} ${String(x.built).padStart(6)} ${String(x.instances).padStart(6)} ${String(x.counted).padStart(8)} ${String(x.gold_resolved).padStart(5)} ${String(x.empty_resolved).padStart(6)} ${String(x.revert_resolved).padStart(7)} ${String(x.reference_mismatches ?? '-').padStart(13)} ${String(x.swebench_java_mismatches ?? '-').padStart(18)} ${String(x.second_run_mismatches ?? '-').padStart(17)}`,
       ),
   ];
   console.log(table.join('\n'));
@@ -520,11 +552,20 @@ async function runRepository(
   };
   const { ds, built, buildFunnel } = await buildStep(r, usable);
   const { instances, validateFunnel } = await validateStep(r, ds, built);
+  const records: Record<string, InstanceRecord> = {};
+  for (const row of instances) {
+    const rec = instanceRecord(row as unknown as ExecutionInstance);
+    records[String(row.instance_id)] = rec;
+    if (!rec.changes_tests_run) fig(r.langOf.get(String(row.instance_id)) ?? 'other').counted++;
+  }
   parityStep(r, instances);
   if (instances.length) await verifySteps(r, instances);
+  const up = REAL_EXEC_UPSTREAM[repo];
   return {
     figures,
     build_funnel: buildFunnel.reasons ?? {},
     validate_funnel: validateFunnel?.reasons ?? {},
+    upstream: { command: up?.upstream ?? null, image: up?.image ?? null },
+    instances: records,
   };
 }

@@ -1,0 +1,69 @@
+import { expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { REPO_SPECS } from '@faun/harness';
+import type { ExecutionInstance } from '@faun/schema';
+import { instanceRecord, readPointers } from './real-exec.ts';
+import { changesTestsRun, deviationsOf, REAL_EXEC_UPSTREAM } from './real-exec-upstream.ts';
+
+const pointersFile = resolve(import.meta.dir, '../../data/real-exec-pointers.jsonl');
+
+test('every repository of the committed pointer list says how it differs from Multi-SWE-bench', () => {
+  const repos = new Set(readPointers(readFileSync(pointersFile, 'utf8'), pointersFile).map((p) => p.repo));
+  for (const repo of repos) {
+    expect(REAL_EXEC_UPSTREAM[repo], repo).toBeDefined();
+    expect(
+      deviationsOf(repo, null).some((d) => d.what === 'undescribed'),
+      repo,
+    ).toBe(false);
+  }
+});
+
+test("a version's deviations are those of an environment version the repository's specs declare", () => {
+  for (const [repo, r] of Object.entries(REAL_EXEC_UPSTREAM))
+    for (const v of Object.keys(r.byVersion ?? {})) {
+      const declared = REPO_SPECS.some((s) => s.name === repo && s.versions?.includes(v));
+      expect(declared, `${repo} ${v}`).toBe(true);
+      expect(deviationsOf(repo, v).length).toBeGreaterThan(deviationsOf(repo, null).length);
+    }
+});
+
+test('narrowed test scopes count apart; an undescribed repository counts apart until described', () => {
+  expect(changesTestsRun(deviationsOf('FasterXML/jackson-core', '2.14'))).toBe(true);
+  expect(changesTestsRun(deviationsOf('colinhacks/zod', 'v3-ts-jest'))).toBe(true);
+  expect(changesTestsRun(deviationsOf('labstack/echo', '4.5-golang-jwt'))).toBe(false);
+  expect(changesTestsRun(deviationsOf('jqlang/jq', null))).toBe(false);
+  expect(deviationsOf('acme/unknown', null).map((d) => d.what)).toEqual(['undescribed']);
+  expect(changesTestsRun(deviationsOf('acme/unknown', null))).toBe(true);
+});
+
+test("an instance's record holds the command it ran with its test files, and its deviations", () => {
+  const row = {
+    instance_id: 'fmtlib/fmt:pr-3863',
+    repo: 'fmtlib/fmt',
+    language: 'cpp',
+    version: null,
+    test_cmd: null,
+    test_patch:
+      'diff --git a/test/ranges-test.cc b/test/ranges-test.cc\n--- a/test/ranges-test.cc\n+++ b/test/ranges-test.cc\n@@ -1 +1 @@\n-a\n+b\n',
+  } as unknown as ExecutionInstance;
+  const rec = instanceRecord(row);
+  expect(rec.command).toContain('for f in test/ranges-test.cc; do');
+  expect(rec.command).toContain('ctest --output-on-failure -R');
+  expect(rec.deviations.map((d) => d.what)).toContain('narrowed test scope');
+  expect(rec.changes_tests_run).toBe(true);
+  const go = instanceRecord({
+    ...row,
+    instance_id: 'gin-gonic/gin:pr-2755',
+    repo: 'gin-gonic/gin',
+    language: 'go',
+    version: '1.7-golang-protobuf',
+  });
+  expect(go.command).toBe('go test -v -count=1 ./... 2>&1');
+  expect(go.deviations.map((d) => d.what)).toEqual([
+    'rewritten go.mod',
+    'toolchain',
+    'dependency substituted',
+  ]);
+  expect(go.changes_tests_run).toBe(false);
+});

@@ -1,0 +1,337 @@
+/**
+ * How Multi-SWE-bench runs each repository of `bench real-exec`, and every way faun's run differs (pure
+ * data). The upstream commands are re-expressed from the `fix-run.sh` of Multi-SWE-bench's per-repository
+ * definitions (multi_swe_bench/harness/repos/<lang>/<org>/<repo>.py); faun's are its environment specs'
+ * (packages/harness/src/envs/repo-specs-*.ts). A deviation that can change which tests run makes the
+ * instances of that repository count apart from the others (`counted` in the figures).
+ */
+import type { Deviation } from '../msb-published/upstream.ts';
+
+export interface RepoUpstream {
+  /** Multi-SWE-bench's commands in each stage, after the patches are applied (null: not one of its repositories). */
+  upstream: string | null;
+  /** Multi-SWE-bench's base image. */
+  image: string | null;
+  deviations: Deviation[];
+  /** Further deviations of an environment version (the row's `version`). */
+  byVersion?: Record<string, Deviation[]>;
+}
+
+const GO_OFFLINE: Deviation = {
+  what: 'rewritten go.mod',
+  upstream: "the repository's go.mod and go.sum; modules from the Go module proxy",
+  faun:
+    "faun-go-offline points every required module at Debian's golang-*-dev sources (replace directives), " +
+    'GOPROXY=off, GOFLAGS=-mod=mod: the dependency versions are Debian bookworm’s',
+  may_change_tests_run: false,
+};
+const GO_TOOLCHAIN: Deviation = {
+  what: 'toolchain',
+  upstream: 'golang:latest (the Go release of the day the image was built)',
+  faun: "Debian bookworm's Go 1.19, CGO_ENABLED=0, GOTOOLCHAIN=local",
+  may_change_tests_run: false,
+};
+const CARGO_OFFLINE: Deviation = {
+  what: 'regenerated lockfile',
+  upstream: "the repository's Cargo.lock (when present); crates from crates.io",
+  faun:
+    "faun-cargo-offline resolves the lockfile again against Debian's crate registry (/usr/share/cargo/registry); " +
+    '`--offline --ignore-rust-version`: the dependency versions are Debian bookworm’s',
+  may_change_tests_run: false,
+};
+const RUST_TOOLCHAIN: Deviation = {
+  what: 'toolchain',
+  upstream: 'rust:latest',
+  faun: "Debian bookworm's rustc / cargo 1.63",
+  may_change_tests_run: false,
+};
+const NO_FAIL_FAST: Deviation = {
+  what: 'changed flags',
+  upstream: '`cargo test` (stops after the first test target that fails)',
+  faun: '`--no-fail-fast`: every test target runs when one fails',
+  may_change_tests_run: true,
+};
+const MAVEN: Deviation[] = [
+  {
+    what: 'narrowed test scope',
+    upstream: 'the whole suite',
+    faun: 'only the test classes the test patch touches (`-Dtest=`)',
+    may_change_tests_run: true,
+  },
+  {
+    what: 'stand-in POM',
+    upstream: "the project's pom.xml and its parent's plugins",
+    faun: 'compiler 3.10.1, resources 3.3.0, surefire 2.22.3, JUnit 4.13.2 + Jupiter/vintage 5.9.2',
+    may_change_tests_run: true,
+  },
+  {
+    what: 'offline Maven',
+    upstream: 'mvn with Maven Central; `mvn clean`',
+    faun: "`mvn -o -B` against Debian's /usr/share/maven-repo; `rm -rf target` (Debian has no clean plugin)",
+    may_change_tests_run: false,
+  },
+  {
+    what: 'toolchain',
+    upstream: 'Ubuntu 22.04: openjdk-8-jdk, maven',
+    faun: 'Debian bookworm: OpenJDK 17 compiling with --release 8, Maven 3.8',
+    may_change_tests_run: false,
+  },
+];
+const NODE_DEPS = (what: string): Deviation => ({
+  what: 'dependencies',
+  upstream: "the repository's lockfile, installed in the image (npm / yarn, network)",
+  faun: `${what}, from the npm registry at image build time, pinned (repo-specs-node.ts); tests run offline`,
+  may_change_tests_run: false,
+});
+const CMAKE_TARGETS: Deviation = {
+  what: 'narrowed test scope',
+  upstream: '`cmake --build .` (every target) and `ctest` (the whole suite)',
+  faun: 'only the test targets of the files the test patch touches are built, and `ctest -R` runs those',
+  may_change_tests_run: true,
+};
+
+export const REAL_EXEC_UPSTREAM: Record<string, RepoUpstream> = {
+  'google/uuid': {
+    upstream: null,
+    image: null,
+    deviations: [
+      {
+        what: 'no upstream definition',
+        upstream: 'not one of Multi-SWE-bench’s repositories',
+        faun: "faun's Go default: `go test -v -count=1 ./...` (Multi-SWE-bench's Go command)",
+        may_change_tests_run: false,
+      },
+      GO_OFFLINE,
+      GO_TOOLCHAIN,
+    ],
+  },
+  'gin-gonic/gin': {
+    upstream: 'go test -v -count=1 ./...',
+    image: 'golang:latest',
+    deviations: [GO_OFFLINE, GO_TOOLCHAIN],
+    byVersion: {
+      '1.7-golang-protobuf': [
+        {
+          what: 'dependency substituted',
+          upstream: 'github.com/golang/protobuf at the version go.mod asks for',
+          faun: "Debian's golang/protobuf 1.5 (the API over google.golang.org/protobuf)",
+          may_change_tests_run: false,
+        },
+      ],
+    },
+  },
+  'labstack/echo': {
+    upstream: 'go test -v -count=1 ./...',
+    image: 'golang:latest',
+    deviations: [GO_OFFLINE, GO_TOOLCHAIN],
+    byVersion: {
+      '4.5-golang-jwt': [
+        {
+          what: 'dependency substituted',
+          upstream: 'github.com/golang-jwt/jwt 3.2',
+          faun: "Debian's dgrijalva/jwt-go (the same API) under golang-jwt/jwt's module path; empty golang.org/x/mod and x/tools modules",
+          may_change_tests_run: false,
+        },
+      ],
+    },
+  },
+  'jqlang/jq': {
+    upstream:
+      'autoreconf -i; ./configure --with-oniguruma=builtin; make clean; make -j8; make check (set -e)',
+    image: 'ubuntu:22.04',
+    deviations: [
+      {
+        what: 'dependency substituted',
+        upstream: 'the bundled oniguruma (a git submodule), `--with-oniguruma=builtin`',
+        faun: "Debian's libonig-dev, `--with-oniguruma=yes`",
+        may_change_tests_run: false,
+      },
+      {
+        what: 'changed flags',
+        upstream: 'make clean; autoreconf and configure in every stage; make -j8',
+        faun:
+          'no make clean: the instance layer built the base, autoreconf / configure run again only when a patch ' +
+          'touches the build system; `--disable-docs --disable-valgrind --disable-maintainer-mode`; make -j2',
+        may_change_tests_run: false,
+      },
+    ],
+  },
+  'mruby/mruby': {
+    upstream: 'rake; rake all test --trace (set -e)',
+    image: 'gcc:11',
+    deviations: [
+      {
+        what: 'changed flags',
+        upstream: '`rake` (serial build)',
+        faun: '`rake -m -j2 all` (parallel build); the tests run serially as upstream',
+        may_change_tests_run: false,
+      },
+      {
+        what: 'toolchain',
+        upstream: 'gcc:11 with Ubuntu’s ruby-full, rake, bison',
+        faun: "Debian bookworm's gcc 12, ruby, rake, bison",
+        may_change_tests_run: false,
+      },
+    ],
+  },
+  'fmtlib/fmt': {
+    upstream: 'cd build; cmake ..; cmake --build .; ctest (set -e)',
+    image: 'gcc:latest',
+    deviations: [
+      CMAKE_TARGETS,
+      {
+        what: 'changed flags',
+        upstream: 'cmake with the project defaults',
+        faun: '-DCMAKE_BUILD_TYPE=Debug -DFMT_DOC=OFF -DFMT_WERROR=OFF',
+        may_change_tests_run: false,
+      },
+    ],
+  },
+  'nlohmann/json': {
+    upstream: 'cd build; cmake ..; cmake --build .; ctest (set -e)',
+    image: 'gcc:latest',
+    deviations: [
+      CMAKE_TARGETS,
+      {
+        what: 'missing test data',
+        upstream: 'nlohmann/json_test_data, downloaded at configure time',
+        faun: 'an empty test data directory (no network): a test that reads it fails in every stage',
+        may_change_tests_run: true,
+      },
+    ],
+  },
+  'tokio-rs/bytes': {
+    upstream: 'cargo test (set -e)',
+    image: 'rust:latest',
+    deviations: [
+      {
+        what: 'narrowed test scope',
+        upstream: '`cargo test`: unit, integration and doc tests',
+        faun: '`--tests`: no doctests (about 130, 7 minutes per stage run here)',
+        may_change_tests_run: true,
+      },
+      NO_FAIL_FAST,
+      CARGO_OFFLINE,
+      {
+        what: 'dependency substituted',
+        upstream: 'loom (a `cfg(loom)` test dependency) from crates.io',
+        faun: 'empty loom 0.5 / 0.7 stand-ins in the registry (never compiled without `--cfg loom`)',
+        may_change_tests_run: false,
+      },
+      RUST_TOOLCHAIN,
+    ],
+  },
+  'BurntSushi/ripgrep': {
+    upstream: 'cargo test (set -e)',
+    image: 'rust:latest',
+    deviations: [NO_FAIL_FAST, CARGO_OFFLINE, RUST_TOOLCHAIN],
+  },
+  'FasterXML/jackson-core': {
+    upstream: 'mvn clean test -Dmaven.test.skip=false -DfailIfNoTests=false',
+    image: 'ubuntu:22.04',
+    deviations: MAVEN,
+  },
+  'FasterXML/jackson-databind': {
+    upstream: 'mvn clean test -Dmaven.test.skip=false -DfailIfNoTests=false',
+    image: 'ubuntu:22.04',
+    deviations: [
+      ...MAVEN,
+      {
+        what: 'excluded sources',
+        upstream: 'every test source compiles and runs',
+        faun:
+          'MapperFootprintTest, NoClassDefFoundWorkaroundTest, TestTypeFactoryWithClassLoader, CLHMTestlibTests and ' +
+          'MapTestFactory left out (test libraries Debian does not ship: jol, jsr-275, powermock, guava-testlib)',
+        may_change_tests_run: true,
+      },
+      {
+        what: 'dependency built from source',
+        upstream: 'jackson-core 2.14.x from Maven Central',
+        faun: "jackson-core 2.14.1 compiled from Debian's source package (Debian's binary carries 2.15's read constraints)",
+        may_change_tests_run: false,
+      },
+    ],
+  },
+  'colinhacks/zod': {
+    upstream: 'yarn build; yarn test (set -e)',
+    image: 'node:20',
+    deviations: [
+      {
+        what: 'narrowed test scope',
+        upstream: '`yarn test`: every test file',
+        faun: '`yarn test <the test patch’s files>`: only those files run',
+        may_change_tests_run: true,
+      },
+      {
+        what: 'changed flags',
+        upstream: '`yarn build` before the tests',
+        faun: 'no build (it writes lib/ and deno/lib/, which the tests do not import)',
+        may_change_tests_run: false,
+      },
+      NODE_DEPS(
+        'jest 29.7.0, ts-jest 29.1.1, typescript 4.5.5, @types/jest, @types/node; Debian’s Node 18 and yarn',
+      ),
+    ],
+  },
+  'expressjs/express': {
+    upstream: 'npm run test-ci -- --reporter json (nyc, then npm test: the flag never reaches mocha)',
+    image: 'ubuntu:latest',
+    deviations: [
+      {
+        what: 'changed flags',
+        upstream: '`npm run test-ci -- --reporter json` (nyc around `npm test`)',
+        faun: 'mocha itself with its JSON reporter over the same files and options as `npm test` (no nyc)',
+        may_change_tests_run: false,
+      },
+      NODE_DEPS(
+        'express 5.1’s or 5.2’s dependencies as the registry resolved them (2026-12), by the base’s package.json',
+      ),
+    ],
+  },
+  'iamkun/dayjs': {
+    upstream: 'npm test -- --verbose && codecov',
+    image: 'ubuntu:latest',
+    deviations: [
+      {
+        what: 'changed flags',
+        upstream: '`&& codecov` after the tests (uploads coverage)',
+        faun: 'no codecov (no network)',
+        may_change_tests_run: false,
+      },
+      NODE_DEPS('jest 22.4.4, babel 7 and the test utilities dayjs’s package.json names; Debian’s Node 18'),
+    ],
+  },
+  'markedjs/marked': {
+    upstream: 'npm run build; npm run test:unit; npm run test:specs; npm run test:umd (set -e)',
+    image: 'node:20',
+    deviations: [
+      {
+        what: 'changed flags',
+        upstream: '`npm run build`: rollup, build:types and build:man',
+        faun:
+          'rollup only: build:types and build:man write lib/*.d.ts and man/marked.1, which no test reads ' +
+          '(a patch that breaks only the type build would stop upstream’s run before the tests)',
+        may_change_tests_run: false,
+      },
+      NODE_DEPS('rollup 4, typescript 5.8, @markedjs/testutils 14.1.1-0 …; Node 20.19.5 and npm 10.8.2'),
+    ],
+  },
+};
+
+/** An instance of a repository this table does not describe: counted apart until it is described. */
+const UNDESCRIBED: Deviation = {
+  what: 'undescribed',
+  upstream: 'unknown',
+  faun: 'no record of how faun runs this repository differs from Multi-SWE-bench',
+  may_change_tests_run: true,
+};
+
+/** Every deviation of an instance of `repo` in environment version `version`. */
+export function deviationsOf(repo: string, version: string | null): Deviation[] {
+  const r = REAL_EXEC_UPSTREAM[repo];
+  if (!r) return [UNDESCRIBED];
+  return [...r.deviations, ...((version && r.byVersion?.[version]) || [])];
+}
+
+/** Whether any deviation can change which tests run (then the instance is not counted with the others). */
+export const changesTestsRun = (ds: readonly Deviation[]): boolean => ds.some((d) => d.may_change_tests_run);
