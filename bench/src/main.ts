@@ -22,6 +22,7 @@ const ON_REQUEST = [
   'msb-parity',
   'msb-published',
   'codebleu-scale',
+  'swebench-java-logs',
 ] as const;
 const ALL = [...BENCHES, ...ON_REQUEST, 'tables'] as const;
 const OUT = join(import.meta.dir, '..', 'out');
@@ -89,6 +90,9 @@ const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
             the whole score-pairs --metric codebleu command against codebleu 0.7.1 (metrics spec §9) in the
             same run: pairs/s and ratio, per language on one thread, 1k / 5k / 20k times, peak RSS, parity
             (--mirrors DIR --ref-dir DIR [--threads 2] [--seeds 20] [--no-ref]; only when named)
+  swebench-java-logs  faun's Java SWE-bench rows (faun validate --swebench-out) against the FAIL_TO_PASS /
+            PASS_TO_PASS lists in SWE-bench-java's published run logs (--experiments DIR: a
+            multi-swe-bench/experiments mirror, --rows FILE[,FILE] [--out FILE.md]; only when named)
   jsonl     streaming a generated ~1 GB JSONL file: lines/second and RSS growth (--megabytes N)
   tables    the paper tables from prediction files (--datasets DIR --predictions DIR [--execution DIR]
             [--out DIR] [--seed N]); without --predictions, from the offline demo's outputs
