@@ -33,11 +33,19 @@ test('a PR with its own upstream command keeps its selection; a flag faun drops 
 });
 
 test('a repository without an offline environment is reported with the reason', () => {
-  const p = planFor('google', 'gson', 1, REPO_SPECS);
-  expect(p).toEqual({
+  expect(planFor('google', 'guava', 1, REPO_SPECS)).toEqual({
     unsupported:
-      "no offline environment for google/gson: Multi-SWE-bench's command for it is not mapped to a faun spec",
+      "no offline environment for google/guava: Multi-SWE-bench's command for it is not mapped to a faun spec",
   });
+  // repositories of the published files faun cannot build here say why
+  const gson = planFor('google', 'gson', 1, REPO_SPECS);
+  expect('unsupported' in gson && gson.unsupported).toMatch(
+    /^no offline environment for google\/gson: .*Surefire 2\.22\.3/,
+  );
+  const mockito = planFor('mockito', 'mockito', 1, REPO_SPECS);
+  expect('unsupported' in mockito && mockito.unsupported).toMatch(/Gradle wrapper/);
+  const xml = planFor('FasterXML', 'jackson-dataformat-xml', 531, REPO_SPECS);
+  expect('unsupported' in xml && xml.unsupported).toMatch(/woodstox-core/);
   expect(planFor('fasterxml', 'jackson-core', 1, [])).toEqual({
     unsupported: "no environment spec for fasterxml/jackson-core in faun's specs",
   });

@@ -91,6 +91,27 @@ const MAVEN: Record<string, MavenRepo> = {
   },
 };
 
+const GRADLE_WRAPPER =
+  'its command is the Gradle wrapper (`./gradlew … test`), which downloads Gradle from services.gradle.org, ' +
+  "not reachable offline; Debian's Gradle is 4.4.1";
+
+/**
+ * Why faun has no offline environment for these repositories of Multi-SWE-bench's published dataset files
+ * (keys lowercased); any other repository without an entry in MAVEN is reported as not mapped.
+ */
+const NOT_BUILDABLE: Record<string, string> = {
+  'google/gson':
+    "Multi-SWE-bench's gson parser reads only Surefire ≤ 2.19's report lines (`Running X`, then `Tests run: … " +
+    'Time elapsed: N sec`); Debian ships Surefire 2.22.3 alone, whose lines it does not match, so no stage would ' +
+    'have a test result',
+  'mockito/mockito': GRADLE_WRAPPER,
+  'googlecontainertools/jib': GRADLE_WRAPPER,
+  'fasterxml/jackson-dataformat-xml':
+    'its bases need jackson-databind / jackson-core 2.15 and 2.17, woodstox-core 6.2.7–6.6.1, stax2-api 4.2.x and ' +
+    'test dependencies Debian does not ship (jackson-module-jakarta-xmlbind-annotations, jakarta.xml.bind-api ' +
+    '3.0.1, sjsxp 1.0.2), none of them built from source yet (README, "Not run")',
+};
+
 /** Deviations every offline Maven run has (stand-in POM, Debian's repository and toolchain). */
 export function mavenDeviations(pom: string): Deviation[] {
   return [
@@ -149,7 +170,7 @@ export function planFor(
   const m = MAVEN[key];
   if (!m)
     return {
-      unsupported: `no offline environment for ${org}/${repo}: Multi-SWE-bench's command for it is not mapped to a faun spec`,
+      unsupported: `no offline environment for ${org}/${repo}: ${NOT_BUILDABLE[key] ?? "Multi-SWE-bench's command for it is not mapped to a faun spec"}`,
     };
   const own = m.specOf && tree ? m.specOf(tree) : null;
   const found = own?.spec ?? specs.find((s) => s.name.toLowerCase() === key);
