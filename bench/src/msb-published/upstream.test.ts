@@ -44,8 +44,10 @@ test('a repository without an offline environment is reported with the reason', 
   );
   const mockito = planFor('mockito', 'mockito', 1, REPO_SPECS);
   expect('unsupported' in mockito && mockito.unsupported).toMatch(/Gradle wrapper/);
-  const xml = planFor('FasterXML', 'jackson-dataformat-xml', 531, REPO_SPECS);
-  expect('unsupported' in xml && xml.unsupported).toMatch(/woodstox-core/);
+  // jackson-dataformat-xml's spec depends on its base's POM: without it, none
+  expect(planFor('FasterXML', 'jackson-dataformat-xml', 531, REPO_SPECS)).toEqual({
+    unsupported: "no environment spec for FasterXML/jackson-dataformat-xml in faun's specs",
+  });
   expect(planFor('fasterxml', 'jackson-core', 1, [])).toEqual({
     unsupported: "no environment spec for fasterxml/jackson-core in faun's specs",
   });
@@ -87,4 +89,65 @@ test('a base with AssertJ: it is built from source, declared as not changing the
   const written = Buffer.from(/echo (\S+) \| base64 -d/.exec(pomStep)![1]!, 'base64').toString();
   expect(written).not.toContain('testExclude');
   expect(written).toContain('<artifactId>assertj-core</artifactId><version>3.24.2</version>');
+});
+
+const xmlPom = (parent: string, wstx: string, stax2: string) =>
+  '<project><parent><groupId>com.fasterxml.jackson</groupId><artifactId>jackson-base</artifactId>' +
+  `<version>${parent}</version></parent><dependencies>` +
+  `<dependency><artifactId>stax2-api</artifactId><version>${stax2}</version></dependency>` +
+  `<dependency><artifactId>woodstox-core</artifactId><version>${wstx}</version></dependency>` +
+  '<dependency><artifactId>jakarta.xml.bind-api</artifactId><version>3.0.1</version></dependency>' +
+  '<dependency><artifactId>sjsxp</artifactId><version>1.0.2</version></dependency></dependencies></project>';
+
+test('jackson-dataformat-xml: its own spec per base, every substitute a deviation, the SJSXP test one that can change the suite', () => {
+  const p = planFor('fasterxml', 'jackson-dataformat-xml', 531, REPO_SPECS, {
+    pomXml: xmlPom('2.14.0-SNAPSHOT', '6.2.7', '4.2.1'),
+  });
+  if (!('plan' in p)) throw new Error(p.unsupported);
+  expect(p.plan.upstream_command).toBe('mvn clean test -Dmaven.test.skip=false -DfailIfNoTests=false');
+  expect(p.plan.command).toContain('-f /opt/faun-java/jackson-dataformat-xml/pom.xml test');
+  expect(p.plan.spec.testCmd).toBe(p.plan.command);
+  const dev = p.plan.deviations;
+  expect(dev.find((d) => d.what === 'release tags for snapshots')).toMatchObject({
+    upstream: expect.stringContaining('2.14.4-SNAPSHOT'),
+    faun: expect.stringContaining('2.14.3 release tag'),
+  });
+  expect(dev.filter((d) => d.what === 'dependency built from source').map((d) => d.upstream)).toEqual([
+    expect.stringContaining('stax2-api:4.2.1'),
+    expect.stringContaining('woodstox-core:6.2.7'),
+    expect.stringContaining('jakarta.xml.bind-api:3.0.1'),
+    expect.stringContaining('jackson-module-jakarta-xmlbind-annotations:2.14.4-SNAPSHOT'),
+  ]);
+  expect(dev.filter((d) => d.may_change_tests_run).map((d) => d.what)).toEqual([
+    'stand-in POM',
+    'test source left out',
+  ]);
+  expect(dev[0]?.faun).toContain('**/Test*.java');
+  expect(dev.at(-1)?.faun).toContain('NonWoodstoxStaxImpl482Test.java');
+  // the sources the environment is built from are named (the runner needs their mirrors)
+  expect(p.plan.spec.sources?.map((s) => s.repo)).toContain('eclipse-ee4j/jaxb-api');
+
+  const p15 = planFor('fasterxml', 'jackson-dataformat-xml', 590, REPO_SPECS, {
+    pomXml: xmlPom('2.15.0-rc3-SNAPSHOT', '6.5.0', '4.2.1'),
+  });
+  if (!('plan' in p15)) throw new Error(p15.unsupported);
+  expect(p15.plan.deviations.map((d) => d.upstream)).toContainEqual(
+    expect.stringContaining('fastdoubleparser:1.0.0'),
+  );
+  expect(
+    planFor('fasterxml', 'jackson-dataformat-xml', 644, REPO_SPECS, {
+      pomXml: xmlPom('2.17.0-SNAPSHOT', '6.6.1', '4.2.2'),
+    }),
+  ).toEqual({
+    unsupported:
+      'jackson-dataformat-xml: no fastdoubleparser 1.0.1 source commit known (jackson-core 2.17.3)',
+  });
+});
+
+test("jackson-core's stand-in POM deviation is unchanged by the per-repository text", () => {
+  const p = planFor('fasterxml', 'jackson-core', 922, REPO_SPECS);
+  if (!('plan' in p)) throw new Error(p.unsupported);
+  expect(p.plan.deviations[0]?.faun).toBe(
+    "/opt/faun-java/jackson-core/pom.xml: compiler 3.10.1, resources 3.3.0, surefire 2.22.3, JUnit 4.13.2 + Jupiter/vintage 5.9.2, Surefire excludes of the project's POM (**/failing/**)",
+  );
 });

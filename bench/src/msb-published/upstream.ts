@@ -5,7 +5,18 @@
  * recorded per instance. A repository without an entry here is reported as one faun cannot build, with the
  * reason.
  */
-import { ASSERTJ, type EnvSpec, jacksonCoreDeps, jacksonCoreSpec } from '@faun/harness';
+import {
+  ASSERTJ,
+  type EnvSpec,
+  JACKSON_LINES,
+  JAF,
+  JAXB_API,
+  jacksonCoreDeps,
+  jacksonCoreSpec,
+  jacksonXmlDeps,
+  jacksonXmlSpec,
+  SJSXP_TEST,
+} from '@faun/harness';
 
 /** What the plan reads from the row's base tree: its `pom.xml`. */
 export interface BaseTree {
@@ -45,8 +56,13 @@ interface MavenRepo {
   pom: string;
   /** PRs whose Multi-SWE-bench scripts run another command: theirs, and the flags faun adds for it. */
   perPr?: Record<number, { upstream: string; flags: string; dropped?: string }>;
-  /** The spec for a tree whose `pom.xml` is this (when it depends on what the POM asks for), and its deviations. */
-  specOf?: (tree: BaseTree) => { spec: EnvSpec; deviations: Deviation[] };
+  /**
+   * The spec for a tree whose `pom.xml` is this (when it depends on what the POM asks for), and its
+   * deviations; or why faun has none for it.
+   */
+  specOf?: (tree: BaseTree) => { spec: EnvSpec; deviations: Deviation[] } | { unsupported: string };
+  /** The stand-in POM deviation's faun side (default: jackson-core's). */
+  standin?: string;
 }
 
 /**
@@ -75,6 +91,74 @@ export function jacksonCoreFor(tree: BaseTree): { spec: EnvSpec; deviations: Dev
   return { spec: jacksonCoreSpec(deps), deviations };
 }
 
+const fromSource = (upstream: string, faun: string): Deviation => ({
+  what: 'dependency built from source',
+  upstream,
+  faun,
+  may_change_tests_run: false,
+});
+
+/**
+ * jackson-dataformat-xml: every dependency built from its release tree at the version the base's POM asks
+ * for, the Jackson snapshots of Multi-SWE-bench's prepare step replaced by the line's last release tags.
+ */
+export function jacksonXmlFor(
+  tree: BaseTree,
+): { spec: EnvSpec; deviations: Deviation[] } | { unsupported: string } {
+  const d = jacksonXmlDeps(tree.pomXml);
+  if ('error' in d) return { unsupported: `jackson-dataformat-xml: ${d.error}` };
+  const s = jacksonXmlSpec(d);
+  if ('error' in s) return { unsupported: `jackson-dataformat-xml: ${s.error}` };
+  const l = JACKSON_LINES[d.line]!;
+  const central = (gav: string) => `${gav} from Maven Central`;
+  const deviations: Deviation[] = [
+    {
+      what: 'release tags for snapshots',
+      upstream:
+        `jackson-annotations / jackson-core / jackson-databind / jackson-module-jakarta-xmlbind-annotations ${l.msbVersion} ` +
+        `(the prepare step rewrites the POM's version and its jackson-base parent's ${d.parentVersion} to it): ` +
+        "snapshots of the branch as they were when Multi-SWE-bench's images were built",
+      faun: `each compiled for Java 8 from its ${l.release} release tag (jackson-<name>-${l.release}), Debian ships 2.14.0`,
+      may_change_tests_run: false,
+    },
+    fromSource(
+      central(`org.codehaus.woodstox:stax2-api:${d.stax2}`),
+      `its classes compiled from the stax2-api-${d.stax2} tag (Debian ships 4.1)`,
+    ),
+    fromSource(
+      central(`com.fasterxml.woodstox:woodstox-core:${d.woodstox}`),
+      `compiled from the woodstox-core-${d.woodstox} tag without its optional MSV (RelaxNG / W3C Schema validation) ` +
+        "and OSGi packages, their service files and bnd's build-time @ServiceProvider annotations (Debian ships 6.2.1)",
+    ),
+    fromSource(
+      `${central(`jakarta.xml.bind:jakarta.xml.bind-api:${JAXB_API.version}`)}, with com.sun.activation:jakarta.activation ` +
+        `${JAF.version} (its dependency) and jakarta.activation:jakarta.activation-api 2.1.0 (the module's)`,
+      `jakarta.xml.bind-api compiled from the ${JAXB_API.version} tag of eclipse-ee4j/jaxb-api, and Jakarta Activation ` +
+        `from the ${JAF.version} tag of eclipse-ee4j/jaf (its com.sun.activation:jakarta.activation) standing for both ` +
+        'activation artifacts (Debian ships neither at these versions)',
+    ),
+    fromSource(
+      central(`com.fasterxml.jackson.module:jackson-module-jakarta-xmlbind-annotations:${l.msbVersion}`),
+      `compiled from the jackson-modules-base-${l.release} tag against jakarta.xml.bind-api ${JAXB_API.version}`,
+    ),
+  ];
+  if (s.build.fastdoubleparser)
+    deviations.push(
+      fromSource(
+        `${central(`ch.randelshofer:fastdoubleparser:${s.build.fastdoubleparser}`)}, shaded into jackson-core`,
+        `its Java 8 classes compiled from the v${s.build.fastdoubleparser} tag, a dependency of its own (not shaded)`,
+      ),
+    );
+  if (d.sjsxp)
+    deviations.push({
+      what: 'test source left out',
+      upstream: 'com.sun.xml.stream:sjsxp:1.0.2 from Maven Central (test scope)',
+      faun: `${SJSXP_TEST} left out of compilation and runs: no source of SJSXP 1.0.2 here, Debian ships none`,
+      may_change_tests_run: true,
+    });
+  return { spec: s.spec, deviations };
+}
+
 /** Multi-SWE-bench's Maven repositories faun has an offline environment for (keys lowercased). */
 const MAVEN: Record<string, MavenRepo> = {
   'fasterxml/jackson-core': {
@@ -88,6 +172,13 @@ const MAVEN: Record<string, MavenRepo> = {
         dropped: '-am',
       },
     },
+  },
+  'fasterxml/jackson-dataformat-xml': {
+    pom: '/opt/faun-java/jackson-dataformat-xml/pom.xml',
+    specOf: jacksonXmlFor,
+    standin:
+      'compiler 3.10.1, resources 3.3.0, surefire 2.22.3, JUnit 4.13.2 + Jupiter/vintage 5.9.2, the Surefire ' +
+      "includes (**/Test*.java, **/*Test.java) and excludes (…/xml/failing/*.java) of the project's POM",
   },
 };
 
@@ -106,20 +197,16 @@ const NOT_BUILDABLE: Record<string, string> = {
     'have a test result',
   'mockito/mockito': GRADLE_WRAPPER,
   'googlecontainertools/jib': GRADLE_WRAPPER,
-  'fasterxml/jackson-dataformat-xml':
-    'its bases need jackson-databind / jackson-core 2.15 and 2.17, woodstox-core 6.2.7–6.6.1, stax2-api 4.2.x and ' +
-    'test dependencies Debian does not ship (jackson-module-jakarta-xmlbind-annotations, jakarta.xml.bind-api ' +
-    '3.0.1, sjsxp 1.0.2), none of them built from source yet (README, "Not run")',
 };
 
 /** Deviations every offline Maven run has (stand-in POM, Debian's repository and toolchain). */
-export function mavenDeviations(pom: string): Deviation[] {
+export function mavenDeviations(pom: string, standin?: string): Deviation[] {
   return [
     {
       what: 'stand-in POM',
       upstream:
         "the project's pom.xml and its parent's plugins (version rewritten to a -SNAPSHOT by the image's prepare step)",
-      faun: `${pom}: compiler 3.10.1, resources 3.3.0, surefire 2.22.3, JUnit 4.13.2 + Jupiter/vintage 5.9.2, Surefire excludes of the project's POM (**/failing/**)`,
+      faun: `${pom}: ${standin ?? "compiler 3.10.1, resources 3.3.0, surefire 2.22.3, JUnit 4.13.2 + Jupiter/vintage 5.9.2, Surefire excludes of the project's POM (**/failing/**)"}`,
       may_change_tests_run: true,
     },
     {
@@ -173,6 +260,7 @@ export function planFor(
       unsupported: `no offline environment for ${org}/${repo}: ${NOT_BUILDABLE[key] ?? "Multi-SWE-bench's command for it is not mapped to a faun spec"}`,
     };
   const own = m.specOf && tree ? m.specOf(tree) : null;
+  if (own && 'unsupported' in own) return own;
   const found = own?.spec ?? specs.find((s) => s.name.toLowerCase() === key);
   if (!found) return { unsupported: `no environment spec for ${org}/${repo} in faun's specs` };
   // SWE-bench-java's one-run-per-test commands are not Multi-SWE-bench's: left out
@@ -180,7 +268,7 @@ export function planFor(
   const pr = m.perPr?.[number];
   const upstream = pr?.upstream ?? `mvn clean test ${MVN_UPSTREAM_FLAGS}`;
   const command = `rm -rf target; ${MVN_OFFLINE} -f ${m.pom} test ${MVN_UPSTREAM_FLAGS}${pr ? ` ${pr.flags}` : ''} 2>&1`;
-  const deviations = [...mavenDeviations(m.pom), ...(own?.deviations ?? [])];
+  const deviations = [...mavenDeviations(m.pom, m.standin), ...(own?.deviations ?? [])];
   if (pr?.dropped)
     deviations.push({
       what: 'changed flags',

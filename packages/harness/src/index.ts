@@ -8,6 +8,15 @@ export * from './benchmarks/index.ts';
 export { docker, envTag } from './envs/docker-images.ts';
 export { snapshotRepo } from './envs/repo.ts';
 export {
+  JACKSON_LINES,
+  JAF,
+  JAXB_API,
+  type JacksonXmlDeps,
+  jacksonXmlDeps,
+  jacksonXmlSpec,
+  SJSXP_TEST,
+} from './envs/repo-specs-jackson-xml.ts';
+export {
   ASSERTJ,
   type JacksonCoreDeps,
   jacksonCoreDeps,

@@ -14,6 +14,8 @@ export interface StandinPom {
   version: string;
   /** Surefire excludes (the project POM's own, e.g. `**\/failing/**`). */
   excludes: string[];
+  /** Surefire includes (the project POM's own; none: Surefire's defaults). */
+  includes?: string[];
   /** Java release the sources are compiled for. */
   release: string;
   /** Extra test-scoped dependencies present in Debian's repository (`group:artifact:version`). */
@@ -36,6 +38,9 @@ const plugin = (a: string, v: string, conf = '') =>
 /** The stand-in POM (pure): sources, resources and target under /testbed, Debian's plugin versions. */
 export function standinPom(p: StandinPom): string {
   const excludes = [...p.excludes, ...(p.testExcludes ?? [])].map((e) => `<exclude>${e}</exclude>`).join('');
+  const includes = p.includes?.length
+    ? `<includes>${p.includes.map((i) => `<include>${i}</include>`).join('')}</includes>`
+    : '';
   const testExcludes = (p.testExcludes ?? []).map((e) => `<testExclude>${e}</testExclude>`).join('');
   const gav = (d: string, scope: string) => {
     const [g, a, v] = d.split(':');
@@ -68,7 +73,7 @@ export function standinPom(p: StandinPom): string {
     plugin(
       'maven-surefire-plugin',
       '2.22.3',
-      `<configuration><trimStackTrace>true</trimStackTrace><excludes>${excludes}</excludes></configuration>`,
+      `<configuration><trimStackTrace>true</trimStackTrace>${includes}<excludes>${excludes}</excludes></configuration>`,
     ),
     '</plugins></build></project>',
     '',

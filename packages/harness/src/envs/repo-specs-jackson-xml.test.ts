@@ -1,0 +1,143 @@
+import { expect, test } from 'bun:test';
+import { envDockerfile } from './docker-images.ts';
+import {
+  JACKSON_XML_POM,
+  type JacksonXmlDeps,
+  jacksonXmlBuild,
+  jacksonXmlDeps,
+  jacksonXmlSpec,
+  jarBuildStep,
+  repoJar,
+  SJSXP_TEST,
+} from './repo-specs-jackson-xml.ts';
+import { JAVA_SPECS, standinPom } from './repo-specs-java.ts';
+
+/** A jackson-dataformat-xml POM as the bases write it (only the parts read). */
+const pom = (parent: string, wstx: string, stax2: string, sjsxp = true) =>
+  [
+    '<project><modelVersion>4.0.0</modelVersion>',
+    `<parent><groupId>com.fasterxml.jackson</groupId><artifactId>jackson-base</artifactId><version>${parent}</version></parent>`,
+    '<artifactId>jackson-dataformat-xml</artifactId><version>9.9.9-SNAPSHOT</version><dependencies>',
+    `<dependency><groupId>org.codehaus.woodstox</groupId><artifactId>stax2-api</artifactId>\n  <version>${stax2}</version></dependency>`,
+    `<dependency><groupId>com.fasterxml.woodstox</groupId><artifactId>woodstox-core</artifactId><version>${wstx}</version></dependency>`,
+    '<dependency><groupId>jakarta.xml.bind</groupId><artifactId>jakarta.xml.bind-api</artifactId><version>3.0.1</version></dependency>',
+    sjsxp ? '<dependency><artifactId>sjsxp</artifactId><version>1.0.2</version></dependency>' : '',
+    '</dependencies></project>',
+  ].join('\n');
+
+const deps = (p: string): JacksonXmlDeps => {
+  const d = jacksonXmlDeps(p);
+  if ('error' in d) throw new Error(d.error);
+  return d;
+};
+
+test('the versions a base asks for: the parent line (not the project version), woodstox, stax2, sjsxp', () => {
+  expect(deps(pom('2.14.0-SNAPSHOT', '6.2.7', '4.2.1'))).toEqual({
+    line: '2.14',
+    parentVersion: '2.14.0-SNAPSHOT',
+    woodstox: '6.2.7',
+    stax2: '4.2.1',
+    jakartaXmlBind: '3.0.1',
+    sjsxp: true,
+  });
+  expect(deps(pom('2.15.0-rc3-SNAPSHOT', '6.5.0', '4.2.1', false))).toMatchObject({
+    line: '2.15',
+    sjsxp: false,
+  });
+  expect(
+    jacksonXmlDeps(pom('2.17.0-SNAPSHOT', '6.6.1', '').replace(/<artifactId>stax2-api[^\n]*/, '')),
+  ).toEqual({
+    error: 'its pom.xml names no version of stax2-api',
+  });
+});
+
+test('per line: the release tags built, fastdoubleparser only from 2.15, the dependency order', () => {
+  const b14 = jacksonXmlBuild(deps(pom('2.14.0-SNAPSHOT', '6.3.1', '4.2.1')));
+  if ('error' in b14) throw new Error(b14.error);
+  expect(b14.fastdoubleparser).toBeNull();
+  expect(b14.sources.map((s) => s.repo)).not.toContain('wrandelshofer/FastDoubleParser');
+  expect(b14.sources.find((s) => s.repo === 'FasterXML/woodstox')?.commit).toBe(
+    '8f35b05cfaef7e54b135493d81d989147d2ae75f',
+  );
+  const order = b14.jars.map((j) => j.gav.split(':')[1]);
+  // each artifact after what it is compiled against
+  for (const j of b14.jars)
+    for (const c of j.cp)
+      expect(order.indexOf(c.split(':')[1])).toBeLessThan(order.indexOf(j.gav.split(':')[1]));
+  expect(b14.deps).toContain('com.fasterxml.jackson.core:jackson-databind:2.14.3');
+  expect(b14.testDeps).toContain(
+    'com.fasterxml.jackson.module:jackson-module-jakarta-xmlbind-annotations:2.14.3',
+  );
+
+  const b15 = jacksonXmlBuild(deps(pom('2.15.0-rc3-SNAPSHOT', '6.5.0', '4.2.1')));
+  if ('error' in b15) throw new Error(b15.error);
+  expect(b15.fastdoubleparser).toBe('1.0.0');
+  expect(b15.sources[0]?.repo).toBe('wrandelshofer/FastDoubleParser');
+  expect(b15.jars.find((j) => j.gav.includes('jackson-core'))?.cp).toEqual([
+    'ch.randelshofer:fastdoubleparser:1.0.0',
+  ]);
+  expect(b15.deps).toContain('ch.randelshofer:fastdoubleparser:1.0.0');
+});
+
+test('versions with no known source commit are reasons, not specs', () => {
+  expect(jacksonXmlBuild(deps(pom('2.17.0-SNAPSHOT', '6.6.1', '4.2.2')))).toEqual({
+    error: 'no fastdoubleparser 1.0.1 source commit known (jackson-core 2.17.3)',
+  });
+  expect(jacksonXmlBuild(deps(pom('2.14.0-SNAPSHOT', '6.2.1', '4.2.1')))).toEqual({
+    error: 'no woodstox-core 6.2.1 source commit known',
+  });
+  expect(jacksonXmlBuild(deps(pom('2.16.0-SNAPSHOT', '6.5.1', '4.2.1')))).toMatchObject({
+    error: expect.stringContaining('no release tags known for the 2.16 line'),
+  });
+});
+
+test('a jar build: Java 8 classes against its classpath, sources left out, installed with a POM', () => {
+  const s = jarBuildStep({
+    gav: 'com.fasterxml.woodstox:woodstox-core:6.2.7',
+    dir: '/opt/faun-src/woodstox',
+    cp: ['org.codehaus.woodstox:stax2-api:4.2.1'],
+    leaveOut: "! -path '*/msv/*'",
+    dropResources: ['META-INF/services/x'],
+  });
+  expect(repoJar('org.codehaus.woodstox:stax2-api:4.2.1')).toBe(
+    '/usr/share/maven-repo/org/codehaus/woodstox/stax2-api/4.2.1/stax2-api-4.2.1.jar',
+  );
+  expect(s).toContain(`-cp ${repoJar('org.codehaus.woodstox:stax2-api:4.2.1')} -d /tmp/faun-jar`);
+  expect(s).toContain("! -name module-info.java ! -path '*/msv/*')");
+  expect(s).toContain('rm -f /tmp/faun-jar/META-INF/services/x');
+  expect(s).toContain(
+    'jar cf /usr/share/maven-repo/com/fasterxml/woodstox/woodstox-core/6.2.7/woodstox-core-6.2.7.jar',
+  );
+  expect(s).toContain(
+    '> /usr/share/maven-repo/com/fasterxml/woodstox/woodstox-core/6.2.7/woodstox-core-6.2.7.pom',
+  );
+});
+
+test("the spec: the project's Surefire includes and excludes, the SJSXP test left out, the rewritten version", () => {
+  const r = jacksonXmlSpec(deps(pom('2.14.0-SNAPSHOT', '6.2.7', '4.2.1')));
+  if ('error' in r) throw new Error(r.error);
+  const step = r.spec.envSetup.at(-1)!;
+  const written = Buffer.from(/echo (\S+) \| base64 -d > (\S+)$/.exec(step)![1]!, 'base64').toString();
+  expect(step.endsWith(JACKSON_XML_POM)).toBe(true);
+  expect(written).toContain(
+    '<includes><include>**/Test*.java</include><include>**/*Test.java</include></includes>',
+  );
+  expect(written).toContain('<exclude>com/fasterxml/jackson/dataformat/xml/failing/*.java</exclude>');
+  expect(written).toContain(`<testExclude>${SJSXP_TEST}</testExclude>`);
+  expect(written).toContain('<version>2.14.4-SNAPSHOT</version>');
+  expect(r.spec.install[0]).toContain('s/@projectversion@/2.14.4-SNAPSHOT/');
+  expect(envDockerfile(r.spec)).toContain('COPY faun-source-1 /opt/faun-src/woodstox');
+  const none = jacksonXmlSpec(deps(pom('2.14.0-SNAPSHOT', '6.2.7', '4.2.1', false)));
+  if ('error' in none) throw new Error(none.error);
+  expect(none.spec.envSetup.at(-1)).not.toBe(step);
+});
+
+test("stand-in POM: no includes unless given (jackson-core's POM unchanged)", () => {
+  const base = { groupId: 'g', artifactId: 'a', version: '1', release: '8', excludes: ['x'] };
+  expect(standinPom(base)).not.toContain('<includes>');
+  expect(standinPom({ ...base, includes: ['**/*Test.java'] })).toContain(
+    '<trimStackTrace>true</trimStackTrace><includes><include>**/*Test.java</include></includes><excludes>',
+  );
+  const core = JAVA_SPECS.find((s) => s.name === 'FasterXML/jackson-core')!;
+  expect(envDockerfile(core)).not.toContain('includes');
+});
