@@ -123,6 +123,10 @@ test('jackson-dataformat-xml: its own spec per base, every substitute a deviatio
     'test source left out',
   ]);
   expect(dev[0]?.faun).toContain('**/Test*.java');
+  expect(dev.find((d) => d.what === 'JVM options')?.faun).toContain(
+    '--add-opens java.base/java.util=ALL-UNNAMED',
+  );
+  expect(dev.find((d) => d.upstream.includes('woodstox-core'))?.faun).toContain('msv-core / xsdlib 2009.1');
   expect(dev.at(-1)?.faun).toContain('NonWoodstoxStaxImpl482Test.java');
   // the sources the environment is built from are named (the runner needs their mirrors)
   expect(p.plan.spec.sources?.map((s) => s.repo)).toContain('eclipse-ee4j/jaxb-api');

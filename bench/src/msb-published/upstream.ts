@@ -10,6 +10,7 @@ import {
   type EnvSpec,
   JACKSON_LINES,
   JAF,
+  JAVA8_OPENS,
   JAXB_API,
   jacksonCoreDeps,
   jacksonCoreSpec,
@@ -126,10 +127,18 @@ export function jacksonXmlFor(
       `its classes compiled from the stax2-api-${d.stax2} tag (Debian ships 4.1)`,
     ),
     fromSource(
-      central(`com.fasterxml.woodstox:woodstox-core:${d.woodstox}`),
-      `compiled from the woodstox-core-${d.woodstox} tag without its optional MSV (RelaxNG / W3C Schema validation) ` +
-        "and OSGi packages, their service files and bnd's build-time @ServiceProvider annotations (Debian ships 6.2.1)",
+      `${central(`com.fasterxml.woodstox:woodstox-core:${d.woodstox}`)}, which shades MSV (msv-core / xsdlib, ` +
+        'relaxngDatatype, isorelax) relocated',
+      `compiled from the woodstox-core-${d.woodstox} tag without its optional OSGi package and bnd's build-time ` +
+        "@ServiceProvider annotations, carrying Debian's MSV classes (msv-core / xsdlib 2009.1, relaxngDatatype 1.0, " +
+        'isorelax 20041111) not relocated (Debian ships woodstox 6.2.1)',
     ),
+    {
+      what: 'JVM options',
+      upstream: "the tests' JVM: openjdk-8, where reflection reaches into java.util / java.lang",
+      faun: `Surefire's argLine ${JAVA8_OPENS} (OpenJDK 17 closes them)`,
+      may_change_tests_run: false,
+    },
     fromSource(
       `${central(`jakarta.xml.bind:jakarta.xml.bind-api:${JAXB_API.version}`)}, with com.sun.activation:jakarta.activation ` +
         `${JAF.version} (its dependency) and jakarta.activation:jakarta.activation-api 2.1.0 (the module's)`,

@@ -10,6 +10,7 @@ export { snapshotRepo } from './envs/repo.ts';
 export {
   JACKSON_LINES,
   JAF,
+  JAVA8_OPENS,
   JAXB_API,
   type JacksonXmlDeps,
   jacksonXmlDeps,

@@ -2,11 +2,13 @@ import { expect, test } from 'bun:test';
 import { envDockerfile } from './docker-images.ts';
 import {
   JACKSON_XML_POM,
+  JAVA8_OPENS,
   type JacksonXmlDeps,
   jacksonXmlBuild,
   jacksonXmlDeps,
   jacksonXmlSpec,
   jarBuildStep,
+  MSV_JARS,
   repoJar,
   SJSXP_TEST,
 } from './repo-specs-jackson-xml.ts';
@@ -113,6 +115,23 @@ test('a jar build: Java 8 classes against its classpath, sources left out, insta
   );
 });
 
+test("woodstox-core: Debian's MSV on its classpath and carried in its jar, as its shaded jar does", () => {
+  const b = jacksonXmlBuild(deps(pom('2.14.0-SNAPSHOT', '6.2.7', '4.2.1')));
+  if ('error' in b) throw new Error(b.error);
+  const w = b.jars.find((j) => j.gav.includes('woodstox-core'))!;
+  expect(w.bundle).toEqual(MSV_JARS);
+  const s = jarBuildStep(w);
+  expect(s).toContain(
+    `-cp ${repoJar('org.codehaus.woodstox:stax2-api:4.2.1')}:/usr/share/java/msv-core-2009.1.jar:`,
+  );
+  // the bundled classes are unpacked before the module's resources are copied over them
+  const unpack = s.indexOf('jar xf $j; done && rm -rf META-INF');
+  expect(unpack).toBeGreaterThan(0);
+  expect(unpack).toBeLessThan(s.indexOf('cp -r src/main/resources/.'));
+  expect(s).toContain("! -path '*/com/ctc/wstx/osgi/*'");
+  expect(s).not.toContain('msv/*');
+});
+
 test("the spec: the project's Surefire includes and excludes, the SJSXP test left out, the rewritten version", () => {
   const r = jacksonXmlSpec(deps(pom('2.14.0-SNAPSHOT', '6.2.7', '4.2.1')));
   if ('error' in r) throw new Error(r.error);
@@ -125,6 +144,8 @@ test("the spec: the project's Surefire includes and excludes, the SJSXP test lef
   expect(written).toContain('<exclude>com/fasterxml/jackson/dataformat/xml/failing/*.java</exclude>');
   expect(written).toContain(`<testExclude>${SJSXP_TEST}</testExclude>`);
   expect(written).toContain('<version>2.14.4-SNAPSHOT</version>');
+  expect(written).toContain(`<argLine>${JAVA8_OPENS}</argLine>`);
+  expect(r.spec.apt).toContain('libmsv-java');
   expect(r.spec.install[0]).toContain('s/@projectversion@/2.14.4-SNAPSHOT/');
   expect(envDockerfile(r.spec)).toContain('COPY faun-source-1 /opt/faun-src/woodstox');
   const none = jacksonXmlSpec(deps(pom('2.14.0-SNAPSHOT', '6.2.7', '4.2.1', false)));
@@ -135,6 +156,7 @@ test("the spec: the project's Surefire includes and excludes, the SJSXP test lef
 test("stand-in POM: no includes unless given (jackson-core's POM unchanged)", () => {
   const base = { groupId: 'g', artifactId: 'a', version: '1', release: '8', excludes: ['x'] };
   expect(standinPom(base)).not.toContain('<includes>');
+  expect(standinPom(base)).not.toContain('<argLine>');
   expect(standinPom({ ...base, includes: ['**/*Test.java'] })).toContain(
     '<trimStackTrace>true</trimStackTrace><includes><include>**/*Test.java</include></includes><excludes>',
   );

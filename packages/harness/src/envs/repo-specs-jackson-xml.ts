@@ -133,6 +133,8 @@ export interface JarBuild {
   dir: string;
   /** Its classpath (`group:artifact:version` of jars already installed). */
   cp: string[];
+  /** Jar files (absolute paths: Debian's) on its classpath whose classes the jar also carries, as a shaded jar does. */
+  bundle?: string[];
   /** `find` arguments leaving sources out (`! -path PATTERN`). */
   leaveOut?: string;
   /** Shell run in `dir` first (generated sources, edits). */
@@ -148,11 +150,16 @@ export function jarBuildStep(b: JarBuild): string {
   const pom =
     `<project><modelVersion>4.0.0</modelVersion><groupId>${g}</groupId>` +
     `<artifactId>${a}</artifactId><version>${v}</version></project>`;
-  const cp = b.cp.length ? ` -cp ${b.cp.map(repoJar).join(':')}` : '';
+  const jars = [...b.cp.map(repoJar), ...(b.bundle ?? [])];
+  const cp = jars.length ? ` -cp ${jars.join(':')}` : '';
   return [
     `cd ${b.dir}`,
     ...(b.prepare ?? []),
     'mkdir -p /tmp/faun-jar',
+    // the bundled jars' classes first (without their manifests), then the module's own
+    ...(b.bundle?.length
+      ? [`(cd /tmp/faun-jar && for j in ${b.bundle.join(' ')}; do jar xf $j; done && rm -rf META-INF)`]
+      : []),
     `javac -nowarn --release 8 -encoding UTF-8${cp} -d /tmp/faun-jar ` +
       `$(find src/main/java -name '*.java' ! -name module-info.java${b.leaveOut ? ` ${b.leaveOut}` : ''})`,
     '{ [ ! -d src/main/resources ] || cp -r src/main/resources/. /tmp/faun-jar/; }',
@@ -163,6 +170,19 @@ export function jarBuildStep(b: JarBuild): string {
     `cd / && rm -rf /tmp/faun-jar ${b.dir}`,
   ].join(' && ');
 }
+
+/**
+ * Debian's MSV jars (libmsv-java 2009.1, librelaxng-datatype-java 1.0, libisorelax-java 20041111): woodstox-core's
+ * jar shades msv-core / xsdlib 2013.6.1 (6.2–6.3) or 2022.7 (6.4+), relaxngDatatype 20020414 and isorelax.
+ */
+export const MSV_JARS = ['msv-core-2009.1', 'xsdlib-2009.1', 'relaxngDatatype-1.0', 'isorelax-20041111'].map(
+  (j) => `/usr/share/java/${j}.jar`,
+);
+export const MSV_APT = ['libmsv-java', 'librelaxng-datatype-java', 'libisorelax-java'];
+
+/** Surefire's JVM arguments: OpenJDK 17 opens what Java 8 left open to reflection (the tests ran on openjdk-8). */
+export const JAVA8_OPENS =
+  '--add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED';
 
 /** What jacksonXmlSpec builds for a base (pure): the sources, the artifacts in build order, the stand-in POM's dependencies. */
 export interface JacksonXmlBuild {
@@ -223,14 +243,12 @@ export function jacksonXmlBuild(d: JacksonXmlDeps): JacksonXmlBuild | { error: s
       gav: gav.woodstox,
       dir: `${SRC}/woodstox`,
       cp: [gav.stax2],
-      // the optional MSV (RelaxNG / W3C Schema validation) and OSGi packages, and bnd's build-time annotations
-      leaveOut: "! -path '*/com/ctc/wstx/msv/*' ! -path '*/com/ctc/wstx/osgi/*'",
+      // MSV (RelaxNG / W3C Schema validation) carried in the jar as its shaded jar does, from Debian's jars
+      bundle: MSV_JARS,
+      // the optional OSGi package, and bnd's build-time annotations
+      leaveOut: "! -path '*/com/ctc/wstx/osgi/*'",
       prepare: [
         "grep -rlZ 'aQute.bnd' src/main/java | xargs -0 -r sed -i -e '/^import aQute\\.bnd/d' -e 's/^@ServiceProvider(.*)$//'",
-      ],
-      dropResources: [
-        'META-INF/services/org.codehaus.stax2.validation.XMLValidationSchemaFactory.relaxng',
-        'META-INF/services/org.codehaus.stax2.validation.XMLValidationSchemaFactory.w3c',
       ],
     },
     { gav: gav.annotations, dir: `${SRC}/jackson-annotations`, cp: [] },
@@ -293,6 +311,7 @@ export function jacksonXmlSpec(
     release: '8',
     excludes: ['com/fasterxml/jackson/dataformat/xml/failing/*.java'],
     includes: ['**/Test*.java', '**/*Test.java'],
+    argLine: JAVA8_OPENS,
     deps: b.deps,
     testDeps: b.testDeps,
     ...(d.sjsxp ? { testExcludes: [SJSXP_TEST] } : {}),
@@ -303,7 +322,7 @@ export function jacksonXmlSpec(
     name: 'FasterXML/jackson-dataformat-xml',
     versions: [d.line],
     toolchain: 'java',
-    apt: ['libmaven-resources-plugin-java', 'junit4', 'libhamcrest-java'],
+    apt: ['libmaven-resources-plugin-java', 'junit4', 'libhamcrest-java', ...MSV_APT],
     sources: b.sources,
     envSetup: [
       // fastDoubleParserStep reads the tree at /opt/faun-src/fastdoubleparser: the dest above

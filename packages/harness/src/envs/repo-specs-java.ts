@@ -16,6 +16,8 @@ export interface StandinPom {
   excludes: string[];
   /** Surefire includes (the project POM's own; none: Surefire's defaults). */
   includes?: string[];
+  /** Surefire's JVM arguments for the forked test JVM (none: its default). */
+  argLine?: string;
   /** Java release the sources are compiled for. */
   release: string;
   /** Extra test-scoped dependencies present in Debian's repository (`group:artifact:version`). */
@@ -73,7 +75,7 @@ export function standinPom(p: StandinPom): string {
     plugin(
       'maven-surefire-plugin',
       '2.22.3',
-      `<configuration><trimStackTrace>true</trimStackTrace>${includes}<excludes>${excludes}</excludes></configuration>`,
+      `<configuration><trimStackTrace>true</trimStackTrace>${p.argLine ? `<argLine>${p.argLine}</argLine>` : ''}${includes}<excludes>${excludes}</excludes></configuration>`,
     ),
     '</plugins></build></project>',
     '',
