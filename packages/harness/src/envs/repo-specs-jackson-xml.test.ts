@@ -130,6 +130,8 @@ test("woodstox-core: Debian's MSV on its classpath and carried in its jar, as it
   expect(unpack).toBeLessThan(s.indexOf('cp -r src/main/resources/.'));
   expect(s).toContain("! -path '*/com/ctc/wstx/osgi/*'");
   expect(s).not.toContain('msv/*');
+  // bnd's annotations and their imports (6.3+: a static import of Resolution.OPTIONAL) go
+  expect(s).toContain("sed -i -E -e '/^import (static )?aQute\\.bnd/d' -e 's/^@ServiceProvider\\(.*\\)$//'");
 });
 
 test("the spec: the project's Surefire includes and excludes, the SJSXP test left out, the rewritten version", () => {

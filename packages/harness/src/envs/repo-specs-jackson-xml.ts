@@ -248,7 +248,8 @@ export function jacksonXmlBuild(d: JacksonXmlDeps): JacksonXmlBuild | { error: s
       // the optional OSGi package, and bnd's build-time annotations
       leaveOut: "! -path '*/com/ctc/wstx/osgi/*'",
       prepare: [
-        "grep -rlZ 'aQute.bnd' src/main/java | xargs -0 -r sed -i -e '/^import aQute\\.bnd/d' -e 's/^@ServiceProvider(.*)$//'",
+        "grep -rlZ 'aQute.bnd' src/main/java | xargs -0 -r sed -i -E -e '/^import (static )?aQute\\.bnd/d' " +
+          "-e 's/^@ServiceProvider\\(.*\\)$//'",
       ],
     },
     { gav: gav.annotations, dir: `${SRC}/jackson-annotations`, cp: [] },
