@@ -103,10 +103,10 @@ function fileAt(dir: string, commit: string, path: string): string | null {
   return r.exitCode === 0 ? r.stdout.toString() : null;
 }
 
-/** What the plan reads of the base tree (null without a pom.xml): its POM. */
-function baseTree(dir: string, commit: string): BaseTree | null {
+/** What the plan reads of the base tree (null without a pom.xml): its POM, and which sources have mirrors. */
+function baseTree(dir: string, commit: string, mirrors: Record<string, string>): BaseTree | null {
   const pomXml = fileAt(dir, commit, 'pom.xml');
-  return pomXml === null ? null : { pomXml };
+  return pomXml === null ? null : { pomXml, hasSource: (repo) => repo.toLowerCase() in mirrors };
 }
 
 /** Runs that say nothing about the tests (the environment or the sandbox failed, or the run timed out). */
@@ -115,7 +115,13 @@ const BROKEN = new Set(['infra_error', 'timeout', 'apply_failed', 'bad_input']);
 /** Runs one row; never throws for a row faun cannot run: the record says why. */
 export async function runRow(row: PublishedRow, o: RunOptions): Promise<InstanceRecord> {
   const source = o.mirrors[`${row.org}/${row.repo}`.toLowerCase()];
-  const p = planFor(row.org, row.repo, row.number, o.specs, source ? baseTree(source, row.base_sha) : null);
+  const p = planFor(
+    row.org,
+    row.repo,
+    row.number,
+    o.specs,
+    source ? baseTree(source, row.base_sha, o.mirrors) : null,
+  );
   const rec: InstanceRecord = {
     instance_id: row.id,
     repo: `${row.org}/${row.repo}`,

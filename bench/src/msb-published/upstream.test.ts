@@ -139,14 +139,25 @@ test('jackson-dataformat-xml: its own spec per base, every substitute a deviatio
   expect(p15.plan.deviations.map((d) => d.upstream)).toContainEqual(
     expect.stringContaining('fastdoubleparser:1.0.0'),
   );
-  expect(
-    planFor('fasterxml', 'jackson-dataformat-xml', 644, REPO_SPECS, {
-      pomXml: xmlPom('2.17.0-SNAPSHOT', '6.6.1', '4.2.2'),
-    }),
-  ).toEqual({
-    unsupported:
-      'jackson-dataformat-xml: no fastdoubleparser 1.0.1 source commit known (jackson-core 2.17.3)',
+  // 2.17.3 shades fastdoubleparser 1.0.1, whose commit is not known; without the mirror, 2.15 too: Debian's, declared
+  const p17 = planFor('fasterxml', 'jackson-dataformat-xml', 644, REPO_SPECS, {
+    pomXml: xmlPom('2.17.0-SNAPSHOT', '6.6.1', '4.2.2'),
   });
+  if (!('plan' in p17)) throw new Error(p17.unsupported);
+  expect(p17.plan.deviations.find((d) => d.what === "Debian's version")).toMatchObject({
+    upstream: expect.stringContaining('fastdoubleparser:1.0.1'),
+    faun: expect.stringContaining('no source commit of 1.0.1 known'),
+    may_change_tests_run: false,
+  });
+  const noMirror = planFor('fasterxml', 'jackson-dataformat-xml', 590, REPO_SPECS, {
+    pomXml: xmlPom('2.15.0-rc3-SNAPSHOT', '6.5.0', '4.2.1'),
+    hasSource: (r) => r !== 'wrandelshofer/FastDoubleParser',
+  });
+  if (!('plan' in noMirror)) throw new Error(noMirror.unsupported);
+  expect(noMirror.plan.spec.sources?.map((s) => s.repo)).not.toContain('wrandelshofer/FastDoubleParser');
+  expect(noMirror.plan.deviations.find((d) => d.what === "Debian's version")?.faun).toMatch(
+    /libfastdoubleparser-java 2\.0\.1-2 .*: no mirror of wrandelshofer\/FastDoubleParser here$/,
+  );
 });
 
 test("jackson-core's stand-in POM deviation is unchanged by the per-repository text", () => {

@@ -8,6 +8,8 @@
 import {
   ASSERTJ,
   type EnvSpec,
+  FASTDOUBLEPARSER_COMMITS,
+  FDP_DEBIAN,
   JACKSON_LINES,
   JAF,
   JAVA8_OPENS,
@@ -22,6 +24,8 @@ import {
 /** What the plan reads from the row's base tree: its `pom.xml`. */
 export interface BaseTree {
   pomXml: string;
+  /** Whether a repository's tree is here to build from (its mirror); absent: every one is. */
+  hasSource?: (repo: string) => boolean;
 }
 
 import type { Language } from '@faun/schema';
@@ -108,7 +112,7 @@ export function jacksonXmlFor(
 ): { spec: EnvSpec; deviations: Deviation[] } | { unsupported: string } {
   const d = jacksonXmlDeps(tree.pomXml);
   if ('error' in d) return { unsupported: `jackson-dataformat-xml: ${d.error}` };
-  const s = jacksonXmlSpec(d);
+  const s = jacksonXmlSpec(d, tree.hasSource?.('wrandelshofer/FastDoubleParser') ?? true);
   if ('error' in s) return { unsupported: `jackson-dataformat-xml: ${s.error}` };
   const l = JACKSON_LINES[d.line]!;
   const central = (gav: string) => `${gav} from Maven Central`;
@@ -147,17 +151,28 @@ export function jacksonXmlFor(
         'activation artifacts (Debian ships neither at these versions)',
     ),
     fromSource(
-      central(`com.fasterxml.jackson.module:jackson-module-jakarta-xmlbind-annotations:${l.msbVersion}`),
+      `com.fasterxml.jackson.module:jackson-module-jakarta-xmlbind-annotations:${l.msbVersion}, a snapshot (above)`,
       `compiled from the jackson-modules-base-${l.release} tag against jakarta.xml.bind-api ${JAXB_API.version}`,
     ),
   ];
-  if (s.build.fastdoubleparser)
+  const fdp = s.build.fastdoubleparser;
+  const shaded = `${central(`ch.randelshofer:fastdoubleparser:${fdp?.asked}`)}, shaded into jackson-core ${l.release}`;
+  if (fdp?.from === 'source')
     deviations.push(
       fromSource(
-        `${central(`ch.randelshofer:fastdoubleparser:${s.build.fastdoubleparser}`)}, shaded into jackson-core`,
-        `its Java 8 classes compiled from the v${s.build.fastdoubleparser} tag, a dependency of its own (not shaded)`,
+        shaded,
+        `its Java 8 classes compiled from the v${fdp.version} tag, a dependency of its own (not shaded)`,
       ),
     );
+  if (fdp?.from === 'debian')
+    deviations.push({
+      what: "Debian's version",
+      upstream: shaded,
+      faun:
+        `Debian trixie's libfastdoubleparser-java ${FDP_DEBIAN.deb} (fastdoubleparser ${fdp.version}), jackson-core ` +
+        `compiled against it, a dependency of its own (not shaded): ${FASTDOUBLEPARSER_COMMITS[fdp.asked] ? 'no mirror of wrandelshofer/FastDoubleParser here' : `no source commit of ${fdp.asked} known, and no mirror of wrandelshofer/FastDoubleParser here`}`,
+      may_change_tests_run: false,
+    });
   if (d.sjsxp)
     deviations.push({
       what: 'test source left out',

@@ -8,6 +8,7 @@ export * from './benchmarks/index.ts';
 export { docker, envTag } from './envs/docker-images.ts';
 export { snapshotRepo } from './envs/repo.ts';
 export {
+  FDP_DEBIAN,
   JACKSON_LINES,
   JAF,
   JAVA8_OPENS,
@@ -19,6 +20,7 @@ export {
 } from './envs/repo-specs-jackson-xml.ts';
 export {
   ASSERTJ,
+  FASTDOUBLEPARSER_COMMITS,
   type JacksonCoreDeps,
   jacksonCoreDeps,
   jacksonCoreSpec,

@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test';
 import { envDockerfile } from './docker-images.ts';
 import {
+  fastDoubleParserDebianStep,
   JACKSON_XML_POM,
   JAVA8_OPENS,
   type JacksonXmlDeps,
@@ -73,7 +74,7 @@ test('per line: the release tags built, fastdoubleparser only from 2.15, the dep
 
   const b15 = jacksonXmlBuild(deps(pom('2.15.0-rc3-SNAPSHOT', '6.5.0', '4.2.1')));
   if ('error' in b15) throw new Error(b15.error);
-  expect(b15.fastdoubleparser).toBe('1.0.0');
+  expect(b15.fastdoubleparser).toEqual({ version: '1.0.0', from: 'source', asked: '1.0.0' });
   expect(b15.sources[0]?.repo).toBe('wrandelshofer/FastDoubleParser');
   expect(b15.jars.find((j) => j.gav.includes('jackson-core'))?.cp).toEqual([
     'ch.randelshofer:fastdoubleparser:1.0.0',
@@ -81,10 +82,30 @@ test('per line: the release tags built, fastdoubleparser only from 2.15, the dep
   expect(b15.deps).toContain('ch.randelshofer:fastdoubleparser:1.0.0');
 });
 
+test("without FastDoubleParser's tree, or for a version with no known commit: Debian trixie's jar", () => {
+  const b15 = jacksonXmlBuild(deps(pom('2.15.0-rc3-SNAPSHOT', '6.5.0', '4.2.1')), false);
+  if ('error' in b15) throw new Error(b15.error);
+  expect(b15.fastdoubleparser).toEqual({ version: '2.0.1', from: 'debian', asked: '1.0.0' });
+  expect(b15.sources.map((s) => s.repo)).not.toContain('wrandelshofer/FastDoubleParser');
+  expect(b15.jars.find((j) => j.gav.includes('jackson-core'))?.cp).toEqual([
+    'ch.randelshofer:fastdoubleparser:2.0.1',
+  ]);
+  // 2.17.3 shades 1.0.1, whose commit is not known: Debian's even with the mirror
+  const b17 = jacksonXmlBuild(deps(pom('2.17.0-SNAPSHOT', '6.6.1', '4.2.2')));
+  if ('error' in b17) throw new Error(b17.error);
+  expect(b17.fastdoubleparser).toEqual({ version: '2.0.1', from: 'debian', asked: '1.0.1' });
+  const r = jacksonXmlSpec(deps(pom('2.17.0-SNAPSHOT', '6.6.1', '4.2.2')));
+  if ('error' in r) throw new Error(r.error);
+  const step = r.spec.envSetup[0]!;
+  expect(step).toBe(fastDoubleParserDebianStep());
+  expect(step).toContain("sed -n 's/^\\(deb \\S*\\) bookworm main$/\\1 trixie main/p' /etc/apt/sources.list");
+  expect(step).toContain('apt-get download libfastdoubleparser-java=2.0.1-2');
+  expect(step).toContain(
+    'cp x/usr/share/java/fastdoubleparser-2.0.1.jar /usr/share/maven-repo/ch/randelshofer/fastdoubleparser/2.0.1/fastdoubleparser-2.0.1.jar',
+  );
+});
+
 test('versions with no known source commit are reasons, not specs', () => {
-  expect(jacksonXmlBuild(deps(pom('2.17.0-SNAPSHOT', '6.6.1', '4.2.2')))).toEqual({
-    error: 'no fastdoubleparser 1.0.1 source commit known (jackson-core 2.17.3)',
-  });
   expect(jacksonXmlBuild(deps(pom('2.14.0-SNAPSHOT', '6.2.1', '4.2.1')))).toEqual({
     error: 'no woodstox-core 6.2.1 source commit known',
   });

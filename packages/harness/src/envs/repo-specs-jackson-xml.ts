@@ -188,14 +188,61 @@ export const JAVA8_OPENS =
 export interface JacksonXmlBuild {
   sources: EnvSource[];
   jars: JarBuild[];
-  /** fastdoubleparser's version (built by fastDoubleParserStep), or null. */
-  fastdoubleparser: string | null;
+  /**
+   * The fastdoubleparser jackson-core is compiled against: the version its release shades, built from its tag
+   * (fastDoubleParserStep), or Debian's (fastDoubleParserDebianStep); null when it needs none.
+   */
+  fastdoubleparser: { version: string; from: 'source' | 'debian'; asked: string } | null;
   deps: string[];
   testDeps: string[];
 }
 
-/** The builds for a base's dependencies, or why there are none. */
-export function jacksonXmlBuild(d: JacksonXmlDeps): JacksonXmlBuild | { error: string } {
+/**
+ * Debian trixie's fastdoubleparser (libfastdoubleparser-java, with a Java 8 base): what jackson-core 2.15+ is
+ * compiled against when its own version's tree is not here (bookworm ships none).
+ */
+export const FDP_DEBIAN = { version: '2.0.1', deb: '2.0.1-2' };
+
+/**
+ * Env step: Debian trixie's fastdoubleparser jar (the package downloaded, not installed) put in Debian's
+ * Maven repository with a dependency-free POM.
+ */
+export function fastDoubleParserDebianStep(): string {
+  const { version, deb } = FDP_DEBIAN;
+  const jar = repoJar(`ch.randelshofer:fastdoubleparser:${version}`);
+  const pom =
+    '<project><modelVersion>4.0.0</modelVersion><groupId>ch.randelshofer</groupId>' +
+    `<artifactId>fastdoubleparser</artifactId><version>${version}</version></project>`;
+  return [
+    "sed -n 's/^\\(deb \\S*\\) bookworm main$/\\1 trixie main/p' /etc/apt/sources.list > /etc/apt/sources.list.d/faun-trixie.list",
+    'apt-get update',
+    'mkdir -p /tmp/faun-fdp && cd /tmp/faun-fdp',
+    `apt-get download libfastdoubleparser-java=${deb}`,
+    'dpkg -x libfastdoubleparser-java_*.deb x',
+    `mkdir -p ${jar.slice(0, jar.lastIndexOf('/'))}`,
+    `cp x/usr/share/java/fastdoubleparser-${version}.jar ${jar}`,
+    `printf '%s\\n' '${pom}' > ${jar.replace(/\.jar$/, '.pom')}`,
+    'cd / && rm -rf /tmp/faun-fdp /etc/apt/sources.list.d/faun-trixie.list /var/lib/apt/lists/*',
+  ].join(' && ');
+}
+
+/**
+ * The fastdoubleparser of a line: from its tag when that tree is here (`sourceHere`) and its commit known,
+ * else Debian's.
+ */
+function fdpFor(l: JacksonLine, sourceHere: boolean): JacksonXmlBuild['fastdoubleparser'] {
+  const asked = l.fastdoubleparser;
+  if (!asked) return null;
+  return sourceHere && FASTDOUBLEPARSER_COMMITS[asked]
+    ? { version: asked, from: 'source', asked }
+    : { version: FDP_DEBIAN.version, from: 'debian', asked };
+}
+
+/**
+ * The builds for a base's dependencies, or why there are none. `fdpSource`: whether FastDoubleParser's tree
+ * is here (its mirror), else jackson-core 2.15+ is compiled against Debian's fastdoubleparser.
+ */
+export function jacksonXmlBuild(d: JacksonXmlDeps, fdpSource = true): JacksonXmlBuild | { error: string } {
   const l = JACKSON_LINES[d.line];
   if (!l) return { error: `jackson-base ${d.parentVersion}: no release tags known for the ${d.line} line` };
   const wstx = WOODSTOX_COMMITS[d.woodstox];
@@ -204,10 +251,9 @@ export function jacksonXmlBuild(d: JacksonXmlDeps): JacksonXmlBuild | { error: s
   if (!stax2) return { error: `no stax2-api ${d.stax2} source commit known` };
   if (d.jakartaXmlBind !== JAXB_API.version)
     return { error: `no jakarta.xml.bind-api ${d.jakartaXmlBind} source commit known` };
-  const fdp = l.fastdoubleparser;
-  const fdpCommit = fdp ? FASTDOUBLEPARSER_COMMITS[fdp] : undefined;
-  if (fdp && !fdpCommit)
-    return { error: `no fastdoubleparser ${fdp} source commit known (jackson-core ${l.release})` };
+  const fdpBuild = fdpFor(l, fdpSource);
+  const fdp = fdpBuild?.version;
+  const fdpCommit = fdpBuild?.from === 'source' ? FASTDOUBLEPARSER_COMMITS[fdpBuild.version] : undefined;
   const v = l.release;
   const gav = {
     stax2: `org.codehaus.woodstox:stax2-api:${d.stax2}`,
@@ -283,7 +329,7 @@ export function jacksonXmlBuild(d: JacksonXmlDeps): JacksonXmlBuild | { error: s
   return {
     sources,
     jars,
-    fastdoubleparser: fdp,
+    fastdoubleparser: fdpBuild,
     deps: [gav.annotations, gav.core, gav.databind, gav.stax2, gav.woodstox, ...(fdp ? [gav.fdp] : [])],
     testDeps: [
       'org.junit.vintage:junit-vintage-engine:5.9.2',
@@ -301,8 +347,9 @@ export const SJSXP_TEST = 'com/fasterxml/jackson/dataformat/xml/interop/NonWoods
 /** jackson-dataformat-xml's spec for a base asking for `d` (its builds: jacksonXmlBuild), or why there is none. */
 export function jacksonXmlSpec(
   d: JacksonXmlDeps,
+  fdpSource = true,
 ): { spec: EnvSpec; build: JacksonXmlBuild } | { error: string } {
-  const b = jacksonXmlBuild(d);
+  const b = jacksonXmlBuild(d, fdpSource);
   if ('error' in b) return b;
   const version = JACKSON_LINES[d.line]!.msbVersion;
   const pom = standinPom({
@@ -327,7 +374,13 @@ export function jacksonXmlSpec(
     sources: b.sources,
     envSetup: [
       // fastDoubleParserStep reads the tree at /opt/faun-src/fastdoubleparser: the dest above
-      ...(b.fastdoubleparser ? [fastDoubleParserStep(b.fastdoubleparser)] : []),
+      ...(b.fastdoubleparser
+        ? [
+            b.fastdoubleparser.from === 'source'
+              ? fastDoubleParserStep(b.fastdoubleparser.version)
+              : fastDoubleParserDebianStep(),
+          ]
+        : []),
       ...b.jars.map(jarBuildStep),
       writeFileStep(JACKSON_XML_POM, pom),
     ],
