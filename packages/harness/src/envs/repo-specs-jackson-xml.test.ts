@@ -52,6 +52,12 @@ test('the versions a base asks for: the parent line (not the project version), w
   ).toEqual({
     error: 'its pom.xml names no version of stax2-api',
   });
+  // the Jakarta XML Bind API's version is read, never assumed
+  expect(
+    jacksonXmlDeps(
+      pom('2.14.0-SNAPSHOT', '6.2.7', '4.2.1').replace(/<dependency><groupId>jakarta[^\n]*/, ''),
+    ),
+  ).toEqual({ error: 'its pom.xml names no version of jakarta.xml.bind-api' });
 });
 
 test('per line: the release tags built, fastdoubleparser only from 2.15, the dependency order', () => {

@@ -40,6 +40,7 @@ export function jacksonXmlDeps(pomXml: string): JacksonXmlDeps | { error: string
     'jackson-base parent': parentVersion,
     'woodstox-core': woodstox,
     'stax2-api': stax2,
+    'jakarta.xml.bind-api': jakartaXmlBind,
   })
     .filter(([, v]) => !v)
     .map(([k]) => k);
@@ -51,7 +52,7 @@ export function jacksonXmlDeps(pomXml: string): JacksonXmlDeps | { error: string
     parentVersion: parentVersion!,
     woodstox: woodstox!,
     stax2: stax2!,
-    jakartaXmlBind: jakartaXmlBind ?? '3.0.1',
+    jakartaXmlBind: jakartaXmlBind!,
     sjsxp: /<artifactId>sjsxp<\/artifactId>/.test(pomXml),
   };
 }
