@@ -11,9 +11,10 @@ import {
   jarBuildStep,
   MSV_JARS,
   repoJar,
-  SJSXP_TEST,
 } from './repo-specs-jackson-xml.ts';
-import { JAVA_SPECS, standinPom } from './repo-specs-java.ts';
+import { fastDoubleParserStep, JAVA_SPECS, standinPom } from './repo-specs-java.ts';
+import { sjsxpStandinSources } from './sjsxp-standin.ts';
+import { writeFileStep } from './spec-steps.ts';
 
 /** A jackson-dataformat-xml POM as the bases write it (only the parts read). */
 const pom = (parent: string, wstx: string, stax2: string, sjsxp = true) =>
@@ -88,7 +89,7 @@ test('per line: the release tags built, fastdoubleparser only from 2.15, the dep
   expect(b15.deps).toContain('ch.randelshofer:fastdoubleparser:1.0.0');
 });
 
-test("without FastDoubleParser's tree, or for a version with no known commit: Debian trixie's jar", () => {
+test("fastdoubleparser: the version jackson-core asks for from its tag; without FastDoubleParser's tree, Debian trixie's jar", () => {
   const b15 = jacksonXmlBuild(deps(pom('2.15.0-rc3-SNAPSHOT', '6.5.0', '4.2.1')), false);
   if ('error' in b15) throw new Error(b15.error);
   expect(b15.fastdoubleparser).toEqual({ version: '2.0.1', from: 'debian', asked: '1.0.0' });
@@ -96,12 +97,25 @@ test("without FastDoubleParser's tree, or for a version with no known commit: De
   expect(b15.jars.find((j) => j.gav.includes('jackson-core'))?.cp).toEqual([
     'ch.randelshofer:fastdoubleparser:2.0.1',
   ]);
-  // 2.17.3 shades 1.0.1, whose commit is not known: Debian's even with the mirror
+  // 2.17.3 shades 1.0.1: built from its tag when the tree is here
   const b17 = jacksonXmlBuild(deps(pom('2.17.0-SNAPSHOT', '6.6.1', '4.2.2')));
   if ('error' in b17) throw new Error(b17.error);
-  expect(b17.fastdoubleparser).toEqual({ version: '2.0.1', from: 'debian', asked: '1.0.1' });
-  const r = jacksonXmlSpec(deps(pom('2.17.0-SNAPSHOT', '6.6.1', '4.2.2')));
+  expect(b17.fastdoubleparser).toEqual({ version: '1.0.1', from: 'source', asked: '1.0.1' });
+  expect(b17.sources[0]).toEqual({
+    repo: 'wrandelshofer/FastDoubleParser',
+    commit: '388d54e9f50ab6858cd797a87213ae20c04ed9b7',
+    dest: '/opt/faun-src/fastdoubleparser',
+  });
+  expect(b17.jars.find((j) => j.gav.includes('jackson-core'))?.cp).toEqual([
+    'ch.randelshofer:fastdoubleparser:1.0.1',
+  ]);
+  const built = jacksonXmlSpec(deps(pom('2.17.0-SNAPSHOT', '6.6.1', '4.2.2')));
+  if ('error' in built) throw new Error(built.error);
+  expect(built.spec.envSetup[0]).toBe(fastDoubleParserStep('1.0.1'));
+  expect(built.spec.envSetup.join('\n')).not.toContain('trixie');
+  const r = jacksonXmlSpec(deps(pom('2.17.0-SNAPSHOT', '6.6.1', '4.2.2')), false);
   if ('error' in r) throw new Error(r.error);
+  expect(r.build.fastdoubleparser).toEqual({ version: '2.0.1', from: 'debian', asked: '1.0.1' });
   const step = r.spec.envSetup[0]!;
   expect(step).toBe(fastDoubleParserDebianStep());
   expect(step).toContain("sed -n 's/^\\(deb \\S*\\) bookworm main$/\\1 trixie main/p' /etc/apt/sources.list");
@@ -142,6 +156,22 @@ test('a jar build: Java 8 classes against its classpath, sources left out, insta
   );
 });
 
+test('a jar build with no tree of its own: its sources written first, for its Java release', () => {
+  const s = jarBuildStep({
+    gav: 'com.sun.xml.stream:sjsxp:1.0.2',
+    dir: '/opt/faun-src/sjsxp',
+    cp: [],
+    release: '11',
+    files: { 'a/B.java': 'package a; class B {}' },
+  });
+  const write = writeFileStep('/opt/faun-src/sjsxp/src/main/java/a/B.java', 'package a; class B {}');
+  expect(s.startsWith(`${write} && cd /opt/faun-src/sjsxp && `)).toBe(true);
+  expect(s).toContain('javac -nowarn --release 11 -encoding UTF-8 -d /tmp/faun-jar ');
+  expect(s).toContain('jar cf /usr/share/maven-repo/com/sun/xml/stream/sjsxp/1.0.2/sjsxp-1.0.2.jar');
+  // without a release: Java 8, as before
+  expect(jarBuildStep({ gav: 'a:b:1', dir: '/x', cp: [] })).toContain('javac -nowarn --release 8 ');
+});
+
 test("woodstox-core: Debian's MSV on its classpath and carried in its jar, as its shaded jar does", () => {
   const b = jacksonXmlBuild(deps(pom('2.14.0-SNAPSHOT', '6.2.7', '4.2.1')));
   if ('error' in b) throw new Error(b.error);
@@ -161,7 +191,7 @@ test("woodstox-core: Debian's MSV on its classpath and carried in its jar, as it
   expect(s).toContain("sed -i -E -e '/^import (static )?aQute\\.bnd/d' -e 's/^@ServiceProvider\\(.*\\)$//'");
 });
 
-test("the spec: the project's Surefire includes and excludes, the SJSXP test left out, the rewritten version", () => {
+test("the spec: the project's Surefire includes and excludes, SJSXP's stand-in, the rewritten version", () => {
   const r = jacksonXmlSpec(deps(pom('2.14.0-SNAPSHOT', '6.2.7', '4.2.1')));
   if ('error' in r) throw new Error(r.error);
   const step = r.spec.envSetup.at(-1)!;
@@ -171,7 +201,15 @@ test("the spec: the project's Surefire includes and excludes, the SJSXP test lef
     '<includes><include>**/Test*.java</include><include>**/*Test.java</include></includes>',
   );
   expect(written).toContain('<exclude>com/fasterxml/jackson/dataformat/xml/failing/*.java</exclude>');
-  expect(written).toContain(`<testExclude>${SJSXP_TEST}</testExclude>`);
+  // the SJSXP test compiles and runs, against the stand-in installed as SJSXP 1.0.2
+  expect(written).not.toContain('testExclude');
+  expect(written).not.toContain('NonWoodstoxStaxImpl482Test');
+  expect(written).toContain(
+    '<groupId>com.sun.xml.stream</groupId><artifactId>sjsxp</artifactId><version>1.0.2</version><scope>test</scope>',
+  );
+  const sjsxp = r.build.jars.find((j) => j.gav === 'com.sun.xml.stream:sjsxp:1.0.2')!;
+  expect(sjsxp).toMatchObject({ release: '11', cp: [], files: sjsxpStandinSources() });
+  expect(r.spec.envSetup).toContain(jarBuildStep(sjsxp));
   expect(written).toContain('<version>2.14.4-SNAPSHOT</version>');
   expect(written).toContain(`<argLine>${JAVA8_OPENS}</argLine>`);
   expect(r.spec.apt).toContain('libmsv-java');
@@ -180,6 +218,8 @@ test("the spec: the project's Surefire includes and excludes, the SJSXP test lef
   const none = jacksonXmlSpec(deps(pom('2.14.0-SNAPSHOT', '6.2.7', '4.2.1', false)));
   if ('error' in none) throw new Error(none.error);
   expect(none.spec.envSetup.at(-1)).not.toBe(step);
+  expect(none.build.jars.map((j) => j.gav)).not.toContain('com.sun.xml.stream:sjsxp:1.0.2');
+  expect(none.build.testDeps).not.toContain('com.sun.xml.stream:sjsxp:1.0.2');
 });
 
 test("stand-in POM: no includes unless given (jackson-core's POM unchanged)", () => {

@@ -10,6 +10,7 @@ import {
   packageVersionStep,
   standinPom,
 } from './repo-specs-java.ts';
+import { SJSXP_GAV, sjsxpStandinSources } from './sjsxp-standin.ts';
 import { writeFileStep } from './spec-steps.ts';
 import type { EnvSource, EnvSpec } from './specs.ts';
 
@@ -142,9 +143,16 @@ export interface JarBuild {
   prepare?: string[];
   /** Files removed from the jar's resources (paths under src/main/resources). */
   dropResources?: string[];
+  /** Java release its classes are compiled for (default 8). */
+  release?: string;
+  /** Sources written first (path under `dir`/src/main/java: text), for a module with no source tree of its own. */
+  files?: Record<string, string>;
 }
 
-/** Env step (shell): one JarBuild — javac for Java 8, its resources, a jar and a POM in Debian's repository. */
+/**
+ * Env step (shell): one JarBuild — javac for Java 8 (or its release), its resources, a jar and a POM in
+ * Debian's repository.
+ */
 export function jarBuildStep(b: JarBuild): string {
   const [g, a, v] = b.gav.split(':');
   const jar = repoJar(b.gav);
@@ -154,6 +162,9 @@ export function jarBuildStep(b: JarBuild): string {
   const jars = [...b.cp.map(repoJar), ...(b.bundle ?? [])];
   const cp = jars.length ? ` -cp ${jars.join(':')}` : '';
   return [
+    ...Object.entries(b.files ?? {}).map(([path, text]) =>
+      writeFileStep(`${b.dir}/src/main/java/${path}`, text),
+    ),
     `cd ${b.dir}`,
     ...(b.prepare ?? []),
     'mkdir -p /tmp/faun-jar',
@@ -161,7 +172,7 @@ export function jarBuildStep(b: JarBuild): string {
     ...(b.bundle?.length
       ? [`(cd /tmp/faun-jar && for j in ${b.bundle.join(' ')}; do jar xf $j; done && rm -rf META-INF)`]
       : []),
-    `javac -nowarn --release 8 -encoding UTF-8${cp} -d /tmp/faun-jar ` +
+    `javac -nowarn --release ${b.release ?? '8'} -encoding UTF-8${cp} -d /tmp/faun-jar ` +
       `$(find src/main/java -name '*.java' ! -name module-info.java${b.leaveOut ? ` ${b.leaveOut}` : ''})`,
     '{ [ ! -d src/main/resources ] || cp -r src/main/resources/. /tmp/faun-jar/; }',
     ...(b.dropResources ?? []).map((r) => `rm -f /tmp/faun-jar/${r}`),
@@ -239,6 +250,13 @@ function fdpFor(l: JacksonLine, sourceHere: boolean): JacksonXmlBuild['fastdoubl
     : { version: FDP_DEBIAN.version, from: 'debian', asked };
 }
 
+/** A source tree copied into the env layer under /opt/faun-src/`name`. */
+const src = (repo: string, commit: string, name: string): EnvSource => ({
+  repo,
+  commit,
+  dest: `${SRC}/${name}`,
+});
+
 /**
  * The builds for a base's dependencies, or why there are none. `fdpSource`: whether FastDoubleParser's tree
  * is here (its mirror), else jackson-core 2.15+ is compiled against Debian's fastdoubleparser.
@@ -267,11 +285,6 @@ export function jacksonXmlBuild(d: JacksonXmlDeps, fdpSource = true): JacksonXml
     xmlbind: `jakarta.xml.bind:jakarta.xml.bind-api:${JAXB_API.version}`,
     module: `com.fasterxml.jackson.module:jackson-module-jakarta-xmlbind-annotations:${v}`,
   };
-  const src = (repo: string, commit: string, name: string): EnvSource => ({
-    repo,
-    commit,
-    dest: `${SRC}/${name}`,
-  });
   const sources = [
     ...(fdp && fdpCommit ? [src('wrandelshofer/FastDoubleParser', fdpCommit, 'fastdoubleparser')] : []),
     src('FasterXML/stax2-api', stax2, 'stax2-api'),
@@ -326,6 +339,10 @@ export function jacksonXmlBuild(d: JacksonXmlDeps, fdpSource = true): JacksonXml
         ),
       ],
     },
+    // SJSXP: the stand-in (sjsxp-standin.ts), for Java 11 (XMLInputFactory.newDefaultFactory); the tests run on 17
+    ...(d.sjsxp
+      ? [{ gav: SJSXP_GAV, dir: `${SRC}/sjsxp`, cp: [], release: '11', files: sjsxpStandinSources() }]
+      : []),
   ];
   return {
     sources,
@@ -338,11 +355,15 @@ export function jacksonXmlBuild(d: JacksonXmlDeps, fdpSource = true): JacksonXml
       gav.module,
       gav.xmlbind,
       gav.activation,
+      ...(d.sjsxp ? [SJSXP_GAV] : []),
     ],
   };
 }
 
-/** The one test source that needs SJSXP (com.sun.xml.stream:sjsxp 1.0.2), which has no source here. */
+/**
+ * The one test source that needs SJSXP (com.sun.xml.stream:sjsxp 1.0.2), which has no source here: it runs
+ * against the stand-in (sjsxp-standin.ts).
+ */
 export const SJSXP_TEST = 'com/fasterxml/jackson/dataformat/xml/interop/NonWoodstoxStaxImpl482Test.java';
 
 /** jackson-dataformat-xml's spec for a base asking for `d` (its builds: jacksonXmlBuild), or why there is none. */
@@ -363,7 +384,6 @@ export function jacksonXmlSpec(
     argLine: JAVA8_OPENS,
     deps: b.deps,
     testDeps: b.testDeps,
-    ...(d.sjsxp ? { testExcludes: [SJSXP_TEST] } : {}),
   });
   const cmd = `mvn -o -B -Dmaven.repo.local=/usr/share/maven-repo -f ${JACKSON_XML_POM}`;
   const spec: EnvSpec = {

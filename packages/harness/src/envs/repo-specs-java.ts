@@ -192,6 +192,7 @@ export const FASTDOUBLEPARSER_COMMITS: Record<string, string> = {
   '0.8.0': 'aeeab26365235cc2fbfb68fea2145a4b86a800fd',
   '0.9.0': 'fca8ab6ddfd2f6c2f0669fcba27b84cb0b0d0280',
   '1.0.0': '6080865ed6ba7a3dfa3264bdeffc7d997f1a9934',
+  '1.0.1': '388d54e9f50ab6858cd797a87213ae20c04ed9b7',
 };
 const FDP_SRC = '/opt/faun-src/fastdoubleparser';
 
