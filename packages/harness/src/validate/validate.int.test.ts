@@ -61,7 +61,8 @@ test('faun validate --repeats 3', async () => {
     .split('\n');
   expect(health.length).toBe(6 * report.filter((x: { valid: boolean }) => x.valid).length);
   expect(report[2]).toMatchObject({ instance_id: 'go-no-fix', valid: false, reason: 'no FAIL_TO_PASS test' });
-  // Every stage run's test section is kept, named per stage and repeat, with what read it.
+  // Every stage run's test section is kept, named per stage and repeat, with what read it — the gold
+  // stability check's six runs included.
   const py = fxs[0]!.instance;
   const d = join(root, 'stages', instanceDirName(py.instance_id));
   expect(readdirSync(d).sort()).toEqual([
@@ -71,8 +72,15 @@ test('faun validate --repeats 3', async () => {
     'before.2.log',
     'before.3.log',
     'before.log',
+    'gold-check.2.log',
+    'gold-check.3.log',
+    'gold-check.4.log',
+    'gold-check.5.log',
+    'gold-check.6.log',
+    'gold-check.log',
     'instance.json',
   ]);
+  expect(readFileSync(join(d, 'gold-check.6.log'), 'utf8')).toMatch(/PASSED/);
   expect(JSON.parse(readFileSync(join(d, 'instance.json'), 'utf8'))).toMatchObject({
     instance_id: py.instance_id,
     repo: py.repo,
