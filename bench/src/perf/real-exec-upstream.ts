@@ -25,12 +25,17 @@ const GO_OFFLINE: Deviation = {
     'GOPROXY=off, GOFLAGS=-mod=mod: the dependency versions are Debian bookworm’s',
   may_change_tests_run: false,
 };
-const GO_TOOLCHAIN: Deviation = {
+/** The toolchain: upstream's base image against Debian bookworm's packages (never changes which tests run). */
+const toolchain = (upstream: string, faun: string): Deviation => ({
   what: 'toolchain',
-  upstream: 'golang:latest (the Go release of the day the image was built)',
-  faun: "Debian bookworm's Go 1.19, CGO_ENABLED=0, GOTOOLCHAIN=local",
+  upstream,
+  faun,
   may_change_tests_run: false,
-};
+});
+const GO_TOOLCHAIN = toolchain(
+  'golang:latest (the Go release of the day the image was built)',
+  "Debian bookworm's Go 1.19, CGO_ENABLED=0, GOTOOLCHAIN=local",
+);
 const CARGO_OFFLINE: Deviation = {
   what: 'regenerated lockfile',
   upstream: "the repository's Cargo.lock (when present); crates from crates.io",
@@ -39,12 +44,7 @@ const CARGO_OFFLINE: Deviation = {
     '`--offline --ignore-rust-version`: the dependency versions are Debian bookworm’s',
   may_change_tests_run: false,
 };
-const RUST_TOOLCHAIN: Deviation = {
-  what: 'toolchain',
-  upstream: 'rust:latest',
-  faun: "Debian bookworm's rustc / cargo 1.63",
-  may_change_tests_run: false,
-};
+const RUST_TOOLCHAIN = toolchain('rust:latest', "Debian bookworm's rustc / cargo 1.63");
 const NO_FAIL_FAST: Deviation = {
   what: 'changed flags',
   upstream: '`cargo test` (stops after the first test target that fails)',
@@ -166,12 +166,7 @@ export const REAL_EXEC_UPSTREAM: Record<string, RepoUpstream> = {
         faun: '`rake -m -j2 all` (parallel build); the tests run serially as upstream',
         may_change_tests_run: false,
       },
-      {
-        what: 'toolchain',
-        upstream: 'gcc:11 with Ubuntu’s ruby-full, rake, bison',
-        faun: "Debian bookworm's gcc 12, ruby, rake, bison",
-        may_change_tests_run: false,
-      },
+      toolchain('gcc:11 with Ubuntu’s ruby-full, rake, bison', "Debian bookworm's gcc 12, ruby, rake, bison"),
     ],
   },
   'fmtlib/fmt': {
