@@ -33,6 +33,8 @@ test('narrowed test scopes count apart; an undescribed repository counts apart u
   expect(changesTestsRun(deviationsOf('colinhacks/zod', 'v3-ts-jest'))).toBe(true);
   expect(changesTestsRun(deviationsOf('labstack/echo', '4.5-golang-jwt'))).toBe(false);
   expect(changesTestsRun(deviationsOf('jqlang/jq', null))).toBe(false);
+  // github-readme-stats runs Multi-SWE-bench's whole `npm test`: only its dependencies are pinned apart.
+  expect(changesTestsRun(deviationsOf('anuraghazra/github-readme-stats', 'jest29-esm'))).toBe(false);
   expect(deviationsOf('acme/unknown', null).map((d) => d.what)).toEqual(['undescribed']);
   expect(changesTestsRun(deviationsOf('acme/unknown', null))).toBe(true);
 });

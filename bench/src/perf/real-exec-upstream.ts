@@ -247,6 +247,16 @@ export const REAL_EXEC_UPSTREAM: Record<string, RepoUpstream> = {
       },
     ],
   },
+  'anuraghazra/github-readme-stats': {
+    upstream: 'npm run test -- --verbose (set -e)',
+    image: 'ubuntu:latest',
+    deviations: [
+      NODE_DEPS(
+        'jest 29.7.0, jest-environment-jsdom, @testing-library/*, axios 1.6.1 and the modules src/ and tests/ import, ' +
+          'at #3453’s lockfile versions; Debian’s Node 18 and npm',
+      ),
+    ],
+  },
   'colinhacks/zod': {
     upstream: 'yarn build; yarn test (set -e)',
     image: 'node:20',

@@ -169,7 +169,45 @@ export const MARKED_TEST = ['rollup', 'test:unit', 'test:specs', 'test:umd']
   .map((s) => `npm run ${s} 2>&1`)
   .join(' && ');
 
+/**
+ * github-readme-stats from the ESM move (2022-10) to #3453 (2023-11): what src/, api/ and tests/ import, and jest
+ * with its jsdom environment and prettier, at the versions #3453's package-lock.json resolved (jest 29.7,
+ * @testing-library/jest-dom 6.1.4, axios 1.6.1, dotenv 16.3.1). scripts/' own imports (@actions/*, hjson, …)
+ * are left out: no test reads them.
+ */
+export const GRS_JEST29_DEPS = [
+  '@testing-library/dom@9.3.3',
+  '@testing-library/jest-dom@6.1.4',
+  '@uppercod/css-to-object@1.1.1',
+  'axios-mock-adapter@1.22.0',
+  'axios@1.6.1',
+  'dotenv@16.3.1',
+  'emoji-name-map@1.2.9',
+  'github-username-regex@1.0.0',
+  'jest-environment-jsdom@29.7.0',
+  'jest@29.7.0',
+  'prettier@3.1.0',
+  'word-wrap@1.2.5',
+];
+
 export const NODE_SPECS: EnvSpec[] = [
+  {
+    // Multi-SWE-bench's class for this repository: `npm run test -- --verbose` (jest 29 under
+    // --experimental-vm-modules, --coverage), parse_log on jest's PASS / FAIL file lines and ✓ / ✕ tests. CI is
+    // left unset as there: jest writes a missing snapshot instead of failing it. Its range classes
+    // (github_readme_stats_3453_to_560, …) are registered under other names, never this repository's.
+    name: 'anuraghazra/github-readme-stats',
+    versions: ['jest29-esm'],
+    toolchain: 'node',
+    registryBuild: true,
+    apt: ['npm'],
+    envSetup: [npmDeps('grs-jest29', GRS_JEST29_DEPS)],
+    install: [linkDeps('grs-jest29')],
+    testCmd: 'npm test -- --verbose 2>&1',
+    parser: 'msb-jest-suite',
+    env: { NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false' },
+    specVersion: '1',
+  },
   {
     // Multi-SWE-bench: `npm test -- --verbose` (four TZ runs of test/timezone.test.js, then all of jest).
     name: 'iamkun/dayjs',

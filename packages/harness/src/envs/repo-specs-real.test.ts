@@ -40,6 +40,11 @@ test('versionForPr: the PR range picks the environment version; outside every ra
   expect(versionForPr('fasterxml/jackson-core', 600)).toBe('2.14');
   expect(versionForPr('FasterXML/jackson-core', 1100)).toBeNull();
   expect(versionForPr('iamkun/dayjs', 2369)).toBe('jest22');
+  expect(versionForPr('anuraghazra/github-readme-stats', 2448)).toBe('jest29-esm');
+  expect(versionForPr('anuraghazra/github-readme-stats', 3453)).toBe('jest29-esm');
+  // Before the ESM move (jest 26, CommonJS) and after #3453: no environment.
+  expect(versionForPr('anuraghazra/github-readme-stats', 2146)).toBeNull();
+  expect(versionForPr('anuraghazra/github-readme-stats', 3454)).toBeNull();
   expect(versionForPr('colinhacks/zod', 2824)).toBe('v3-ts-jest');
   expect(versionForPr('colinhacks/zod', 3500)).toBeNull();
   expect(versionForPr('expressjs/express', 6088)).toBe('5-mocha');
@@ -57,6 +62,17 @@ test('specFor: a real repository with its PR-picked version gets its own spec, e
   const dayjs = specFor(inst({ repo: 'iamkun/dayjs', version: versionForPr('iamkun/dayjs', 2369) }));
   expect(dayjs?.name).toBe('iamkun/dayjs');
   expect(dayjs?.parser).toBe('msb-jest-suite');
+  const grs = specFor(
+    inst({
+      repo: 'anuraghazra/github-readme-stats',
+      version: versionForPr('anuraghazra/github-readme-stats', 3453),
+    }),
+  );
+  expect(grs?.name).toBe('anuraghazra/github-readme-stats');
+  expect(grs?.parser).toBe('msb-jest-suite');
+  // Multi-SWE-bench's `npm run test -- --verbose`; CI unset there, so jest may write a missing snapshot.
+  expect(grs?.testCmd).toBe('npm test -- --verbose 2>&1');
+  expect(grs?.env?.CI).toBeUndefined();
   const zodInst = inst({
     repo: 'colinhacks/zod',
     language: 'typescript',

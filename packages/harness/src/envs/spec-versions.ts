@@ -25,6 +25,8 @@ export interface PrVersion extends PrRange {
 
 export const PR_VERSIONS: PrVersion[] = [
   { repo: 'iamkun/dayjs', from: 1, to: 99_999, version: 'jest22' },
+  // github-readme-stats as ESM with jest 29 (2022-10 … #3453, 2023-11); pointers name only commits of that line.
+  { repo: 'anuraghazra/github-readme-stats', from: 2200, to: 3453, version: 'jest29-esm' },
   // v3 (jest 29 + ts-jest, TypeScript 4.5); v4 moved to vitest.
   { repo: 'colinhacks/zod', from: 1, to: 2999, version: 'v3-ts-jest' },
   // marked 14–15 built with rollup against testutils 14.1.1-0 (2024-09 … 2025-06).
