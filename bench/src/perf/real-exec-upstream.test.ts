@@ -35,6 +35,8 @@ test('narrowed test scopes count apart; an undescribed repository counts apart u
   expect(changesTestsRun(deviationsOf('jqlang/jq', null))).toBe(false);
   // github-readme-stats runs Multi-SWE-bench's whole `npm test`: only its dependencies are pinned apart.
   expect(changesTestsRun(deviationsOf('anuraghazra/github-readme-stats', 'jest29-esm'))).toBe(false);
+  // redux runs Multi-SWE-bench's whole `yarn test`: only its dependencies are pinned apart.
+  expect(changesTestsRun(deviationsOf('reduxjs/redux', 'jest22-babel6'))).toBe(false);
   expect(deviationsOf('acme/unknown', null).map((d) => d.what)).toEqual(['undescribed']);
   expect(changesTestsRun(deviationsOf('acme/unknown', null))).toBe(true);
 });

@@ -190,6 +190,51 @@ export const GRS_JEST29_DEPS = [
   'word-wrap@1.2.5',
 ];
 
+/**
+ * redux 3.7–4.0 (2017-03 … 2018-05, babel 6 and jest 18–22): what src/ and test/ import and the babel 6 plugins
+ * its .babelrc names, the es2015 plugin list before #2599 (at #2673's parent's package-lock.json) as well as
+ * babel-preset-env after it, jest and babel-jest at #2919's lockfile versions (22.3.0 / 22.2.2), and both
+ * type-test runners test/typescript.spec.js used (typescript-definition-tester before #2773, typings-tester
+ * after) with #2919's TypeScript 2.7.1.
+ */
+export const REDUX_JEST22_DEPS = [
+  'babel-core@6.26.0',
+  'babel-jest@22.2.2',
+  'babel-plugin-check-es2015-constants@6.22.0',
+  'babel-plugin-external-helpers@6.22.0',
+  'babel-plugin-transform-es2015-arrow-functions@6.22.0',
+  'babel-plugin-transform-es2015-block-scoped-functions@6.22.0',
+  'babel-plugin-transform-es2015-block-scoping@6.26.0',
+  'babel-plugin-transform-es2015-classes@6.24.1',
+  'babel-plugin-transform-es2015-computed-properties@6.24.1',
+  'babel-plugin-transform-es2015-destructuring@6.23.0',
+  'babel-plugin-transform-es2015-for-of@6.23.0',
+  'babel-plugin-transform-es2015-function-name@6.24.1',
+  'babel-plugin-transform-es2015-literals@6.22.0',
+  'babel-plugin-transform-es2015-modules-commonjs@6.26.0',
+  'babel-plugin-transform-es2015-object-super@6.24.1',
+  'babel-plugin-transform-es2015-parameters@6.24.1',
+  'babel-plugin-transform-es2015-shorthand-properties@6.24.1',
+  'babel-plugin-transform-es2015-spread@6.22.0',
+  'babel-plugin-transform-es2015-sticky-regex@6.24.1',
+  'babel-plugin-transform-es2015-template-literals@6.22.0',
+  'babel-plugin-transform-es2015-unicode-regex@6.24.1',
+  'babel-plugin-transform-es3-member-expression-literals@6.22.0',
+  'babel-plugin-transform-es3-property-literals@6.22.0',
+  'babel-plugin-transform-object-rest-spread@6.26.0',
+  'babel-preset-env@1.6.1',
+  'cross-env@5.1.3',
+  'jest@22.3.0',
+  'lodash-es@4.17.4',
+  'lodash@4.17.4',
+  'loose-envify@1.3.1',
+  'rxjs@5.5.6',
+  'symbol-observable@1.2.0',
+  'typescript-definition-tester@0.0.5',
+  'typescript@2.7.1',
+  'typings-tester@0.3.1',
+];
+
 export const NODE_SPECS: EnvSpec[] = [
   {
     // Multi-SWE-bench's class for this repository: `npm run test -- --verbose` (jest 29 under
@@ -260,6 +305,22 @@ export const NODE_SPECS: EnvSpec[] = [
     parser: 'msb-jest-files',
     env: NODE_ENV,
     specVersion: '2',
+  },
+  {
+    // Multi-SWE-bench's class for this repository: node:20, `yarn install`, then `yarn test` (here
+    // `cross-env BABEL_ENV=commonjs jest`: every test/**/*.spec.js, type tests through test/typescript.spec.js);
+    // its parse_log reads jest's PASS / FAIL file lines, `✓ title` and `1) title`. Debian's yarnpkg is yarn 1.
+    name: 'reduxjs/redux',
+    versions: ['jest22-babel6'],
+    toolchain: 'node',
+    registryBuild: true,
+    apt: ['npm', 'yarnpkg'],
+    envSetup: ['ln -sf /usr/bin/yarnpkg /usr/local/bin/yarn', npmDeps('redux-jest22', REDUX_JEST22_DEPS)],
+    install: [linkDeps('redux-jest22')],
+    testCmd: 'yarn test 2>&1',
+    parser: 'msb-jest-files-marks',
+    env: NODE_ENV,
+    specVersion: '1',
   },
   {
     // Express 5 (master since 2024-09): the registry versions 5.1's and 5.2's package.json resolve to (runtime

@@ -45,6 +45,10 @@ test('versionForPr: the PR range picks the environment version; outside every ra
   // Before the ESM move (jest 26, CommonJS) and after #3453: no environment.
   expect(versionForPr('anuraghazra/github-readme-stats', 2146)).toBeNull();
   expect(versionForPr('anuraghazra/github-readme-stats', 3454)).toBeNull();
+  expect(versionForPr('reduxjs/redux', 2279)).toBe('jest22-babel6');
+  expect(versionForPr('reduxjs/redux', 2985)).toBe('jest22-babel6');
+  // From #3151 (2018-09) on: babel 7 and jest 23+, no environment.
+  expect(versionForPr('reduxjs/redux', 3151)).toBeNull();
   expect(versionForPr('colinhacks/zod', 2824)).toBe('v3-ts-jest');
   expect(versionForPr('colinhacks/zod', 3500)).toBeNull();
   expect(versionForPr('expressjs/express', 6088)).toBe('5-mocha');
@@ -73,6 +77,11 @@ test('specFor: a real repository with its PR-picked version gets its own spec, e
   // Multi-SWE-bench's `npm run test -- --verbose`; CI unset there, so jest may write a missing snapshot.
   expect(grs?.testCmd).toBe('npm test -- --verbose 2>&1');
   expect(grs?.env?.CI).toBeUndefined();
+  const redux = specFor(inst({ repo: 'reduxjs/redux', version: versionForPr('reduxjs/redux', 2641) }));
+  expect(redux?.name).toBe('reduxjs/redux');
+  expect(redux?.parser).toBe('msb-jest-files-marks');
+  // Multi-SWE-bench's `yarn test`, every test file (no narrowed scope).
+  expect(redux?.testCmd).toBe('yarn test 2>&1');
   const zodInst = inst({
     repo: 'colinhacks/zod',
     language: 'typescript',

@@ -17,6 +17,22 @@ export function parseMsbJestFiles(log: string): TestMap {
   return fromSets(r);
 }
 
+const FILES_MARK_PASS = pyRe(String.raw`^✓ (.+?)(?:\s\(\d*\.?\d+\s*\w+\))?$`, 's');
+const FILES_MARK_FAIL = pyRe(String.raw`^\d+\) (.+?)(?:\s\(\d*\.?\d*\s*\w+\))?$`, 's');
+
+/**
+ * redux: jest's `PASS file` / `FAIL file` lines and, as tests of their own (no file prefix), `✓ title`
+ * passes and mocha-style `1) title` failures; the four rules are read independently on each stripped line.
+ */
+export function parseMsbJestFilesMarks(log: string): TestMap {
+  const r = sets();
+  for (const line of strippedLines(log)) {
+    addMatches(r, line, { passed: FILE_PASS, failed: FILE_FAIL });
+    addMatches(r, line, { passed: FILES_MARK_PASS, failed: FILES_MARK_FAIL });
+  }
+  return fromSets(r);
+}
+
 const MARK_PASS = [
   pyRe(String.raw`^PASS:?\s+([^\(]+)`, 's'),
   pyRe(String.raw`^[\s]*[✔✓]\s+(.*?)(?:\s+\([\d\.]+\s*\w+\))?$`, 's'),

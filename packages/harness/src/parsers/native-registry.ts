@@ -2,6 +2,7 @@
 import type { LogParser } from './common.ts';
 import {
   parseMsbJestFiles,
+  parseMsbJestFilesMarks,
   parseMsbMarksFirst,
   parseMsbMarksStripped,
   parseMsbNodeSpecSuites,
@@ -75,6 +76,7 @@ export const NATIVE_PARSERS = {
   'msb-mocha-json': parseMsbMochaJson,
   'msb-js-marks': parseMsbJsMarks,
   'msb-jest-files': parseMsbJestFiles,
+  'msb-jest-files-marks': parseMsbJestFilesMarks,
   'msb-marks-stripped': parseMsbMarksStripped,
   'msb-marks-first': parseMsbMarksFirst,
   'msb-node-spec-suites': parseMsbNodeSpecSuites,

@@ -11,6 +11,8 @@ const LOGS = {
     'running 3 tests\ntest a::one ... ok\ntest a::two ... ignored\ntest a::three ... FAILED\ntest b::slow ... ignored, needs network\n',
   jest: 'PASS test/plugin/utc.test.js\n  Suite A\n    ✓ adds numbers (3 ms)\n    ○ skipped later\n  ✓ Format\nFAIL test/b.test.js (1.2 s)\n  ✕ breaks (10 ms)\n',
   jest_json: '[PASSED] Suite A > adds numbers\n[FAILED] Suite A > Suite B > breaks\n[PASSED] top level\n',
+  redux:
+    'PASS test/a.spec.js\n  ✓ adds numbers (3ms)\n  ✕ not read\nFAIL test/b.spec.js (1.2s)\n  1) breaks here\n',
   jest_nosuite: '  ✓ orphan (1 ms)\nPASS test/a.test.js\n',
   mocha:
     '\n  axios\n    request\n      ✔ sends a request (12ms)\n      1) handles errors\n    ✔ exports\n\n  2 passing (20ms)\n  1 failing\n\n  1) axios\n       request\n         handles errors:\n     Error: boom\n',
@@ -135,6 +137,17 @@ describe('Multi-SWE-bench parsers', () => {
       'test/b.test.js:breaks': 'FAILED',
       'test/b.test.js': 'FAILED',
     });
+  });
+  test('redux jest: file lines and bare ✓ / `1)` titles, each a test of its own', () => {
+    expect(parseLog('msb-jest-files-marks', LOGS.redux)).toEqual({
+      'test/a.spec.js': 'PASSED',
+      'adds numbers': 'PASSED',
+      'test/b.spec.js': 'FAILED',
+      'breaks here': 'FAILED',
+    });
+  });
+  test('redux jest: a title both passing and failing gives nothing (the reference raises)', () => {
+    expect(parseLog('msb-jest-files-marks', '✓ same (1 ms)\n1) same\n')).toEqual({});
   });
   test('dayjs jest: a test line before any file line gives nothing (the reference raises)', () => {
     expect(parseLog('msb-jest-suite', LOGS.jest_nosuite)).toEqual({});

@@ -141,6 +141,7 @@ export const MSB_PARSERS: Record<string, ParserName> = {
   'palantir/blueprint': 'msb-js-marks',
   'remix-run/react-router': 'msb-jest-files',
   'colinhacks/zod': 'msb-jest-files',
+  'reduxjs/redux': 'msb-jest-files-marks',
   'markedjs/marked': 'msb-node-spec-suites',
   'react-hook-form/react-hook-form': 'msb-marks-stripped',
   'tradingview/lightweight-charts': 'msb-marks-stripped',
