@@ -197,6 +197,12 @@ export const GRS_JEST29_DEPS = [
  * type-test runners test/typescript.spec.js used (typescript-definition-tester before #2773, typings-tester
  * after) with #2919's TypeScript 2.7.1.
  */
+/**
+ * jest-environment-jsdom 22 asks for jsdom ^11.5.1; from 11.12 jsdom throws "localStorage is not available for
+ * opaque origins" in every test file under jest 22's default testURL (about:blank). #2919's lockfile had 11.6.2.
+ */
+export const REDUX_JSDOM = '11.6.2';
+
 export const REDUX_JEST22_DEPS = [
   'babel-core@6.26.0',
   'babel-jest@22.2.2',
@@ -315,7 +321,10 @@ export const NODE_SPECS: EnvSpec[] = [
     toolchain: 'node',
     registryBuild: true,
     apt: ['npm', 'yarnpkg'],
-    envSetup: ['ln -sf /usr/bin/yarnpkg /usr/local/bin/yarn', npmDeps('redux-jest22', REDUX_JEST22_DEPS)],
+    envSetup: [
+      'ln -sf /usr/bin/yarnpkg /usr/local/bin/yarn',
+      npmDeps('redux-jest22', REDUX_JEST22_DEPS, { jsdom: REDUX_JSDOM }),
+    ],
     install: [linkDeps('redux-jest22')],
     testCmd: 'yarn test 2>&1',
     parser: 'msb-jest-files-marks',
