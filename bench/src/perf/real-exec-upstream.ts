@@ -262,7 +262,7 @@ export const REAL_EXEC_UPSTREAM: Record<string, RepoUpstream> = {
     image: 'node:20',
     deviations: [
       NODE_DEPS(
-        'jest 22.3.0, babel-jest 22.2.2, jsdom 11.6.2, babel 6 with the plugins and preset its .babelrc names, TypeScript 2.7.1 and ' +
+        'jest 22.3.0, babel-jest 22.2.2, jsdom 11.6.2, babel 6 with the plugins and preset its .babelrc names, rollup 0.56 and its plugins, TypeScript 2.7.1 and ' +
           'both type-test runners, at #2673’s and #2919’s lockfile versions; Debian’s Node 18 and yarn 1 (yarnpkg)',
       ),
     ],

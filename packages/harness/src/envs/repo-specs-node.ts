@@ -191,8 +191,9 @@ export const GRS_JEST29_DEPS = [
 ];
 
 /**
- * redux 3.7–4.0 (2017-03 … 2018-05, babel 6 and jest 18–22): what src/ and test/ import and the babel 6 plugins
- * its .babelrc names, the es2015 plugin list before #2599 (at #2673's parent's package-lock.json) as well as
+ * redux 3.7–4.0 (2017-03 … 2018-05, babel 6 and jest 18–22): what src/ and test/ import, the babel 6 plugins
+ * its .babelrc names, rollup and the plugins rollup.config.js imports (from #2673 on, `yarn test` first runs
+ * the `pretest` script: `npm run build:commonjs`, a rollup build of lib/redux.js), the es2015 plugin list before #2599 (at #2673's parent's package-lock.json) as well as
  * babel-preset-env after it, jest and babel-jest at #2919's lockfile versions (22.3.0 / 22.2.2), and both
  * type-test runners test/typescript.spec.js used (typescript-definition-tester before #2773, typings-tester
  * after) with #2919's TypeScript 2.7.1.
@@ -234,6 +235,11 @@ export const REDUX_JEST22_DEPS = [
   'lodash-es@4.17.4',
   'lodash@4.17.4',
   'loose-envify@1.3.1',
+  'rollup-plugin-babel@3.0.3',
+  'rollup-plugin-node-resolve@3.0.3',
+  'rollup-plugin-replace@2.0.0',
+  'rollup-plugin-uglify@3.0.0',
+  'rollup@0.56.0',
   'rxjs@5.5.6',
   'symbol-observable@1.2.0',
   'typescript-definition-tester@0.0.5',
@@ -314,7 +320,8 @@ export const NODE_SPECS: EnvSpec[] = [
   },
   {
     // Multi-SWE-bench's class for this repository: node:20, `yarn install`, then `yarn test` (here
-    // `cross-env BABEL_ENV=commonjs jest`: every test/**/*.spec.js, type tests through test/typescript.spec.js);
+    // `cross-env BABEL_ENV=commonjs jest` after the pretest rollup build from #2673 on: every test/**/*.spec.js,
+    // type tests through test/typescript.spec.js);
     // its parse_log reads jest's PASS / FAIL file lines, `✓ title` and `1) title`. Debian's yarnpkg is yarn 1.
     name: 'reduxjs/redux',
     versions: ['jest22-babel6'],
