@@ -25,3 +25,17 @@ test('ensurePostgres starts a server that runs SQL', async () => {
   expect(r.stderr).toBe('');
   expect(r.stdout.trim()).toBe('42');
 }, 90_000);
+
+test('a port taken by another server before ours binds it: ours starts on another port and answers there', async () => {
+  const first = await ensurePostgres();
+  started.push(first);
+  const second = await ensurePostgres(undefined, { port: first.port });
+  started.push(second);
+  expect(second.port).not.toBe(first.port);
+  const dataDir = async (url: string) =>
+    (await run(['psql', url, '-tAc', 'show data_directory'])).stdout.trim();
+  const [a, b] = [await dataDir(first.url), await dataDir(second.url)];
+  expect(a).toMatch(/faun-pg-/);
+  expect(b).toMatch(/faun-pg-/);
+  expect(b).not.toBe(a);
+}, 90_000);
