@@ -39,3 +39,13 @@ test('a port taken by another server before ours binds it: ours starts on anothe
   expect(b).toMatch(/faun-pg-/);
   expect(b).not.toBe(a);
 }, 90_000);
+
+test('a Redis port taken by another server before ours binds it: ours starts on another port', async () => {
+  const first = await ensureRedis();
+  started.push(first);
+  const second = await ensureRedis(undefined, { port: first.port });
+  started.push(second);
+  expect(second.port).not.toBe(first.port);
+  await run(['redis-cli', '-p', String(first.port), 'set', 'which', 'first']);
+  expect((await run(['redis-cli', '-p', String(second.port), 'get', 'which'])).stdout.trim()).toBe('');
+}, 60_000);
