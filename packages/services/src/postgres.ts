@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PrerequisiteError } from '@faun/kit';
 import { ensureDebs } from './apt.ts';
-import { freePort, run, sleep } from './proc.ts';
+import { awaitStart, type PortOptions, run, type StartState, startOnFreePort } from './proc.ts';
 import type { ServiceHandle } from './redis.ts';
 
 function pgBin(): string {
@@ -22,18 +22,6 @@ function pgBin(): string {
   if (!versions[0])
     throw new PrerequisiteError('PostgreSQL binaries not found', { hint: 'apt-get install postgresql' });
   return join(root, versions[0], 'bin');
-}
-
-export interface PostgresOptions {
-  /** The port to try first (default: a free one); taken by another server, another one is used. */
-  port?: number;
-  /** How many ports to try when the chosen one is taken before the server binds it (default 5). */
-  attempts?: number;
-}
-
-interface Started {
-  proc: Bun.Subprocess;
-  port: number;
 }
 
 /** The last lines of the server's log (for error messages). */
@@ -54,7 +42,7 @@ async function startOn(
   as: (cmd: string[]) => string[],
   dir: string,
   port: number,
-): Promise<{ state: 'ready' | 'exited' | 'timeout'; proc: Bun.Subprocess }> {
+): Promise<{ state: StartState; proc: Bun.Subprocess }> {
   const proc = Bun.spawn(
     as([
       join(bin, 'postgres'),
@@ -72,16 +60,7 @@ async function startOn(
     { stdout: 'ignore', stderr: Bun.file(join(dir, 'postgres.log')) },
   );
   const ready = async () => (await run([join(bin, 'pg_isready'), '-h', dir, '-p', String(port)])).code === 0;
-  const end = Date.now() + 30_000;
-  for (;;) {
-    if (proc.exitCode !== null || proc.signalCode !== null) return { state: 'exited', proc };
-    if (await ready()) {
-      // ready, and still its own process (not a server that was there before and answered the socket)
-      return { state: proc.exitCode === null ? 'ready' : 'exited', proc };
-    }
-    if (Date.now() > end) return { state: 'timeout', proc };
-    await sleep(200);
-  }
+  return { state: await awaitStart(proc, ready, 30_000, 200), proc };
 }
 
 /** Starts the server on the first of `attempts` ports that it can bind. */
@@ -89,31 +68,19 @@ async function startServer(
   bin: string,
   as: (cmd: string[]) => string[],
   dir: string,
-  o: PostgresOptions,
-): Promise<Started> {
-  const attempts = o.attempts ?? 5;
-  const tried: number[] = [];
-  for (let i = 0; i < attempts; i++) {
-    const port = i === 0 && o.port ? o.port : await freePort();
-    tried.push(port);
-    const { state, proc } = await startOn(bin, as, dir, port);
-    if (state === 'ready') return { proc, port };
-    proc.kill();
-    await proc.exited;
-    if (state === 'timeout')
-      throw new PrerequisiteError(
-        `PostgreSQL did not start on port ${port}: ${logTail(join(dir, 'postgres.log'))}`,
-      );
-  }
+  o: PortOptions,
+): Promise<{ proc: Bun.Subprocess; port: number }> {
+  const r = await startOnFreePort(o, (port) => startOn(bin, as, dir, port));
+  if ('proc' in r) return r;
+  const log = logTail(join(dir, 'postgres.log'));
   throw new PrerequisiteError(
-    `PostgreSQL could not start on ports ${tried.join(', ')}: ${logTail(join(dir, 'postgres.log'))}`,
+    r.failed === 'timeout'
+      ? `PostgreSQL did not start on port ${r.tried.at(-1)}: ${log}`
+      : `PostgreSQL could not start on ports ${r.tried.join(', ')}: ${log}`,
   );
 }
 
-export async function ensurePostgres(
-  log?: (l: string) => void,
-  o: PostgresOptions = {},
-): Promise<ServiceHandle> {
+export async function ensurePostgres(log?: (l: string) => void, o: PortOptions = {}): Promise<ServiceHandle> {
   await ensureDebs(['postgresql'], log);
   const bin = pgBin();
   const dir = mkdtempSync(join(tmpdir(), 'faun-pg-'));

