@@ -37,6 +37,9 @@ test('narrowed test scopes count apart; an undescribed repository counts apart u
   expect(changesTestsRun(deviationsOf('anuraghazra/github-readme-stats', 'jest29-esm'))).toBe(false);
   // redux runs Multi-SWE-bench's whole `yarn test`: only its dependencies are pinned apart.
   expect(changesTestsRun(deviationsOf('reduxjs/redux', 'jest22-babel6'))).toBe(false);
+  // ripgrep runs Multi-SWE-bench's fail-fast `cargo test`; bytes leaves its doctests out.
+  expect(changesTestsRun(deviationsOf('BurntSushi/ripgrep', null))).toBe(false);
+  expect(changesTestsRun(deviationsOf('tokio-rs/bytes', null))).toBe(true);
   expect(deviationsOf('acme/unknown', null).map((d) => d.what)).toEqual(['undescribed']);
   expect(changesTestsRun(deviationsOf('acme/unknown', null))).toBe(true);
 });

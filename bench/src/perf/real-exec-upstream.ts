@@ -45,12 +45,6 @@ const CARGO_OFFLINE: Deviation = {
   may_change_tests_run: false,
 };
 const RUST_TOOLCHAIN = toolchain('rust:latest', "Debian bookworm's rustc / cargo 1.63");
-const NO_FAIL_FAST: Deviation = {
-  what: 'changed flags',
-  upstream: '`cargo test` (stops after the first test target that fails)',
-  faun: '`--no-fail-fast`: every test target runs when one fails',
-  may_change_tests_run: true,
-};
 const MAVEN: Deviation[] = [
   {
     what: 'narrowed test scope',
@@ -205,7 +199,6 @@ export const REAL_EXEC_UPSTREAM: Record<string, RepoUpstream> = {
         faun: '`--tests`: no doctests (about 130, 7 minutes per stage run here)',
         may_change_tests_run: true,
       },
-      NO_FAIL_FAST,
       CARGO_OFFLINE,
       {
         what: 'dependency substituted',
@@ -219,7 +212,7 @@ export const REAL_EXEC_UPSTREAM: Record<string, RepoUpstream> = {
   'BurntSushi/ripgrep': {
     upstream: 'cargo test (set -e)',
     image: 'rust:latest',
-    deviations: [NO_FAIL_FAST, CARGO_OFFLINE, RUST_TOOLCHAIN],
+    deviations: [CARGO_OFFLINE, RUST_TOOLCHAIN],
   },
   'FasterXML/jackson-core': {
     upstream: 'mvn clean test -Dmaven.test.skip=false -DfailIfNoTests=false',

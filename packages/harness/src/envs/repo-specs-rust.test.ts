@@ -15,7 +15,7 @@ test("ripgrep gets its own spec with Multi-SWE-bench's parser and cargo test off
   const s = specFor(rg)!;
   expect(s.name).toBe('BurntSushi/ripgrep');
   expect(s.parser).toBe(MSB_PARSERS['BurntSushi/ripgrep']!);
-  expect(testCommand(s, rg)).toBe('cargo test --offline --ignore-rust-version --no-fail-fast 2>&1');
+  expect(testCommand(s, rg)).toBe('cargo test --offline --ignore-rust-version 2>&1');
   expect(installSteps(s, rg)[0]).toBe('faun-cargo-offline');
   for (const r of RUST_SPECS) expect(r.toolchain).toBe('rust');
 });
@@ -94,9 +94,7 @@ test('bytes: serde and serde_test from Debian, empty loom stand-ins added to the
   expect(dockerfile).toContain('librust-serde-test-dev');
   expect(dockerfile).toContain('/usr/share/cargo/registry/loom-0.7.99/src');
   // unit and integration tests, no doctests
-  expect(testCommand(s, bytes)).toBe(
-    'cargo test --offline --ignore-rust-version --no-fail-fast --tests 2>&1',
-  );
+  expect(testCommand(s, bytes)).toBe('cargo test --offline --ignore-rust-version --tests 2>&1');
   // ripgrep's environment is unchanged by the option.
   expect(envDockerfile(specFor(rg)!)).not.toContain('loom');
 });

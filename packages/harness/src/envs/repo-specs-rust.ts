@@ -42,7 +42,9 @@ export function rustSpec(
     // Re-resolve the lockfile offline, then compile every test binary once so a test run rebuilds only
     // what the patches touch.
     install: ['faun-cargo-offline', `cargo test ${CARGO_FLAGS} --no-run >/dev/null 2>&1 || true`],
-    testCmd: `cargo test ${CARGO_FLAGS} --no-fail-fast${testArgs ? ` ${testArgs}` : ''} 2>&1`,
+    // Multi-SWE-bench's `cargo test`, fail-fast as upstream: after the first test target that fails, the
+    // later ones do not run (so their tests are missing from that stage, as in its reports).
+    testCmd: `cargo test ${CARGO_FLAGS}${testArgs ? ` ${testArgs}` : ''} 2>&1`,
     parser,
     env: { CARGO_TERM_COLOR: 'never', CARGO_INCREMENTAL: '0' },
     specVersion: '1',
