@@ -134,7 +134,10 @@ test('a repository without an environment spec is a skip, and a given problem st
   // the environment version comes from the PR (a spec's PR range)
   const asked: string[] = [];
   const versioned = await buildExec(refs, src, {
-    versionFor: (repo, pr) => (asked.push(`${repo}#${pr}`), pr === 7 ? '2.14' : null),
+    versionFor: (repo, pr) => {
+      asked.push(`${repo}#${pr}`);
+      return pr === 7 ? '2.14' : null;
+    },
   });
   expect(asked).toEqual(['acme/calc#7']);
   expect(versioned.swebench[0]?.version).toBe('2.14');

@@ -190,7 +190,7 @@ const RECIPES: Record<FixtureLanguage, (flaky: boolean, lang: FixtureLanguage) =
       p2p: ['calc.CalcTest.testNeg'],
     };
   },
-  javascript: (flaky, lang) => {
+  javascript: (_flaky, lang) => {
     const ts = lang === 'typescript';
     const c = three(ts ? TS_CALC : JS_CALC);
     const src = ts ? 'calc.ts' : 'calc.js';

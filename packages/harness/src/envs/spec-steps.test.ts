@@ -62,6 +62,7 @@ test.if(hasDpkg)(
       join(dir, 'Bash-0.0.0.egg-info', 'PKG-INFO'),
       'Metadata-Version: 1.2\nName: Bash\nVersion: 0.0.0\n',
     );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format field, not a template
     const want = Bun.spawnSync(['dpkg-query', '-W', '-f=${Version}', 'bash'])
       .stdout.toString()
       .replace(/^\d+:/, '')

@@ -126,7 +126,7 @@ function mochaReport(obj: unknown): Record<(typeof LISTS)[number], Rec[]> | null
 export function parseMsbMochaJson(log: string): TestMap {
   const text = log
     .split('\n')
-    .map((seg) => (pyRe(String.raw`^(=+|Writing .*)$`, 's').test(seg) ? '' : seg))
+    .map((seg) => (pyRe('^(=+|Writing .*)$', 's').test(seg) ? '' : seg))
     .join('\n')
     .replace(pyRe(String.raw`\r\n`, 'g'), '')
     .replace(pyRe(String.raw`\n`, 'g'), '');

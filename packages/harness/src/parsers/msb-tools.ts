@@ -85,11 +85,11 @@ const TASK_PASS = [
   pyRe(String.raw`^> Task :(\S+) FROM-CACHE$`, 's'),
   /^(.+ > .+) PASSED$/s,
 ];
-const TASK_FAIL = [pyRe(String.raw`^> Task :(\S+) FAILED$`, 's'), pyRe(String.raw`^(.+ > .+) FAILED$`, 's')];
+const TASK_FAIL = [pyRe(String.raw`^> Task :(\S+) FAILED$`, 's'), pyRe('^(.+ > .+) FAILED$', 's')];
 const TASK_SKIP = [
   pyRe(String.raw`^> Task :(\S+) SKIPPED$`, 's'),
   pyRe(String.raw`^> Task :(\S+) NO-SOURCE$`, 's'),
-  pyRe(String.raw`^(.+ > .+) SKIPPED$`, 's'),
+  pyRe('^(.+ > .+) SKIPPED$', 's'),
 ];
 
 /**

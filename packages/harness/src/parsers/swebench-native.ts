@@ -50,7 +50,7 @@ export function parseSwebenchCargo(log: string): TestMap {
 }
 
 const MVN_TEST = pyRe(String.raw`^.*-Dtest=(\S+).*$`, 's');
-const MVN_RESULT = pyRe(String.raw`^.*BUILD (SUCCESS|FAILURE)$`, 's');
+const MVN_RESULT = pyRe('^.*BUILD (SUCCESS|FAILURE)$', 's');
 
 /**
  * `parse_log_maven`: one test per `mvn … -Dtest=X` invocation (from the `set -x` trace), matched in order
@@ -84,7 +84,7 @@ export function parseSwebenchAnt(log: string): TestMap {
 
 const GRADLE_FULL = pyRe(String.raw`^([^>].+)\s+(PASSED|FAILED)$`, 's');
 const GRADLE_NAME = pyRe(String.raw`^([^>]\S*\s+>\s+\S+)$`, 's');
-const GRADLE_STATUS = pyRe(String.raw`^(PASSED|FAILED)$`, 's');
+const GRADLE_STATUS = pyRe('^(PASSED|FAILED)$', 's');
 
 /**
  * `parse_log_gradle_custom`: `Class > method PASSED|FAILED` (the id is everything before the status,

@@ -79,6 +79,7 @@ export const APPLY_TEST_PATCH = 'git apply --whitespace=nowarn -';
  */
 export const PREPARE_TEST_PATCH = [
   'n=$1; shift',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own parameter expansion
   'existing=("${@:1:n}"); created=("${@:n+1}")',
   `if ((\${#existing[@]})); then set -- "\${existing[@]}"; ${RESTORE_TEST_FILES}; fi`,
   `if ((\${#created[@]})); then set -- "\${created[@]}"; ${REMOVE_CREATED_FILES}; fi`,
