@@ -215,7 +215,7 @@ export const RUST_SPECS: EnvSpec[] = [
     [cargoRegistryStub('loom', '0.5.99'), cargoRegistryStub('loom', '0.7.99')],
     '--tests',
   ),
-  // fd 8.1–8.6 (2020-05 … 2023-01): Debian ships fd-find 8.6.0's crates, with clap 2 (fd until 8.3),
+  // fd 7.5–8.6 (2020-04 … 2023-01): Debian ships fd-find 8.6.0's crates, with clap 2 (fd until 8.3),
   // 3 (8.3.1–8.4, 2022-01 … 2022-11) and 4 (from 2022-11) side by side; requirements older than Debian's
   // (lscolors 0.7–0.12, nix 0.23–0.24, test-case 1, users 0.10, dirs 2) are relaxed to its versions by
   // faun-cargo-offline. clap_complete 3 too: fd 8.3.1–8.4's build.rs writes the shell completions with it.
