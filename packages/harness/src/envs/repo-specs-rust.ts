@@ -216,10 +216,11 @@ export const RUST_SPECS: EnvSpec[] = [
     '--tests',
   ),
   // fd 7.5–8.6 (2020-04 … 2023-01): Debian ships fd-find 8.6.0's crates, with clap 2 (fd until 8.3),
-  // 3 (8.3.1–8.4, 2022-01 … 2022-11) and 4 (from 2022-11) side by side; requirements older than Debian's
-  // (lscolors 0.7–0.12, nix 0.23–0.24, test-case 1, users 0.10, dirs 2) are relaxed to its versions by
-  // faun-cargo-offline. clap_complete 3 too: fd 8.3.1–8.4's build.rs writes the shell completions with it.
-  // Stand-ins: jemallocator and tempdir (FD_STANDINS). The clap 3 bases build, but from 2021-11-27 to
+  // 3 (8.3.1–8.4, 2022-01 … 2022-11) and 4 (from 2022-11) side by side; requirements no Debian version meets
+  // (older: lscolors 0.7–0.12, nix 0.23–0.24, test-case 1, users 0.10; newer by a minor or patch release:
+  // normpath 0.3.2, num_cpus 1.15) are set to its versions by faun-cargo-offline. clap_complete 3 too:
+  // fd 8.3.1–8.4's build.rs writes the shell completions with it. Stand-ins: jemallocator and tempdir
+  // (FD_STANDINS). The clap 3 bases build, but from 2021-11-27 to
   // 2022-11-01 (except a4bb734…e7f192f, 2021-12) fd's walker calls std's mpsc `recv_timeout`, which
   // rustc 1.63's std can panic in (rust-lang/rust#39364, fixed by Rust 1.67's new mpsc; fd's issues
   // #933, #1060, #1113): any test then fails at random (PR 812's gold run, one in six), so no pointer
