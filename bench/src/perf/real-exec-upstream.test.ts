@@ -39,6 +39,14 @@ test('narrowed test scopes count apart; an undescribed repository counts apart u
   expect(changesTestsRun(deviationsOf('reduxjs/redux', 'jest22-babel6'))).toBe(false);
   // ripgrep runs Multi-SWE-bench's fail-fast `cargo test`; bytes leaves its doctests out.
   expect(changesTestsRun(deviationsOf('BurntSushi/ripgrep', null))).toBe(false);
+  // fd too: its stand-in crates (allocator, temporary folders) and relaxed requirements run the same tests.
+  expect(changesTestsRun(deviationsOf('sharkdp/fd', null))).toBe(false);
+  expect(deviationsOf('sharkdp/fd', null).map((d) => d.what)).toEqual([
+    'regenerated lockfile',
+    'relaxed requirements',
+    'dependency substituted',
+    'toolchain',
+  ]);
   expect(changesTestsRun(deviationsOf('tokio-rs/bytes', null))).toBe(true);
   expect(deviationsOf('acme/unknown', null).map((d) => d.what)).toEqual(['undescribed']);
   expect(changesTestsRun(deviationsOf('acme/unknown', null))).toBe(true);

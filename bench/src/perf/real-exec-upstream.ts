@@ -214,6 +214,36 @@ export const REAL_EXEC_UPSTREAM: Record<string, RepoUpstream> = {
     image: 'rust:latest',
     deviations: [CARGO_OFFLINE, RUST_TOOLCHAIN],
   },
+  'sharkdp/fd': {
+    upstream: 'cargo test (set -e)',
+    image: 'rust:latest',
+    deviations: [
+      CARGO_OFFLINE,
+      {
+        what: 'relaxed requirements',
+        upstream: "the versions fd's Cargo.toml asks for",
+        faun:
+          'faun-cargo-offline sets requirements no Debian version meets to Debian’s (e.g. lscolors 0.7–0.12 → 0.13, ' +
+          'nix 0.23–0.24 → 0.26, test-case 1 → 2.2, users 0.10 → 0.11, normpath 0.3.2 → 0.3.1, num_cpus 1.15 → 1.14): ' +
+          'the same tests, built against those versions',
+        may_change_tests_run: false,
+      },
+      {
+        what: 'dependency substituted',
+        upstream:
+          'jemallocator 0.3 / 0.5 (the global allocator on Linux) and tempdir 0.3 (the tests’ work folders) from crates.io',
+        faun:
+          'stand-in crates (Debian ships neither): the system allocator under jemallocator’s name; a tempdir whose ' +
+          '`TempDir` creates and removes `<prefix>.<unique>` under the temporary directory',
+        may_change_tests_run: false,
+      },
+      toolchain(
+        'rust:latest',
+        "Debian bookworm's rustc / cargo 1.63; its std mpsc `recv_timeout` can panic (rust-lang/rust#39364, fixed in " +
+          'Rust 1.67), so no pointer has a base whose walker calls it (2021-11-27 … 2022-11-01)',
+      ),
+    ],
+  },
   'FasterXML/jackson-core': {
     upstream: 'mvn clean test -Dmaven.test.skip=false -DfailIfNoTests=false',
     image: 'ubuntu:22.04',

@@ -66,15 +66,18 @@ export const DEBIAN_CRATES = '/usr/share/cargo/registry';
 
 /**
  * Env step: an empty crate `name` `version` in the registry, for a dependency Debian does not ship that no
- * build compiles but the lockfile still names (a `[target.'cfg(loom)'.dev-dependencies]` entry). Its
- * checksum file has no package checksum, as `cargo vendor` writes for git sources.
+ * build compiles but the lockfile still names (a `[target.'cfg(loom)'.dev-dependencies]` entry), or a
+ * stand-in whose `lib.rs` is `lib`. Its checksum file has no package checksum, as `cargo vendor` writes for
+ * git sources.
  */
-export function cargoRegistryStub(name: string, version: string, registry = DEBIAN_CRATES): string {
+export function cargoRegistryStub(name: string, version: string, registry = DEBIAN_CRATES, lib = ''): string {
   const dir = `${registry}/${name}-${version}`;
   return [
     `mkdir -p ${dir}/src`,
     `printf '[package]\\nname = "${name}"\\nversion = "${version}"\\nedition = "2018"\\n' > ${dir}/Cargo.toml`,
-    `: > ${dir}/src/lib.rs`,
+    lib
+      ? `echo ${Buffer.from(lib).toString('base64')} | base64 -d > ${dir}/src/lib.rs`
+      : `: > ${dir}/src/lib.rs`,
     `printf '{"package":null,"files":{}}' > ${dir}/.cargo-checksum.json`,
   ].join(' && ');
 }

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { MSB_PARSERS } from '../parsers/select.ts';
 import { testInstance } from '../run/test-instance.ts';
 import { envDockerfile } from './docker-images.ts';
-import { CARGO_CONFIG, CARGO_OFFLINE_SCRIPT, cargoRegistryStub } from './native-env.ts';
-import { RUST_SPECS } from './repo-specs-rust.ts';
+import { CARGO_CONFIG, CARGO_OFFLINE_SCRIPT, CARGO_STUBS, cargoRegistryStub } from './native-env.ts';
+import { JEMALLOCATOR_STANDIN, RUST_SPECS, TEMPDIR_STANDIN } from './repo-specs-rust.ts';
 import { installSteps, specFor, testCommand } from './specs.ts';
 
 const rg = testInstance({ repo: 'BurntSushi/ripgrep', language: 'rust' });
@@ -33,6 +33,57 @@ test('the env layer writes the cargo config (Debian registry, offline, stand-in 
   expect(CARGO_CONFIG).toContain('replace-with = "debian"');
   expect(CARGO_CONFIG).toContain('directory = "/usr/share/cargo/registry"');
   expect(dockerfile).toContain('simd-accel = []');
+});
+
+/** The files an env Dockerfile writes through `echo <base64> | base64 -d > path`, by path. */
+function writtenFiles(dockerfile: string): Record<string, string> {
+  return Object.fromEntries(
+    [...dockerfile.matchAll(/echo (\S+) \| base64 -d > (\S+)/g)].map((m) => [
+      m[2]!,
+      Buffer.from(m[1]!, 'base64').toString(),
+    ]),
+  );
+}
+
+test("fd: Multi-SWE-bench's fail-fast cargo test offline; clap 2, 3 and 4 from Debian; stand-in crates", () => {
+  const fd = testInstance({ repo: 'sharkdp/fd', language: 'rust' });
+  const s = specFor(fd)!;
+  expect(s.name).toBe('sharkdp/fd');
+  expect(s.parser).toBe(MSB_PARSERS['sharkdp/fd']!);
+  // the whole `cargo test` (doctests included, no --no-fail-fast), only the offline flags added
+  expect(testCommand(s, fd)).toBe('cargo test --offline --ignore-rust-version 2>&1');
+  expect(installSteps(s, fd)[0]).toBe('faun-cargo-offline');
+  const dockerfile = envDockerfile(s);
+  for (const p of [
+    'librust-clap-2-dev',
+    'librust-clap-3-dev',
+    'librust-clap-dev',
+    'librust-clap-complete-3-dev',
+  ])
+    expect(dockerfile).toContain(p);
+  const files = writtenFiles(dockerfile);
+  // jemallocator 0.3 (the [patch] path ripgrep's empty stub has) and 0.5 (the registry) define `Jemalloc`
+  expect(files[`${CARGO_STUBS}/jemallocator/src/lib.rs`]).toBe(JEMALLOCATOR_STANDIN);
+  expect(files['/usr/share/cargo/registry/jemallocator-0.5.99/src/lib.rs']).toBe(JEMALLOCATOR_STANDIN);
+  expect(files['/usr/share/cargo/registry/tempdir-0.3.99/src/lib.rs']).toBe(TEMPDIR_STANDIN);
+  expect(JEMALLOCATOR_STANDIN).toContain('unsafe impl GlobalAlloc for Jemalloc');
+  for (const api of [
+    'pub fn new(prefix: &str)',
+    'pub fn path(&self)',
+    'pub fn into_path(',
+    'impl Drop for TempDir',
+  ])
+    expect(TEMPDIR_STANDIN).toContain(api);
+  // the patch stub is overwritten after the shared step wrote it empty
+  const empty = dockerfile.indexOf(`: > ${CARGO_STUBS}/jemallocator/src/lib.rs`);
+  expect(empty).toBeGreaterThan(0);
+  expect(empty).toBeLessThan(dockerfile.indexOf(`base64 -d > ${CARGO_STUBS}/jemallocator/src/lib.rs`));
+  // ripgrep's environment keeps its empty jemallocator stub and has no tempdir
+  const rgFiles = writtenFiles(envDockerfile(specFor(rg)!));
+  expect(Object.keys(rgFiles).sort()).toEqual([
+    '/root/.cargo/config.toml',
+    '/usr/local/bin/faun-cargo-offline',
+  ]);
 });
 
 /** Runs faun-cargo-offline in a workspace with a fake `cargo` that fails until memmap2 asks for 0.5.7. */
@@ -97,6 +148,15 @@ test('bytes: serde and serde_test from Debian, empty loom stand-ins added to the
   expect(testCommand(s, bytes)).toBe('cargo test --offline --ignore-rust-version --tests 2>&1');
   // ripgrep's environment is unchanged by the option.
   expect(envDockerfile(specFor(rg)!)).not.toContain('loom');
+});
+
+test('cargoRegistryStub writes a stand-in with the given lib.rs', () => {
+  const reg = mkdtempSync(join(tmpdir(), 'faun-reg-'));
+  const lib = 'pub struct Jemalloc; // it\'s "quoted"\n';
+  const p = Bun.spawnSync(['sh', '-c', cargoRegistryStub('jemallocator', '0.5.99', reg, lib)]);
+  expect(p.exitCode).toBe(0);
+  expect(readFileSync(join(reg, 'jemallocator-0.5.99/src/lib.rs'), 'utf8')).toBe(lib);
+  expect(readFileSync(join(reg, 'jemallocator-0.5.99/Cargo.toml'), 'utf8')).toContain('version = "0.5.99"');
 });
 
 test('cargoRegistryStub writes a crate a directory source accepts: manifest, empty lib, checksum file', () => {

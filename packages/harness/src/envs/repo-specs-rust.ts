@@ -7,6 +7,7 @@
 import {
   CARGO_CONFIG,
   CARGO_OFFLINE_SCRIPT,
+  CARGO_STUBS,
   CARGO_STUBS_STEP,
   cargoRegistryStub,
   installScript,
@@ -50,6 +51,113 @@ export function rustSpec(
     specVersion: '1',
   };
 }
+
+/**
+ * Stand-in for `jemallocator` (Debian ships jemalloc-sys but not the allocator crate): the system
+ * allocator under jemallocator's name, for crates that set it as the global allocator on Linux (fd).
+ */
+export const JEMALLOCATOR_STANDIN = `//! faun's stand-in for jemallocator: the system allocator under its name.
+use std::alloc::{GlobalAlloc, Layout, System};
+
+pub struct Jemalloc;
+
+unsafe impl GlobalAlloc for Jemalloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        System.alloc(layout)
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        System.alloc_zeroed(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        System.realloc(ptr, layout, new_size)
+    }
+}
+`;
+
+/**
+ * Stand-in for `tempdir` 0.3 (deprecated upstream, not in Debian; its rand 0.4 is not either): a
+ * directory `<prefix>.<unique>` under the temporary directory, removed on drop.
+ */
+export const TEMPDIR_STANDIN = `//! faun's stand-in for tempdir 0.3: TempDir::new / new_in / path / into_path / close.
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+static COUNT: AtomicUsize = AtomicUsize::new(0);
+
+pub struct TempDir {
+    path: Option<PathBuf>,
+}
+
+impl TempDir {
+    pub fn new(prefix: &str) -> io::Result<TempDir> {
+        TempDir::new_in(std::env::temp_dir(), prefix)
+    }
+
+    pub fn new_in<P: AsRef<Path>>(tmpdir: P, prefix: &str) -> io::Result<TempDir> {
+        let base = if tmpdir.as_ref().is_absolute() {
+            tmpdir.as_ref().to_path_buf()
+        } else {
+            std::env::current_dir()?.join(tmpdir.as_ref())
+        };
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+        for _ in 0..1000 {
+            let n = COUNT.fetch_add(1, Ordering::SeqCst);
+            let path = base.join(format!("{}.{}-{}-{}", prefix, std::process::id(), nanos, n));
+            match std::fs::create_dir(&path) {
+                Ok(()) => return Ok(TempDir { path: Some(path) }),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(io::Error::new(io::ErrorKind::AlreadyExists, "no unused temporary directory name"))
+    }
+
+    pub fn path(&self) -> &Path {
+        self.path.as_ref().unwrap()
+    }
+
+    pub fn into_path(mut self) -> PathBuf {
+        self.path.take().unwrap()
+    }
+
+    pub fn close(mut self) -> io::Result<()> {
+        match self.path.take() {
+            Some(p) => std::fs::remove_dir_all(p),
+            None => Ok(()),
+        }
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        self.path()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if let Some(p) = self.path.take() {
+            let _ = std::fs::remove_dir_all(p);
+        }
+    }
+}
+`;
+
+/**
+ * fd's env steps: the jemallocator stand-in as the 0.3 patch (fd 8.1–8.3 link it unconditionally on
+ * Linux; ripgrep's empty stub has no `Jemalloc`) and as 0.5 in the registry (8.4 on, behind the default
+ * `use-jemalloc` feature); the tempdir stand-in (fd's tests before 2022-11-30).
+ */
+export const FD_STANDINS = [
+  writeFileStep(`${CARGO_STUBS}/jemallocator/src/lib.rs`, JEMALLOCATOR_STANDIN),
+  cargoRegistryStub('jemallocator', '0.5.99', undefined, JEMALLOCATOR_STANDIN),
+  cargoRegistryStub('tempdir', '0.3.99', undefined, TEMPDIR_STANDIN),
+];
 
 export const RUST_SPECS: EnvSpec[] = [
   // ripgrep 11–13 (2019–2022): Debian ships ripgrep 13.0.0's crates; memmap 0.7 (before 2021-01) and
@@ -106,5 +214,55 @@ export const RUST_SPECS: EnvSpec[] = [
     'msb-cargo',
     [cargoRegistryStub('loom', '0.5.99'), cargoRegistryStub('loom', '0.7.99')],
     '--tests',
+  ),
+  // fd 7.5–8.6 (2020-04 … 2023-01): Debian ships fd-find 8.6.0's crates, with clap 2 (fd until 8.3),
+  // 3 (8.3.1–8.4, 2022-01 … 2022-11) and 4 (from 2022-11) side by side; requirements no Debian version meets
+  // (older: lscolors 0.7–0.12, nix 0.23–0.24, test-case 1, users 0.10; newer by a minor or patch release:
+  // normpath 0.3.2, num_cpus 1.15) are set to its versions by faun-cargo-offline. clap_complete 3 too:
+  // fd 8.3.1–8.4's build.rs writes the shell completions with it. Stand-ins: jemallocator and tempdir
+  // (FD_STANDINS). The clap 3 bases build, but from 2021-11-27 to
+  // 2022-11-01 (except a4bb734…e7f192f, 2021-12) fd's walker calls std's mpsc `recv_timeout`, which
+  // rustc 1.63's std can panic in (rust-lang/rust#39364, fixed by Rust 1.67's new mpsc; fd's issues
+  // #933, #1060, #1113): any test then fails at random (PR 812's gold run, one in six), so no pointer
+  // names a base of that range.
+  rustSpec(
+    'sharkdp/fd',
+    [
+      'librust-ansi-term-dev',
+      'librust-anyhow-dev',
+      'librust-argmax-dev',
+      'librust-atty-dev',
+      'librust-chrono-dev',
+      'librust-clap-2-dev',
+      'librust-clap-3-dev',
+      'librust-clap-complete-3-dev',
+      'librust-clap-complete-dev',
+      'librust-clap-dev',
+      'librust-crossbeam-channel-dev',
+      'librust-ctrlc-dev',
+      'librust-diff-dev',
+      'librust-dirs-dev',
+      'librust-dirs-next-dev',
+      'librust-faccess-dev',
+      'librust-filetime-dev',
+      'librust-globset-dev',
+      'librust-humantime-dev',
+      'librust-ignore-dev',
+      'librust-lazy-static-dev',
+      'librust-libc-dev',
+      'librust-lscolors-dev',
+      'librust-nix-dev',
+      'librust-normpath-dev',
+      'librust-nu-ansi-term-dev',
+      'librust-num-cpus-dev',
+      'librust-once-cell-dev',
+      'librust-regex-dev',
+      'librust-regex-syntax-dev',
+      'librust-tempfile-dev',
+      'librust-test-case-dev',
+      'librust-users-dev',
+    ],
+    'msb-cargo',
+    FD_STANDINS,
   ),
 ];
