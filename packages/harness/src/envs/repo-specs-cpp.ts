@@ -57,6 +57,8 @@ function touchedCtestSpec(name: string, configure: string, targets: string, spec
       `${configure} && { ${targets}; true; } && cmake --build ${BUILD} -j 2 --target $T 2>&1 && ` +
       `cd ${BUILD} && ctest --output-on-failure -R "^($(echo $T | tr ' ' '|'))$" 2>&1`,
     parser: 'msb-ctest',
+    // the instance layer's build tree, rebuilt by every test run: writable in the read-only sandbox
+    writable: [BUILD],
     specVersion,
   };
 }

@@ -73,6 +73,12 @@ export interface EnvSpec {
    * sandbox's root file system is read-only: /etc/hosts is written when it starts, not by the tests).
    */
   localHosts?: string[];
+  /**
+   * Folders outside the work tree that the test command writes (a build tree the instance layer filled,
+   * e.g. a CMake build folder): in the sandbox, whose root file system is read-only, each is a size-limited
+   * memory file system filled from the image at start, as the work tree is. Absolute paths.
+   */
+  writable?: string[];
   /** Environment variables for install and tests. */
   env?: Record<string, string>;
   /** Bump when a change to the spec must invalidate stored results. */

@@ -408,6 +408,7 @@ async function attempt(
       limits: box.limits,
       network: box.network,
       localHosts: opts.spec.localHosts,
+      writable: opts.spec.writable,
     });
     onImage(sbx.imageId);
     const s = sbx;

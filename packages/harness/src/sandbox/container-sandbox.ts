@@ -4,7 +4,8 @@
  * - every command run as the unprivileged test user, under no capabilities (`--cap-drop ALL`) and
  *   `no-new-privileges`;
  * - a read-only root file system: the only writable places are size-limited memory file systems — the work
- *   tree and the test user's home (both filled from the image at start), /tmp and /var/tmp;
+ *   tree, the test user's home and the spec's `writable` folders (filled from the image at start), /tmp and
+ *   /var/tmp;
  * - CPU, memory (no swap) and process limits; no network (or the tarpit interface, tarpit.ts);
  * - each command its own `docker exec`: its output comes back on its own stream, capped (capture.ts), and its
  *   exit status is the runtime's — nothing the code under test prints or writes reaches the grader otherwise.
@@ -33,20 +34,43 @@ export function smallMb(diskMb: number): number {
 }
 
 /**
- * The writable places of a sandbox (`--tmpfs` specs): the work tree and home owned by the test user (filled
- * from the image after start), the temporary folders sticky and world-writable. Written bytes count against
- * the quota of each and against the container's memory limit — never the host's disk.
+ * The writable places of a sandbox (`--tmpfs` specs): the work tree, home and the spec's `writable` folders
+ * owned by the test user (filled from the image after start), the temporary folders sticky and
+ * world-writable. Written bytes count against the quota of each and against the container's memory limit —
+ * never the host's disk.
  */
-export function sandboxTmpfs(diskMb: number, workdir: string): string[] {
+export function sandboxTmpfs(diskMb: number, workdir: string, writable: string[] = []): string[] {
   const owner = `uid=${TEST_USER.uid},gid=${TEST_USER.gid}`;
   const mb = Math.max(MIN_MB, diskMb);
   const small = smallMb(mb);
   return [
     `${workdir}:rw,exec,nosuid,nodev,size=${mb}m,${owner},mode=0755`,
     `${TEST_USER.home}:rw,exec,nosuid,nodev,size=${mb}m,${owner},mode=0700`,
+    ...writableDirs(workdir, writable).map((d) => `${d}:rw,exec,nosuid,nodev,size=${mb}m,${owner},mode=0755`),
     `/tmp:rw,exec,nosuid,nodev,size=${small}m,mode=1777`,
     `/var/tmp:rw,nosuid,nodev,size=${small}m,mode=1777`,
   ];
+}
+
+/** The places every sandbox has: a spec's `writable` folder may be none of them, nor inside one. */
+const RESERVED = ['/', '/tmp', '/var/tmp', TEST_USER.home];
+
+/**
+ * A spec's further writable folders, checked (absolute, normalised, outside the work tree, home and the
+ * temporary folders) and sorted; a bad one is the spec's error, named.
+ */
+export function writableDirs(workdir: string, writable: string[]): string[] {
+  const inside = (d: string, p: string) => d === p || d.startsWith(`${p}/`);
+  for (const d of writable)
+    if (!/^(\/[A-Za-z0-9._+-]+)+$/.test(d) || d.split('/').some((c) => c === '.' || c === '..'))
+      throw new FaunError(
+        `writable folder ${JSON.stringify(d)} of the environment spec is not an absolute path`,
+      );
+    else if ([...RESERVED, workdir].some((p) => p !== '/' && (inside(d, p) || inside(p, d))) || d === '/')
+      throw new FaunError(
+        `writable folder ${d} of the environment spec overlaps the work tree, home or /tmp`,
+      );
+  return [...new Set(writable)].sort();
 }
 
 /** `docker run` arguments of a sandbox container (pure, for tests and for the record). */
@@ -56,6 +80,7 @@ export function sandboxRunArgs(
   limits: Limits,
   labels: Record<string, string>,
   localHosts: string[] = [],
+  writable: string[] = [],
 ): string[] {
   const args = [
     'run',
@@ -81,7 +106,7 @@ export function sandboxRunArgs(
     '--workdir',
     workdir,
   ];
-  for (const t of sandboxTmpfs(diskQuotaMb(limits), workdir)) args.push('--tmpfs', t);
+  for (const t of sandboxTmpfs(diskQuotaMb(limits), workdir, writable)) args.push('--tmpfs', t);
   for (const h of [...new Set(localHosts)].sort()) args.push('--add-host', `${h}:127.0.0.1`);
   for (const [k, v] of Object.entries(labels).sort()) args.push('--label', `${k}=${v}`);
   // PID 1 is the engine's init (tini), root's with no capabilities: the test user can neither signal nor
@@ -175,7 +200,8 @@ export async function startContainer(
   const { tag, baseId } = await ensureSandboxImage(env.ref, log);
   const helper = createHelper(tag, labels);
   helper.catch(() => {}); // awaited below; a failure is reported there
-  const r = await docker(sandboxRunArgs(tag, workdir, opts.limits, labels, opts.localHosts));
+  const writable = writableDirs(workdir, opts.writable ?? []);
+  const r = await docker(sandboxRunArgs(tag, workdir, opts.limits, labels, opts.localHosts, writable));
   const id = r.out.trim().split('\n').pop() ?? '';
   if (r.code !== 0 || !/^[0-9a-f]{64}$/.test(id)) {
     await helper.then((h) => docker(['rm', '-f', '-v', h])).catch(() => {});
@@ -183,7 +209,7 @@ export async function startContainer(
   }
   const box = new ContainerSandbox(id, workdir, baseId);
   try {
-    await fillFromImage(helper, tag, id, [workdir, TEST_USER.home], diskQuotaMb(opts.limits));
+    await fillFromImage(helper, tag, id, [workdir, TEST_USER.home, ...writable], diskQuotaMb(opts.limits));
     if (opts.network === 'tarpit') await attachTarpit(id);
   } catch (e) {
     await box.dispose().catch(() => {});

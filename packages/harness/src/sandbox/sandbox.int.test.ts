@@ -26,7 +26,8 @@ beforeAll(async () => {
     `FROM ${base}`,
     'RUN mkdir -p /testbed/src /big && echo hello > /testbed/src/a.txt && chmod 640 /testbed/src/a.txt' +
       ' && ln -s a.txt /testbed/src/link && chmod 750 /testbed && mkdir -p /root/.config' +
-      ' && echo cfg > /root/.config/tool && head -c 41943040 /dev/zero > /big/file',
+      ' && echo cfg > /root/.config/tool && head -c 41943040 /dev/zero > /big/file' +
+      ' && mkdir -p /opt/build /opt/other && echo obj > /opt/build/obj',
     '',
   ].join('\n');
   const built = Bun.spawn(['docker', 'build', '-q', '-t', TREE_IMAGE, '-'], {
@@ -70,6 +71,29 @@ test('the work tree and home start as the image made them, owned by the test use
     expect((await s.exec('echo more >> src/a.txt && pwd && wc -l < src/a.txt')).output.trim()).toBe(
       '/testbed\n2',
     );
+  } finally {
+    await s.dispose();
+  }
+}, 180_000);
+
+test("a spec's writable folder starts as the image made it and takes writes; its neighbours stay read-only", async () => {
+  const s = await backend.start(
+    { ref: TREE_IMAGE, hash: 'test' },
+    { labels: {}, limits: SMALL, writable: ['/opt/build'] },
+  );
+  try {
+    const r = await s.exec(
+      'cat /opt/build/obj; echo new > /opt/build/obj && cat /opt/build/obj; stat -c "%U" /opt/build;' +
+        ' df -m --output=fstype /opt/build | tail -1; echo x > /opt/other/f 2>&1; echo "rc=$?"',
+    );
+    expect(r.output.trim().split('\n')).toEqual([
+      'obj',
+      'new',
+      'faun-test',
+      'tmpfs',
+      expect.stringContaining('Read-only file system'),
+      'rc=1',
+    ]);
   } finally {
     await s.dispose();
   }

@@ -118,6 +118,8 @@ export interface StartOptions {
   network?: SandboxNetwork;
   /** Host names that resolve to 127.0.0.1 in the sandbox (test servers the spec starts on loopback). */
   localHosts?: string[];
+  /** Further writable folders, filled from the image (the spec's `writable`; absolute paths). */
+  writable?: string[];
 }
 
 /** Where a backend writes its progress, a line at a time. */
