@@ -248,6 +248,50 @@ export const REDUX_JEST22_DEPS = [
   'typings-tester@0.3.1',
 ];
 
+/**
+ * redux 4.0.x before the TypeScript move (2018-09 … 2019-08: babel 7, jest 23–24, #3151 … #3490): what src/ and
+ * test/ import, the babel 7 preset and plugins .babelrc.js names, rollup 1 and the plugins rollup.config.js
+ * imports (the `pretest` build), TypeScript and typings-tester (test/typescript.spec.js), at the versions the
+ * package-lock.json of #3490's parent resolved (jest 24.8.0, @babel/core 7.5.4, rollup 1.16.7, TypeScript 3.5.3).
+ * The @types packages are held at that lockfile's versions too: test/typescript.spec.js compiles with every
+ * top-level @types package, and the registry's newest @types/babel__traverse and @types/node are syntax
+ * TypeScript 3.5 cannot read (the file failed in every stage).
+ */
+export const REDUX_JEST24_DEPS = [
+  '@babel/core@7.5.4',
+  '@babel/plugin-external-helpers@7.2.0',
+  '@babel/plugin-proposal-object-rest-spread@7.5.4',
+  '@babel/plugin-transform-modules-commonjs@7.5.0',
+  '@babel/preset-env@7.5.4',
+  '@types/babel__core@7.1.2',
+  '@types/babel__generator@7.0.2',
+  '@types/babel__template@7.0.2',
+  '@types/babel__traverse@7.0.7',
+  '@types/estree@0.0.39',
+  '@types/istanbul-lib-coverage@2.0.1',
+  '@types/istanbul-lib-report@1.1.1',
+  '@types/istanbul-reports@1.1.1',
+  '@types/node@12.6.1',
+  '@types/resolve@0.0.8',
+  '@types/stack-utils@1.0.1',
+  '@types/yargs@12.0.12',
+  'babel-core@7.0.0-bridge.0',
+  'babel-jest@24.8.0',
+  'cross-env@5.2.0',
+  'expect@24.8.0',
+  'jest@24.8.0',
+  'loose-envify@1.4.0',
+  'rollup-plugin-babel@4.3.3',
+  'rollup-plugin-node-resolve@5.2.0',
+  'rollup-plugin-replace@2.2.0',
+  'rollup-plugin-terser@5.1.1',
+  'rollup@1.16.7',
+  'rxjs@6.5.2',
+  'symbol-observable@1.2.0',
+  'typescript@3.5.3',
+  'typings-tester@0.3.2',
+];
+
 export const NODE_SPECS: EnvSpec[] = [
   {
     // Multi-SWE-bench's class for this repository: `npm run test -- --verbose` (jest 29 under
@@ -334,6 +378,21 @@ export const NODE_SPECS: EnvSpec[] = [
       npmDeps('redux-jest22', REDUX_JEST22_DEPS, { jsdom: REDUX_JSDOM }),
     ],
     install: [linkDeps('redux-jest22')],
+    testCmd: 'yarn test 2>&1',
+    parser: 'msb-jest-files-marks',
+    env: NODE_ENV,
+    specVersion: '1',
+  },
+  {
+    // The same command and parser for redux 4.0.x on babel 7 and jest 24 (#3151 … #3490, before the TypeScript
+    // move in #3536): `yarn test` runs the pretest rollup build, then jest over every test/**/*.spec.js.
+    name: 'reduxjs/redux',
+    versions: ['jest24-babel7'],
+    toolchain: 'node',
+    registryBuild: true,
+    apt: ['npm', 'yarnpkg'],
+    envSetup: ['ln -sf /usr/bin/yarnpkg /usr/local/bin/yarn', npmDeps('redux-jest24', REDUX_JEST24_DEPS)],
+    install: [linkDeps('redux-jest24')],
     testCmd: 'yarn test 2>&1',
     parser: 'msb-jest-files-marks',
     env: NODE_ENV,

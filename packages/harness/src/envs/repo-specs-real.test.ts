@@ -28,6 +28,7 @@ import {
   NPM_TRIES,
   nodeFromRegistry,
   npmDeps,
+  REDUX_JEST24_DEPS,
 } from './repo-specs-node.ts';
 import { PR_VERSIONS, versionForPr } from './spec-versions.ts';
 import { type EnvSpec, installSteps, LANGUAGE_DEFAULTS, specFor, testCommand } from './specs.ts';
@@ -47,8 +48,10 @@ test('versionForPr: the PR range picks the environment version; outside every ra
   expect(versionForPr('anuraghazra/github-readme-stats', 3454)).toBeNull();
   expect(versionForPr('reduxjs/redux', 2279)).toBe('jest22-babel6');
   expect(versionForPr('reduxjs/redux', 2985)).toBe('jest22-babel6');
-  // From #3151 (2018-09) on: babel 7 and jest 23+, no environment.
-  expect(versionForPr('reduxjs/redux', 3151)).toBeNull();
+  // From #3151 (2018-09) to the TypeScript move (#3536, 2019-09): babel 7 and jest 23–24.
+  expect(versionForPr('reduxjs/redux', 3151)).toBe('jest24-babel7');
+  expect(versionForPr('reduxjs/redux', 3490)).toBe('jest24-babel7');
+  expect(versionForPr('reduxjs/redux', 3536)).toBeNull();
   expect(versionForPr('colinhacks/zod', 2824)).toBe('v3-ts-jest');
   expect(versionForPr('colinhacks/zod', 3500)).toBeNull();
   expect(versionForPr('expressjs/express', 6088)).toBe('5-mocha');
@@ -82,6 +85,14 @@ test('specFor: a real repository with its PR-picked version gets its own spec, e
   expect(redux?.parser).toBe('msb-jest-files-marks');
   // Multi-SWE-bench's `yarn test`, every test file (no narrowed scope).
   expect(redux?.testCmd).toBe('yarn test 2>&1');
+  expect(installSteps(redux!, inst({ repo: 'reduxjs/redux' }))).toEqual([linkDeps('redux-jest22')]);
+  // The babel 7 line: the same command and parser, its own dependency set.
+  const redux7 = specFor(inst({ repo: 'reduxjs/redux', version: versionForPr('reduxjs/redux', 3151) }));
+  expect(redux7?.versions).toEqual(['jest24-babel7']);
+  expect(redux7?.testCmd).toBe('yarn test 2>&1');
+  expect(redux7?.parser).toBe('msb-jest-files-marks');
+  expect(installSteps(redux7!, inst({ repo: 'reduxjs/redux' }))).toEqual([linkDeps('redux-jest24')]);
+  expect(redux7?.envSetup.join(' ')).toContain('/opt/faun-node/redux-jest24 ');
   const zodInst = inst({
     repo: 'colinhacks/zod',
     language: 'typescript',
@@ -227,6 +238,22 @@ test('npm deps: exact versions only, sorted into one install under /opt/faun-nod
   for (const s of NODE_SPECS)
     for (const spec of s.envSetup.join(' ').matchAll(/ (@?[a-z0-9./-]+)@([^ ]+)/g))
       expect(spec[2]).toMatch(/^\d+\.\d+\.\d+(-[a-z0-9.]+)?$/);
+});
+
+test('redux on babel 7: the lockfile\'s toolchain, with every top-level @types package held for TypeScript 3.5', () => {
+  const pinned = (name: string) => REDUX_JEST24_DEPS.find((d) => d.startsWith(`${name}@`))?.slice(name.length + 1);
+  expect(['jest', 'babel-jest', '@babel/core', 'rollup', 'typescript'].map(pinned)).toEqual([
+    '24.8.0',
+    '24.8.0',
+    '7.5.4',
+    '1.16.7',
+    '3.5.3',
+  ]);
+  // test/typescript.spec.js compiles with every @types package jest 24 and babel 7 bring; left to the
+  // registry, @types/babel__traverse and @types/node are newer than TypeScript 3.5 can parse.
+  expect(pinned('@types/babel__traverse')).toBe('7.0.7');
+  expect(pinned('@types/node')).toBe('12.6.1');
+  expect(REDUX_JEST24_DEPS).toEqual([...REDUX_JEST24_DEPS].sort());
 });
 
 test('express: mocha writes its JSON report to a file and only the report is printed; parsed by parse_json_log', async () => {
