@@ -37,6 +37,10 @@ test('narrowed test scopes count apart; an undescribed repository counts apart u
   expect(changesTestsRun(deviationsOf('anuraghazra/github-readme-stats', 'jest29-esm'))).toBe(false);
   // redux runs Multi-SWE-bench's whole `yarn test`: only its dependencies are pinned apart.
   expect(changesTestsRun(deviationsOf('reduxjs/redux', 'jest22-babel6'))).toBe(false);
+  expect(changesTestsRun(deviationsOf('reduxjs/redux', 'jest24-babel7'))).toBe(false);
+  expect(deviationsOf('reduxjs/redux', 'jest24-babel7').map((d) => d.faun)).not.toEqual(
+    deviationsOf('reduxjs/redux', 'jest22-babel6').map((d) => d.faun),
+  );
   // ripgrep runs Multi-SWE-bench's fail-fast `cargo test`; bytes leaves its doctests out.
   expect(changesTestsRun(deviationsOf('BurntSushi/ripgrep', null))).toBe(false);
   // fd too: its stand-in crates (allocator, temporary folders) and relaxed requirements run the same tests.
