@@ -19,14 +19,14 @@ test('every repository of the committed pointer list says how it differs from Mu
   }
 });
 
-test('every redux pointer falls in one of its environment versions: babel 6 / jest 22, babel 7 / jest 24', () => {
+test('every redux pointer falls in one of its environment versions: babel 6 / jest 22, babel 7 / jest 24, TypeScript / jest 25', () => {
   const counts: Record<string, number> = {};
   for (const p of readPointers(readFileSync(pointersFile, 'utf8'), pointersFile))
     if (p.repo === 'reduxjs/redux') {
       const v = versionForPr(p.repo, p.pr) ?? 'none';
       counts[v] = (counts[v] ?? 0) + 1;
     }
-  expect(counts).toEqual({ 'jest22-babel6': 9, 'jest24-babel7': 7 });
+  expect(counts).toEqual({ 'jest22-babel6': 9, 'jest24-babel7': 7, 'jest25-ts': 3 });
 });
 
 test("a version's deviations are those of an environment version the repository's specs declare", () => {
@@ -48,6 +48,7 @@ test('narrowed test scopes count apart; an undescribed repository counts apart u
   // redux runs Multi-SWE-bench's whole `yarn test`: only its dependencies are pinned apart.
   expect(changesTestsRun(deviationsOf('reduxjs/redux', 'jest22-babel6'))).toBe(false);
   expect(changesTestsRun(deviationsOf('reduxjs/redux', 'jest24-babel7'))).toBe(false);
+  expect(changesTestsRun(deviationsOf('reduxjs/redux', 'jest25-ts'))).toBe(false);
   expect(deviationsOf('reduxjs/redux', 'jest24-babel7').map((d) => d.faun)).not.toEqual(
     deviationsOf('reduxjs/redux', 'jest22-babel6').map((d) => d.faun),
   );

@@ -297,6 +297,12 @@ export const REAL_EXEC_UPSTREAM: Record<string, RepoUpstream> = {
             'typings-tester and the @types packages, at #3490’s parent’s lockfile versions; Debian’s Node 18 and yarn 1 (yarnpkg)',
         ),
       ],
+      'jest25-ts': [
+        NODE_DEPS(
+          'jest 25.4.0, babel 7.9 with its TypeScript preset, rollup 2.7.2 with rollup-plugin-typescript2 0.27.0 and both generations of its plugins, ' +
+            'TypeScript 3.8.3, typings-tester and the @types packages, at #4055’s parent’s lockfile versions (picomatch 2.2.2); Debian’s Node 18 and yarn 1 (yarnpkg)',
+        ),
+      ],
     },
   },
   'colinhacks/zod': {
