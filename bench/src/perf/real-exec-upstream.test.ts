@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { REPO_SPECS } from '@faun/harness';
+import { REPO_SPECS, versionForPr } from '@faun/harness';
 import type { ExecutionInstance } from '@faun/schema';
 import { instanceRecord, readPointers } from './real-exec.ts';
 import { changesTestsRun, deviationsOf, REAL_EXEC_UPSTREAM } from './real-exec-upstream.ts';
@@ -17,6 +17,16 @@ test('every repository of the committed pointer list says how it differs from Mu
       repo,
     ).toBe(false);
   }
+});
+
+test('every redux pointer falls in one of its environment versions: babel 6 / jest 22, babel 7 / jest 24, TypeScript / jest 25', () => {
+  const counts: Record<string, number> = {};
+  for (const p of readPointers(readFileSync(pointersFile, 'utf8'), pointersFile))
+    if (p.repo === 'reduxjs/redux') {
+      const v = versionForPr(p.repo, p.pr) ?? 'none';
+      counts[v] = (counts[v] ?? 0) + 1;
+    }
+  expect(counts).toEqual({ 'jest22-babel6': 9, 'jest24-babel7': 7, 'jest25-ts': 3 });
 });
 
 test("a version's deviations are those of an environment version the repository's specs declare", () => {
@@ -37,6 +47,11 @@ test('narrowed test scopes count apart; an undescribed repository counts apart u
   expect(changesTestsRun(deviationsOf('anuraghazra/github-readme-stats', 'jest29-esm'))).toBe(false);
   // redux runs Multi-SWE-bench's whole `yarn test`: only its dependencies are pinned apart.
   expect(changesTestsRun(deviationsOf('reduxjs/redux', 'jest22-babel6'))).toBe(false);
+  expect(changesTestsRun(deviationsOf('reduxjs/redux', 'jest24-babel7'))).toBe(false);
+  expect(changesTestsRun(deviationsOf('reduxjs/redux', 'jest25-ts'))).toBe(false);
+  expect(deviationsOf('reduxjs/redux', 'jest24-babel7').map((d) => d.faun)).not.toEqual(
+    deviationsOf('reduxjs/redux', 'jest22-babel6').map((d) => d.faun),
+  );
   // ripgrep runs Multi-SWE-bench's fail-fast `cargo test`; bytes leaves its doctests out.
   expect(changesTestsRun(deviationsOf('BurntSushi/ripgrep', null))).toBe(false);
   // fd too: its stand-in crates (allocator, temporary folders) and relaxed requirements run the same tests.

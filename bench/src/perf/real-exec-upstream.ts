@@ -283,12 +283,27 @@ export const REAL_EXEC_UPSTREAM: Record<string, RepoUpstream> = {
   'reduxjs/redux': {
     upstream: 'yarn install || true; yarn test (set -e)',
     image: 'node:20',
-    deviations: [
-      NODE_DEPS(
-        'jest 22.3.0, babel-jest 22.2.2, jsdom 11.6.2, babel 6 with the plugins and preset its .babelrc names, rollup 0.56 and its plugins, TypeScript 2.7.1 and ' +
-          'both type-test runners, at #2673’s and #2919’s lockfile versions; Debian’s Node 18 and yarn 1 (yarnpkg)',
-      ),
-    ],
+    deviations: [],
+    byVersion: {
+      'jest22-babel6': [
+        NODE_DEPS(
+          'jest 22.3.0, babel-jest 22.2.2, jsdom 11.6.2, babel 6 with the plugins and preset its .babelrc names, rollup 0.56 and its plugins, TypeScript 2.7.1 and ' +
+            'both type-test runners, at #2673’s and #2919’s lockfile versions; Debian’s Node 18 and yarn 1 (yarnpkg)',
+        ),
+      ],
+      'jest24-babel7': [
+        NODE_DEPS(
+          'jest 24.8.0, babel 7.5 with the preset and plugins its .babelrc.js names, rollup 1.16.7 and its plugins, TypeScript 3.5.3, ' +
+            'typings-tester and the @types packages, at #3490’s parent’s lockfile versions; Debian’s Node 18 and yarn 1 (yarnpkg)',
+        ),
+      ],
+      'jest25-ts': [
+        NODE_DEPS(
+          'jest 25.4.0, babel 7.9 with its TypeScript preset, rollup 2.7.2 with rollup-plugin-typescript2 0.27.0 and both generations of its plugins, ' +
+            'TypeScript 3.8.3, typings-tester and the @types packages, at #4055’s parent’s lockfile versions (picomatch 2.2.2); Debian’s Node 18 and yarn 1 (yarnpkg)',
+        ),
+      ],
+    },
   },
   'colinhacks/zod': {
     upstream: 'yarn build; yarn test (set -e)',

@@ -248,6 +248,107 @@ export const REDUX_JEST22_DEPS = [
   'typings-tester@0.3.1',
 ];
 
+/**
+ * redux 4.0.x before the TypeScript move (2018-09 … 2019-08: babel 7, jest 23–24, #3151 … #3490): what src/ and
+ * test/ import, the babel 7 preset and plugins .babelrc.js names, rollup 1 and the plugins rollup.config.js
+ * imports (the `pretest` build), TypeScript and typings-tester (test/typescript.spec.js), at the versions the
+ * package-lock.json of #3490's parent resolved (jest 24.8.0, @babel/core 7.5.4, rollup 1.16.7, TypeScript 3.5.3).
+ * The @types packages are held at that lockfile's versions too: test/typescript.spec.js compiles with every
+ * top-level @types package, and the registry's newest @types/babel__traverse and @types/node are syntax
+ * TypeScript 3.5 cannot read (the file failed in every stage).
+ */
+export const REDUX_JEST24_DEPS = [
+  '@babel/core@7.5.4',
+  '@babel/plugin-external-helpers@7.2.0',
+  '@babel/plugin-proposal-object-rest-spread@7.5.4',
+  '@babel/plugin-transform-modules-commonjs@7.5.0',
+  '@babel/preset-env@7.5.4',
+  '@types/babel__core@7.1.2',
+  '@types/babel__generator@7.0.2',
+  '@types/babel__template@7.0.2',
+  '@types/babel__traverse@7.0.7',
+  '@types/estree@0.0.39',
+  '@types/istanbul-lib-coverage@2.0.1',
+  '@types/istanbul-lib-report@1.1.1',
+  '@types/istanbul-reports@1.1.1',
+  '@types/node@12.6.1',
+  '@types/resolve@0.0.8',
+  '@types/stack-utils@1.0.1',
+  '@types/yargs@12.0.12',
+  'babel-core@7.0.0-bridge.0',
+  'babel-jest@24.8.0',
+  'cross-env@5.2.0',
+  'expect@24.8.0',
+  'jest@24.8.0',
+  'loose-envify@1.4.0',
+  'rollup-plugin-babel@4.3.3',
+  'rollup-plugin-node-resolve@5.2.0',
+  'rollup-plugin-replace@2.2.0',
+  'rollup-plugin-terser@5.1.1',
+  'rollup@1.16.7',
+  'rxjs@6.5.2',
+  'symbol-observable@1.2.0',
+  'typescript@3.5.3',
+  'typings-tester@0.3.2',
+];
+
+/**
+ * redux 5.0 alpha in TypeScript (#3536, 2019-09 … 2021-04: babel 7 with its TypeScript preset, jest 24–25, rollup 1–2
+ * with rollup-plugin-typescript2): the modules and plugins above for the TypeScript sources at the versions
+ * #4055's parent's package-lock.json resolved (jest 25.4.0, @babel/core 7.9.0, rollup 2.7.2, TypeScript 3.8.3, its
+ * @types), and the rollup plugins older configs import under their earlier names (rollup-plugin-babel,
+ * -node-resolve, -replace) at that lockfile's and #3631's parent's versions. picomatch is held at the lockfile's
+ * 2.2.2: from 2.3 its `+(|x)` no longer matches `.ts`, so rollup-plugin-typescript2's default include skips every
+ * source and the pretest build fails on the first type annotation.
+ */
+export const REDUX_JEST25_TS_DEPS = [
+  '@babel/core@7.9.0',
+  '@babel/plugin-external-helpers@7.8.3',
+  '@babel/plugin-proposal-object-rest-spread@7.9.5',
+  '@babel/plugin-transform-modules-commonjs@7.9.0',
+  '@babel/plugin-transform-runtime@7.9.0',
+  '@babel/preset-env@7.9.5',
+  '@babel/preset-typescript@7.9.0',
+  '@babel/runtime@7.9.2',
+  '@rollup/plugin-babel@5.3.0',
+  '@rollup/plugin-node-resolve@7.1.3',
+  '@rollup/plugin-replace@2.3.2',
+  '@types/babel__core@7.1.7',
+  '@types/babel__generator@7.6.1',
+  '@types/babel__template@7.0.2',
+  '@types/babel__traverse@7.0.10',
+  '@types/color-name@1.1.1',
+  '@types/estree@0.0.39',
+  '@types/istanbul-lib-coverage@2.0.1',
+  '@types/istanbul-lib-report@3.0.0',
+  '@types/istanbul-reports@1.1.1',
+  '@types/jest@25.2.1',
+  '@types/node@13.13.4',
+  '@types/normalize-package-data@2.4.0',
+  '@types/prettier@1.19.1',
+  '@types/resolve@0.0.8',
+  '@types/stack-utils@1.0.1',
+  '@types/yargs-parser@15.0.0',
+  '@types/yargs@15.0.4',
+  'babel-jest@25.4.0',
+  'cross-env@7.0.2',
+  'expect@25.4.0',
+  'jest@25.4.0',
+  'loose-envify@1.4.0',
+  'picomatch@2.2.2',
+  'rollup-plugin-babel@4.4.0',
+  'rollup-plugin-node-resolve@5.2.0',
+  'rollup-plugin-replace@2.2.0',
+  'rollup-plugin-terser@5.3.0',
+  'rollup-plugin-typescript2@0.27.0',
+  'rollup@2.7.2',
+  'rxjs@6.5.5',
+  'symbol-observable@1.2.0',
+  'tslib@1.11.1',
+  'typescript@3.8.3',
+  'typings-tester@0.3.2',
+];
+
 export const NODE_SPECS: EnvSpec[] = [
   {
     // Multi-SWE-bench's class for this repository: `npm run test -- --verbose` (jest 29 under
@@ -334,6 +435,39 @@ export const NODE_SPECS: EnvSpec[] = [
       npmDeps('redux-jest22', REDUX_JEST22_DEPS, { jsdom: REDUX_JSDOM }),
     ],
     install: [linkDeps('redux-jest22')],
+    testCmd: 'yarn test 2>&1',
+    parser: 'msb-jest-files-marks',
+    env: NODE_ENV,
+    specVersion: '1',
+  },
+  {
+    // The same command and parser for redux 4.0.x on babel 7 and jest 24 (#3151 … #3490, before the TypeScript
+    // move in #3536): `yarn test` runs the pretest rollup build, then jest over every test/**/*.spec.js.
+    name: 'reduxjs/redux',
+    versions: ['jest24-babel7'],
+    toolchain: 'node',
+    registryBuild: true,
+    apt: ['npm', 'yarnpkg'],
+    envSetup: ['ln -sf /usr/bin/yarnpkg /usr/local/bin/yarn', npmDeps('redux-jest24', REDUX_JEST24_DEPS)],
+    install: [linkDeps('redux-jest24')],
+    testCmd: 'yarn test 2>&1',
+    parser: 'msb-jest-files-marks',
+    env: NODE_ENV,
+    specVersion: '1',
+  },
+  {
+    // And for the TypeScript sources (#3536 … #4055, 2019-09 … 2021-04): the pretest build compiles src/*.ts with
+    // rollup-plugin-typescript2, jest runs test/**/*.spec.ts through babel's TypeScript preset.
+    name: 'reduxjs/redux',
+    versions: ['jest25-ts'],
+    toolchain: 'node',
+    registryBuild: true,
+    apt: ['npm', 'yarnpkg'],
+    envSetup: [
+      'ln -sf /usr/bin/yarnpkg /usr/local/bin/yarn',
+      npmDeps('redux-jest25-ts', REDUX_JEST25_TS_DEPS),
+    ],
+    install: [linkDeps('redux-jest25-ts')],
     testCmd: 'yarn test 2>&1',
     parser: 'msb-jest-files-marks',
     env: NODE_ENV,

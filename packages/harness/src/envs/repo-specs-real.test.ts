@@ -28,6 +28,8 @@ import {
   NPM_TRIES,
   nodeFromRegistry,
   npmDeps,
+  REDUX_JEST24_DEPS,
+  REDUX_JEST25_TS_DEPS,
 } from './repo-specs-node.ts';
 import { PR_VERSIONS, versionForPr } from './spec-versions.ts';
 import { type EnvSpec, installSteps, LANGUAGE_DEFAULTS, specFor, testCommand } from './specs.ts';
@@ -47,8 +49,15 @@ test('versionForPr: the PR range picks the environment version; outside every ra
   expect(versionForPr('anuraghazra/github-readme-stats', 3454)).toBeNull();
   expect(versionForPr('reduxjs/redux', 2279)).toBe('jest22-babel6');
   expect(versionForPr('reduxjs/redux', 2985)).toBe('jest22-babel6');
-  // From #3151 (2018-09) on: babel 7 and jest 23+, no environment.
-  expect(versionForPr('reduxjs/redux', 3151)).toBeNull();
+  // From #3151 (2018-09) to the TypeScript move (#3536, 2019-09): babel 7 and jest 23–24.
+  expect(versionForPr('reduxjs/redux', 3151)).toBe('jest24-babel7');
+  expect(versionForPr('reduxjs/redux', 3490)).toBe('jest24-babel7');
+  expect(versionForPr('reduxjs/redux', 3535)).toBe('jest24-babel7');
+  // From #3536 (src/ in TypeScript) to 2021: jest 24–25 and rollup-plugin-typescript2.
+  expect(versionForPr('reduxjs/redux', 3536)).toBe('jest25-ts');
+  expect(versionForPr('reduxjs/redux', 4055)).toBe('jest25-ts');
+  // From 2023 (jest 29, then vitest): no environment.
+  expect(versionForPr('reduxjs/redux', 4484)).toBeNull();
   expect(versionForPr('colinhacks/zod', 2824)).toBe('v3-ts-jest');
   expect(versionForPr('colinhacks/zod', 3500)).toBeNull();
   expect(versionForPr('expressjs/express', 6088)).toBe('5-mocha');
@@ -82,6 +91,18 @@ test('specFor: a real repository with its PR-picked version gets its own spec, e
   expect(redux?.parser).toBe('msb-jest-files-marks');
   // Multi-SWE-bench's `yarn test`, every test file (no narrowed scope).
   expect(redux?.testCmd).toBe('yarn test 2>&1');
+  expect(installSteps(redux!, inst({ repo: 'reduxjs/redux' }))).toEqual([linkDeps('redux-jest22')]);
+  // The babel 7 line: the same command and parser, its own dependency set.
+  const redux7 = specFor(inst({ repo: 'reduxjs/redux', version: versionForPr('reduxjs/redux', 3151) }));
+  expect(redux7?.versions).toEqual(['jest24-babel7']);
+  expect(redux7?.testCmd).toBe('yarn test 2>&1');
+  expect(redux7?.parser).toBe('msb-jest-files-marks');
+  expect(installSteps(redux7!, inst({ repo: 'reduxjs/redux' }))).toEqual([linkDeps('redux-jest24')]);
+  expect(redux7?.envSetup.join(' ')).toContain('/opt/faun-node/redux-jest24 ');
+  const reduxTs = specFor(inst({ repo: 'reduxjs/redux', version: versionForPr('reduxjs/redux', 4055) }));
+  expect(reduxTs?.versions).toEqual(['jest25-ts']);
+  expect(reduxTs?.testCmd).toBe('yarn test 2>&1');
+  expect(installSteps(reduxTs!, inst({ repo: 'reduxjs/redux' }))).toEqual([linkDeps('redux-jest25-ts')]);
   const zodInst = inst({
     repo: 'colinhacks/zod',
     language: 'typescript',
@@ -227,6 +248,36 @@ test('npm deps: exact versions only, sorted into one install under /opt/faun-nod
   for (const s of NODE_SPECS)
     for (const spec of s.envSetup.join(' ').matchAll(/ (@?[a-z0-9./-]+)@([^ ]+)/g))
       expect(spec[2]).toMatch(/^\d+\.\d+\.\d+(-[a-z0-9.]+)?$/);
+});
+
+test("redux on babel 7: the lockfile's toolchain, with every top-level @types package held for TypeScript 3.5", () => {
+  const pinned = (name: string) =>
+    REDUX_JEST24_DEPS.find((d) => d.startsWith(`${name}@`))?.slice(name.length + 1);
+  expect(['jest', 'babel-jest', '@babel/core', 'rollup', 'typescript'].map(pinned)).toEqual([
+    '24.8.0',
+    '24.8.0',
+    '7.5.4',
+    '1.16.7',
+    '3.5.3',
+  ]);
+  // test/typescript.spec.js compiles with every @types package jest 24 and babel 7 bring; left to the
+  // registry, @types/babel__traverse and @types/node are newer than TypeScript 3.5 can parse.
+  expect(pinned('@types/babel__traverse')).toBe('7.0.7');
+  expect(pinned('@types/node')).toBe('12.6.1');
+  expect(REDUX_JEST24_DEPS).toEqual([...REDUX_JEST24_DEPS].sort());
+});
+
+test('redux in TypeScript: rollup 2 with both plugin generations, and picomatch held where it still matches .ts', () => {
+  const pinned = (name: string) =>
+    REDUX_JEST25_TS_DEPS.find((d) => d.startsWith(`${name}@`))?.slice(name.length + 1);
+  expect(
+    ['jest', '@babel/preset-typescript', 'rollup', 'rollup-plugin-typescript2', 'typescript'].map(pinned),
+  ).toEqual(['25.4.0', '7.9.0', '2.7.2', '0.27.0', '3.8.3']);
+  // rollup.config.js imported rollup-plugin-babel until 2021, @rollup/plugin-babel after.
+  expect(['rollup-plugin-babel', '@rollup/plugin-babel'].map(pinned)).toEqual(['4.4.0', '5.3.0']);
+  // rollup-plugin-typescript2's default include is `**/*.ts+(|x)`: picomatch 2.3 matches no .ts file with it.
+  expect(pinned('picomatch')).toBe('2.2.2');
+  expect(REDUX_JEST25_TS_DEPS).toEqual([...REDUX_JEST25_TS_DEPS].sort());
 });
 
 test('express: mocha writes its JSON report to a file and only the report is printed; parsed by parse_json_log', async () => {

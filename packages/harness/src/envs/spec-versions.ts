@@ -31,6 +31,11 @@ export const PR_VERSIONS: PrVersion[] = [
   { repo: 'colinhacks/zod', from: 1, to: 2999, version: 'v3-ts-jest' },
   // redux 3.7–4.0 on babel 6 and jest 18–22 (2017-01 … 2018-05; babel 7 and jest 23 from 2018-09).
   { repo: 'reduxjs/redux', from: 2200, to: 2999, version: 'jest22-babel6' },
+  // redux 4.0.x on babel 7 and jest 23–24 (2018-09 … 2019-08), up to #3536's move of src/ to TypeScript.
+  { repo: 'reduxjs/redux', from: 3000, to: 3535, version: 'jest24-babel7' },
+  // redux in TypeScript from #3536 (2019-09 … 2021-04, jest 24–25); pointers name only commits of that line (#3772
+  // and #3776, opened then, were merged in 2023-02 on jest 29).
+  { repo: 'reduxjs/redux', from: 3536, to: 4099, version: 'jest25-ts' },
   // marked 14–15 built with rollup against testutils 14.1.1-0 (2024-09 … 2025-06).
   { repo: 'markedjs/marked', from: 3439, to: 3699, version: '14-rollup' },
   // Express 5 (master since 2024-09); pointers name only commits of that line.
