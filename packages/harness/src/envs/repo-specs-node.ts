@@ -349,6 +349,28 @@ export const REDUX_JEST25_TS_DEPS = [
   'typings-tester@0.3.2',
 ];
 
+/** One redux environment version: Multi-SWE-bench's `yarn test` with that line's dependency set, linked in. */
+function reduxSpec(
+  version: string,
+  set: string,
+  deps: string[],
+  overrides?: Record<string, string>,
+): EnvSpec {
+  return {
+    name: 'reduxjs/redux',
+    versions: [version],
+    toolchain: 'node',
+    registryBuild: true,
+    apt: ['npm', 'yarnpkg'],
+    envSetup: ['ln -sf /usr/bin/yarnpkg /usr/local/bin/yarn', npmDeps(set, deps, overrides)],
+    install: [linkDeps(set)],
+    testCmd: 'yarn test 2>&1',
+    parser: 'msb-jest-files-marks',
+    env: NODE_ENV,
+    specVersion: '1',
+  };
+}
+
 export const NODE_SPECS: EnvSpec[] = [
   {
     // Multi-SWE-bench's class for this repository: `npm run test -- --verbose` (jest 29 under
@@ -420,59 +442,17 @@ export const NODE_SPECS: EnvSpec[] = [
     env: NODE_ENV,
     specVersion: '2',
   },
-  {
-    // Multi-SWE-bench's class for this repository: node:20, `yarn install`, then `yarn test` (here
-    // `cross-env BABEL_ENV=commonjs jest` after the pretest rollup build from #2673 on: every test/**/*.spec.js,
-    // type tests through test/typescript.spec.js);
-    // its parse_log reads jest's PASS / FAIL file lines, `✓ title` and `1) title`. Debian's yarnpkg is yarn 1.
-    name: 'reduxjs/redux',
-    versions: ['jest22-babel6'],
-    toolchain: 'node',
-    registryBuild: true,
-    apt: ['npm', 'yarnpkg'],
-    envSetup: [
-      'ln -sf /usr/bin/yarnpkg /usr/local/bin/yarn',
-      npmDeps('redux-jest22', REDUX_JEST22_DEPS, { jsdom: REDUX_JSDOM }),
-    ],
-    install: [linkDeps('redux-jest22')],
-    testCmd: 'yarn test 2>&1',
-    parser: 'msb-jest-files-marks',
-    env: NODE_ENV,
-    specVersion: '1',
-  },
-  {
-    // The same command and parser for redux 4.0.x on babel 7 and jest 24 (#3151 … #3490, before the TypeScript
-    // move in #3536): `yarn test` runs the pretest rollup build, then jest over every test/**/*.spec.js.
-    name: 'reduxjs/redux',
-    versions: ['jest24-babel7'],
-    toolchain: 'node',
-    registryBuild: true,
-    apt: ['npm', 'yarnpkg'],
-    envSetup: ['ln -sf /usr/bin/yarnpkg /usr/local/bin/yarn', npmDeps('redux-jest24', REDUX_JEST24_DEPS)],
-    install: [linkDeps('redux-jest24')],
-    testCmd: 'yarn test 2>&1',
-    parser: 'msb-jest-files-marks',
-    env: NODE_ENV,
-    specVersion: '1',
-  },
-  {
-    // And for the TypeScript sources (#3536 … #4055, 2019-09 … 2021-04): the pretest build compiles src/*.ts with
-    // rollup-plugin-typescript2, jest runs test/**/*.spec.ts through babel's TypeScript preset.
-    name: 'reduxjs/redux',
-    versions: ['jest25-ts'],
-    toolchain: 'node',
-    registryBuild: true,
-    apt: ['npm', 'yarnpkg'],
-    envSetup: [
-      'ln -sf /usr/bin/yarnpkg /usr/local/bin/yarn',
-      npmDeps('redux-jest25-ts', REDUX_JEST25_TS_DEPS),
-    ],
-    install: [linkDeps('redux-jest25-ts')],
-    testCmd: 'yarn test 2>&1',
-    parser: 'msb-jest-files-marks',
-    env: NODE_ENV,
-    specVersion: '1',
-  },
+  // Multi-SWE-bench's class for this repository: node:20, `yarn install`, then `yarn test` (here
+  // `cross-env BABEL_ENV=commonjs jest` after the pretest rollup build from #2673 on: every test/**/*.spec.js,
+  // type tests through test/typescript.spec.js);
+  // its parse_log reads jest's PASS / FAIL file lines, `✓ title` and `1) title`. Debian's yarnpkg is yarn 1.
+  reduxSpec('jest22-babel6', 'redux-jest22', REDUX_JEST22_DEPS, { jsdom: REDUX_JSDOM }),
+  // The same command and parser for redux 4.0.x on babel 7 and jest 24 (#3151 … #3490, before the TypeScript
+  // move in #3536): `yarn test` runs the pretest rollup build, then jest over every test/**/*.spec.js.
+  reduxSpec('jest24-babel7', 'redux-jest24', REDUX_JEST24_DEPS),
+  // And for the TypeScript sources (#3536 … #4055, 2019-09 … 2021-04): the pretest build compiles src/*.ts with
+  // rollup-plugin-typescript2, jest runs test/**/*.spec.ts through babel's TypeScript preset.
+  reduxSpec('jest25-ts', 'redux-jest25-ts', REDUX_JEST25_TS_DEPS),
   {
     // Express 5 (master since 2024-09): the registry versions 5.1's and 5.2's package.json resolve to (runtime
     // deps and the test/example devDependencies, eslint left out), installed once each; the instance links the
