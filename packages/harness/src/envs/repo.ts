@@ -5,7 +5,7 @@
  * no remotes, no tags — and the commit id is deterministic for a given tree. Blob ids equal the
  * original's, so `git apply --3way` still finds the preimages a patch's `index` lines name.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError, outputOf, PrerequisiteError, type RepoDirs, repoDirOf, within } from '@faun/kit';
@@ -60,11 +60,23 @@ export async function repoSource(repo: string, repoDirs: RepoDirs, cacheDir: str
   if (existsSync(dest)) return dest;
   mkdirSync(cacheDir, { recursive: true });
   const url = `https://github.com/${repo}.git`;
-  const r = await git(['clone', '--bare', '--quiet', url, dest]);
-  if (r.code !== 0)
-    throw new PrerequisiteError(`cannot clone ${url}: ${r.stderr.trim().split('\n').pop()}`, {
-      hint: `offline? pass --repo-dir ${repo}=PATH (a local clone with the base commits)`,
-    });
+  // cloned beside the cache entry and published by one rename: a job running beside this one (each queue job
+  // asks on its own) never reads a clone still being written; the first rename wins
+  const tmp = mkdtempSync(`${dest}.cloning-`);
+  try {
+    const r = await git(['clone', '--bare', '--quiet', url, tmp]);
+    if (r.code !== 0)
+      throw new PrerequisiteError(`cannot clone ${url}: ${r.stderr.trim().split('\n').pop()}`, {
+        hint: `offline? pass --repo-dir ${repo}=PATH (a local clone with the base commits)`,
+      });
+    try {
+      renameSync(tmp, dest);
+    } catch (e) {
+      if (!existsSync(dest)) throw e;
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   return dest;
 }
 
