@@ -5,10 +5,11 @@
  * no remotes, no tags — and the commit id is deterministic for a given tree. Blob ids equal the
  * original's, so `git apply --3way` still finds the preimages a patch's `index` lines name.
  */
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError, outputOf, PrerequisiteError, type RepoDirs, repoDirOf, within } from '@faun/kit';
+import { buildAndPublish } from '../files/publish-dir.ts';
 import { repoProblem } from '../files/repo-name.ts';
 
 export interface GitResult {
@@ -58,25 +59,15 @@ export async function repoSource(repo: string, repoDirs: RepoDirs, cacheDir: str
   }
   const dest = within(cacheDir, [`${repo.replace('/', '+')}.git`], 'repo');
   if (existsSync(dest)) return dest;
-  mkdirSync(cacheDir, { recursive: true });
   const url = `https://github.com/${repo}.git`;
-  // cloned beside the cache entry and published by one rename: a job running beside this one (each queue job
-  // asks on its own) never reads a clone still being written; the first rename wins
-  const tmp = mkdtempSync(`${dest}.cloning-`);
-  try {
+  // cloned aside and published whole: a queue job asking beside this one never reads a clone being written
+  await buildAndPublish(dest, async (tmp) => {
     const r = await git(['clone', '--bare', '--quiet', url, tmp]);
     if (r.code !== 0)
       throw new PrerequisiteError(`cannot clone ${url}: ${r.stderr.trim().split('\n').pop()}`, {
         hint: `offline? pass --repo-dir ${repo}=PATH (a local clone with the base commits)`,
       });
-    try {
-      renameSync(tmp, dest);
-    } catch (e) {
-      if (!existsSync(dest)) throw e;
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  });
   return dest;
 }
 

@@ -1,12 +1,12 @@
 /** The local-process backend: snapshots in a cache directory, sandboxes as temporary copies (unit tests). */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { FaunError, sha256 } from '@faun/kit';
 import type { ExecutionInstance } from '@faun/schema';
 import { stableStringify } from '@faun/schema';
 import { snapshotRepo, treeOf } from '../envs/repo.ts';
 import { type EnvSpec, installSteps } from '../envs/specs.ts';
+import { buildAndPublish } from '../files/publish-dir.ts';
 import {
   type Backend,
   LocalSandbox,
@@ -17,20 +17,6 @@ import {
 } from './sandbox.ts';
 
 const READY = '.faun-ready';
-
-/**
- * Moves a built snapshot to `dir`. An entry left without its ready marker (a build stopped before this
- * scheme) is removed first; an entry another builder published first is kept and `tmp` is left to the caller.
- */
-async function publish(tmp: string, dir: string): Promise<void> {
-  if (existsSync(dir) && !existsSync(join(dir, READY))) await rm(dir, { recursive: true, force: true });
-  try {
-    await rename(tmp, dir);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (!((code === 'ENOTEMPTY' || code === 'EEXIST') && existsSync(join(dir, READY)))) throw e;
-  }
-}
 
 export class LocalBackend implements Backend {
   readonly name = 'local';
@@ -61,9 +47,9 @@ export class LocalBackend implements Backend {
   }
 
   /**
-   * Builds the snapshot in a folder of its own beside `dir` and publishes it by one rename, ready marker
-   * included: several backends (one per queue job) share a cache folder, and one of them must never remove or
-   * rebuild an entry another is copying from. The first rename wins; a later builder discards its own copy.
+   * Builds the snapshot aside and publishes it whole, ready marker included (`buildAndPublish`): several
+   * backends (one per queue job) share a cache folder, and one must never remove or rebuild an entry another
+   * is copying from. An entry without the marker is unfinished and built again.
    */
   private async build(
     inst: ExecutionInstance,
@@ -73,22 +59,21 @@ export class LocalBackend implements Backend {
     log: (l: string) => void,
   ) {
     if (existsSync(join(dir, READY))) return;
-    await mkdir(dirname(dir), { recursive: true });
-    const tmp = await mkdtemp(`${dir}.building-`);
-    try {
-      await snapshotRepo(source, inst.base_commit, tmp);
-      for (const step of installSteps(spec, inst)) {
-        log(`install: ${step}`);
-        const r = await localExec(step, tmp, { timeoutMs: 600_000, baseEnv: spec.env });
-        if (r.exitCode !== 0)
-          throw new FaunError(`install step failed (${r.exitCode}): ${step}\n${r.output.slice(-2000)}`);
-      }
-      await Bun.write(join(tmp, '.git', 'info', 'exclude'), `${READY}\n`);
-      await Bun.write(join(tmp, READY), '');
-      await publish(tmp, dir);
-    } finally {
-      await rm(tmp, { recursive: true, force: true });
-    }
+    await buildAndPublish(
+      dir,
+      async (tmp) => {
+        await snapshotRepo(source, inst.base_commit, tmp);
+        for (const step of installSteps(spec, inst)) {
+          log(`install: ${step}`);
+          const r = await localExec(step, tmp, { timeoutMs: 600_000, baseEnv: spec.env });
+          if (r.exitCode !== 0)
+            throw new FaunError(`install step failed (${r.exitCode}): ${step}\n${r.output.slice(-2000)}`);
+        }
+        await Bun.write(join(tmp, '.git', 'info', 'exclude'), `${READY}\n`);
+        await Bun.write(join(tmp, READY), '');
+      },
+      (entry) => !existsSync(join(entry, READY)),
+    );
   }
 
   start(env: PreparedEnv): Promise<Sandbox> {
