@@ -2,7 +2,8 @@ import { expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareInstance, differing, faunSide, recordedSides } from './msb-parity.ts';
+import { PrerequisiteError, UsageError } from '@faun/kit';
+import { compareInstance, differing, faunSide, recordedSides, requireMsbReference } from './msb-parity.ts';
 
 const go = (lines: string[]) => `${lines.join('\n')}\n`;
 
@@ -140,4 +141,30 @@ test('a recorded row that dropped flaky tests is compared without them, and its 
   expect(
     compareInstance(mine, { ...reference, valid: false }, row({ flaky: ['slow'] })).map((m) => m.field),
   ).toEqual(['valid']);
+});
+
+test('a run with --msb-src stops at once when the reference cannot run: no tree, or Python without its modules', () => {
+  const root = mkdtempSync(join(tmpdir(), 'faun-msb-ref-'));
+  try {
+    expect(() => requireMsbReference(root, '/bin/true')).toThrow(UsageError);
+    expect(() => requireMsbReference(root, '/bin/true')).toThrow('no multi_swe_bench folder');
+    mkdirSync(join(root, 'multi_swe_bench'));
+    expect(requireMsbReference(root, '/bin/true')).toBe(root);
+    const py = join(root, 'python3');
+    writeFileSync(py, '#!/bin/sh\necho "ModuleNotFoundError: No module named \'unidiff\'" >&2\nexit 1\n', {
+      mode: 0o755,
+    });
+    let err: unknown;
+    try {
+      requireMsbReference(root, py);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PrerequisiteError);
+    expect((err as Error).message).toContain("No module named 'unidiff'");
+    expect((err as PrerequisiteError).hint).toContain('python3-unidiff');
+    expect(() => requireMsbReference(root, join(root, 'no-such-python'))).toThrow(PrerequisiteError);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

@@ -15,6 +15,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deriveMsb, isParserName, openJournal, parseLog } from '@faun/harness';
+import { PrerequisiteError, UsageError } from '@faun/kit';
 import { type FlagDefaults, parseFlags } from '../args.ts';
 
 export const FLAGS = { 'msb-src': undefined, logs: undefined, journal: undefined } satisfies FlagDefaults;
@@ -22,6 +23,35 @@ export const FLAGS = { 'msb-src': undefined, logs: undefined, journal: undefined
 const SCRIPT = resolve(import.meta.dir, '../../scripts/msb_report.py');
 const PY = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const FIELDS = ['valid', 'f2p', 'p2p', 's2p', 'n2p', 'fixed'] as const;
+
+/**
+ * Fails before any work when `--msb-src` cannot run the reference's report code: no `multi_swe_bench` folder
+ * in DIR, or a Python (`py`) that cannot import the modules it needs. Returns DIR resolved. Checked when a run
+ * starts, so that a run of hours does not end on a missing package.
+ */
+export function requireMsbReference(src: string, py = PY): string {
+  const dir = resolve(src);
+  if (!existsSync(join(dir, 'multi_swe_bench')))
+    throw new UsageError(`--msb-src ${src}: no multi_swe_bench folder there`, {
+      hint: 'extract the tree: git --git-dir=<Multi-SWE-bench mirror> archive HEAD multi_swe_bench | tar -x -C DIR',
+    });
+  let why: string | null;
+  try {
+    const p = Bun.spawnSync([py, '-c', 'import dataclasses_json, unidiff'], {
+      stdout: 'ignore',
+      stderr: 'pipe',
+    });
+    why = p.exitCode === 0 ? null : p.stderr.toString().trim().split('\n').at(-1) || `exit ${p.exitCode}`;
+  } catch (e) {
+    why = (e as Error).message;
+  }
+  if (why !== null) {
+    throw new PrerequisiteError(`${py} cannot import what Multi-SWE-bench's report code needs (${why})`, {
+      hint: 'apt-get install -y python3-dataclasses-json python3-unidiff',
+    });
+  }
+  return dir;
+}
 
 export interface Mismatch {
   instance_id: string;
@@ -181,16 +211,14 @@ export function msbParity(logs: string, msbSrc: string, recorded = new Map<strin
 
 export default async function msbParityBench(args: string[]): Promise<Record<string, unknown>> {
   const f = parseFlags('msb-parity', args, FLAGS);
-  const src = f['msb-src'];
-  if (!src || !existsSync(join(src, 'multi_swe_bench')))
-    throw new Error('--msb-src DIR is required: an extracted Multi-SWE-bench tree (DIR/multi_swe_bench)');
+  if (!f['msb-src'])
+    throw new UsageError(
+      '--msb-src DIR is required: an extracted Multi-SWE-bench tree (DIR/multi_swe_bench)',
+    );
+  const src = requireMsbReference(f['msb-src']);
   if (!f.logs || !existsSync(f.logs))
-    throw new Error('--logs DIR is required: a `faun validate --stage-logs` folder');
-  const r = msbParity(
-    resolve(f.logs),
-    resolve(src),
-    f.journal ? recordedSides(resolve(f.journal)) : undefined,
-  );
+    throw new UsageError('--logs DIR is required: a `faun validate --stage-logs` folder');
+  const r = msbParity(resolve(f.logs), src, f.journal ? recordedSides(resolve(f.journal)) : undefined);
   console.log(
     `${r.compared} instances compared, ${r.mismatches.length} mismatching fields, ${Object.keys(r.not_comparable).length} not comparable, ${Object.keys(r.recorded_flaky).length} recorded rows with flaky tests dropped (compared without them)`,
   );

@@ -25,7 +25,7 @@ import { FaunError, InputError, UsageError } from '@faun/kit';
 import { type ExecutionInstance, stableStringify } from '@faun/schema';
 import { type FlagDefaults, parseFlags } from '../args.ts';
 import type { Deviation } from '../msb-published/upstream.ts';
-import { msbParity, recordedSides } from './msb-parity.ts';
+import { msbParity, recordedSides, requireMsbReference } from './msb-parity.ts';
 import { changesTestsRun, deviationsOf, REAL_EXEC_UPSTREAM } from './real-exec-upstream.ts';
 
 export const FLAGS = {
@@ -233,6 +233,7 @@ export default async function realExec(args: string[]): Promise<Record<string, u
   const f = parseFlags('real-exec', args, FLAGS);
   if (!f.mirrors || !existsSync(f.mirrors))
     throw new UsageError('--mirrors DIR is required: the folder holding the repositories as DIR/owner+name');
+  if (f['msb-src']) requireMsbReference(f['msb-src']);
   const file = f.pointers ?? DATA;
   const pointers = readPointers(readFileSync(file, 'utf8'), file);
   const work = resolve(f.work ?? join(OUT, 'real-exec'));
