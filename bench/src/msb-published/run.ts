@@ -18,6 +18,7 @@ import {
   type TestMap,
 } from '@faun/harness';
 import type { ExecutionInstance } from '@faun/schema';
+import { gitFileAt } from '../git-file.ts';
 import { compareSets, diff, type InstanceRecord } from './compare.ts';
 import type { PublishedRow, TestSets } from './rows.ts';
 import { type BaseTree, planFor, type RepoPlan } from './upstream.ts';
@@ -97,15 +98,9 @@ async function runStage(
   return { ...stored, reused: false };
 }
 
-/** A file of `commit` in the git directory `dir`, or null when it has none. */
-function fileAt(dir: string, commit: string, path: string): string | null {
-  const r = Bun.spawnSync(['git', '-C', dir, 'show', `${commit}:${path}`]);
-  return r.exitCode === 0 ? r.stdout.toString() : null;
-}
-
 /** What the plan reads of the base tree (null without a pom.xml): its POM, and which sources have mirrors. */
 function baseTree(dir: string, commit: string, mirrors: Record<string, string>): BaseTree | null {
-  const pomXml = fileAt(dir, commit, 'pom.xml');
+  const pomXml = gitFileAt(dir, commit, 'pom.xml');
   return pomXml === null ? null : { pomXml, hasSource: (repo) => repo.toLowerCase() in mirrors };
 }
 

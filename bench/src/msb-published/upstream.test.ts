@@ -46,7 +46,8 @@ test('a repository without an offline environment is reported with the reason', 
   expect('unsupported' in mockito && mockito.unsupported).toMatch(/Gradle wrapper/);
   // jackson-dataformat-xml's spec depends on its base's POM: without it, none
   expect(planFor('FasterXML', 'jackson-dataformat-xml', 531, REPO_SPECS)).toEqual({
-    unsupported: "no environment spec for FasterXML/jackson-dataformat-xml in faun's specs",
+    unsupported:
+      "no environment for FasterXML/jackson-dataformat-xml without its base's pom.xml (its environment follows it)",
   });
   expect(planFor('fasterxml', 'jackson-core', 1, [])).toEqual({
     unsupported: "no environment spec for fasterxml/jackson-core in faun's specs",

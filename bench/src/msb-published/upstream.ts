@@ -14,6 +14,7 @@ import {
   JAF,
   JAVA8_OPENS,
   JAXB_API,
+  type JacksonXmlDeps,
   jacksonCoreDeps,
   jacksonCoreSpec,
   jacksonXmlDeps,
@@ -68,6 +69,8 @@ interface MavenRepo {
   specOf?: (tree: BaseTree) => { spec: EnvSpec; deviations: Deviation[] } | { unsupported: string };
   /** The stand-in POM deviation's faun side (default: jackson-core's). */
   standin?: string;
+  /** Whether only `specOf` can give its spec (faun's registered specs are versions of its own rows). */
+  treeOnly?: boolean;
 }
 
 /**
@@ -112,7 +115,15 @@ export function jacksonXmlFor(
 ): { spec: EnvSpec; deviations: Deviation[] } | { unsupported: string } {
   const d = jacksonXmlDeps(tree.pomXml);
   if ('error' in d) return { unsupported: `jackson-dataformat-xml: ${d.error}` };
-  const s = jacksonXmlSpec(d, tree.hasSource?.('wrandelshofer/FastDoubleParser') ?? true);
+  return jacksonXmlForDeps(d, tree.hasSource?.('wrandelshofer/FastDoubleParser') ?? true);
+}
+
+/** jacksonXmlFor for what a base asks for (`fdpSource`: whether FastDoubleParser's tree is here). */
+export function jacksonXmlForDeps(
+  d: JacksonXmlDeps,
+  fdpSource = true,
+): { spec: EnvSpec; deviations: Deviation[] } | { unsupported: string } {
+  const s = jacksonXmlSpec(d, fdpSource);
   if ('error' in s) return { unsupported: `jackson-dataformat-xml: ${s.error}` };
   const l = JACKSON_LINES[d.line]!;
   const central = (gav: string) => `${gav} from Maven Central`;
@@ -187,6 +198,14 @@ export function jacksonXmlFor(
   return { spec: s.spec, deviations };
 }
 
+/** jackson-dataformat-xml's stand-in POM: where it is, and what it declares. */
+export const JACKSON_XML_STANDIN = {
+  pom: '/opt/faun-java/jackson-dataformat-xml/pom.xml',
+  standin:
+    'compiler 3.10.1, resources 3.3.0, surefire 2.22.3, JUnit 4.13.2 + Jupiter/vintage 5.9.2, the Surefire ' +
+    "includes (**/Test*.java, **/*Test.java) and excludes (…/xml/failing/*.java) of the project's POM",
+};
+
 /** Multi-SWE-bench's Maven repositories faun has an offline environment for (keys lowercased). */
 const MAVEN: Record<string, MavenRepo> = {
   'fasterxml/jackson-core': {
@@ -202,11 +221,10 @@ const MAVEN: Record<string, MavenRepo> = {
     },
   },
   'fasterxml/jackson-dataformat-xml': {
-    pom: '/opt/faun-java/jackson-dataformat-xml/pom.xml',
+    pom: JACKSON_XML_STANDIN.pom,
     specOf: jacksonXmlFor,
-    standin:
-      'compiler 3.10.1, resources 3.3.0, surefire 2.22.3, JUnit 4.13.2 + Jupiter/vintage 5.9.2, the Surefire ' +
-      "includes (**/Test*.java, **/*Test.java) and excludes (…/xml/failing/*.java) of the project's POM",
+    standin: JACKSON_XML_STANDIN.standin,
+    treeOnly: true,
   },
 };
 
@@ -289,6 +307,10 @@ export function planFor(
     };
   const own = m.specOf && tree ? m.specOf(tree) : null;
   if (own && 'unsupported' in own) return own;
+  if (m.treeOnly && !own)
+    return {
+      unsupported: `no environment for ${org}/${repo} without its base's pom.xml (its environment follows it)`,
+    };
   const found = own?.spec ?? specs.find((s) => s.name.toLowerCase() === key);
   if (!found) return { unsupported: `no environment spec for ${org}/${repo} in faun's specs` };
   // SWE-bench-java's one-run-per-test commands are not Multi-SWE-bench's: left out

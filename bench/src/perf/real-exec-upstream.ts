@@ -5,7 +5,13 @@
  * (packages/harness/src/envs/repo-specs-*.ts). A deviation that can change which tests run makes the
  * instances of that repository count apart from the others (`counted` in the figures).
  */
-import type { Deviation } from '../msb-published/upstream.ts';
+import { JACKSON_XML_ASKS, xmlVersionName } from '@faun/harness';
+import {
+  type Deviation,
+  JACKSON_XML_STANDIN,
+  jacksonXmlForDeps,
+  mavenDeviations,
+} from '../msb-published/upstream.ts';
 
 export interface RepoUpstream {
   /** Multi-SWE-bench's commands in each stage, after the patches are applied (null: not one of its repositories). */
@@ -83,6 +89,17 @@ const CMAKE_TARGETS: Deviation = {
   faun: 'only the test targets of the files the test patch touches are built, and `ctest -R` runs those',
   may_change_tests_run: true,
 };
+
+/** jackson-dataformat-xml's deviations per environment version (what its bases ask for: jackson-xml-envs.ts). */
+function xmlByVersion(): Record<string, Deviation[]> {
+  return Object.fromEntries(
+    JACKSON_XML_ASKS.map((a) => {
+      const r = jacksonXmlForDeps({ ...a, parentVersion: `${a.line}.x` });
+      if ('unsupported' in r) throw new Error(r.unsupported);
+      return [xmlVersionName(a), r.deviations];
+    }),
+  );
+}
 
 export const REAL_EXEC_UPSTREAM: Record<string, RepoUpstream> = {
   'google/uuid': {
@@ -269,6 +286,13 @@ export const REAL_EXEC_UPSTREAM: Record<string, RepoUpstream> = {
         may_change_tests_run: false,
       },
     ],
+  },
+  // the whole suite, as msb-published runs the published rows; the environment follows the base's POM
+  'FasterXML/jackson-dataformat-xml': {
+    upstream: 'mvn clean test -Dmaven.test.skip=false -DfailIfNoTests=false',
+    image: 'ubuntu:22.04',
+    deviations: mavenDeviations(JACKSON_XML_STANDIN.pom, JACKSON_XML_STANDIN.standin),
+    byVersion: xmlByVersion(),
   },
   'anuraghazra/github-readme-stats': {
     upstream: 'npm run test -- --verbose (set -e)',

@@ -24,8 +24,10 @@ import { invert } from '@faun/harness/testing';
 import { FaunError, InputError, UsageError } from '@faun/kit';
 import { type ExecutionInstance, stableStringify } from '@faun/schema';
 import { type FlagDefaults, parseFlags } from '../args.ts';
+import { gitFileAt } from '../git-file.ts';
 import type { Deviation } from '../msb-published/upstream.ts';
 import { msbParity, recordedSides, requireMsbReference } from './msb-parity.ts';
+import { checkBaseVersions, sourceRepoDirs, sourceRepos } from './real-exec-envs.ts';
 import { changesTestsRun, deviationsOf, REAL_EXEC_UPSTREAM } from './real-exec-upstream.ts';
 
 export const FLAGS = {
@@ -535,7 +537,13 @@ async function runRepository(
   const fig = (lang: string) => (figures[lang] ??= emptyFigures());
   fig(usable[0]!.language).repositories++;
   for (const p of usable) fig(p.language).pointers++;
-  const repoDirs = ['--repo-dir', `${repo}=${mirror}`];
+  // the tree the pointers' environments follow, and the trees they compile
+  checkBaseVersions(usable, (p, path) => gitFileAt(mirror, `${p.fix_commit}^`, path), 'pointers');
+  const repoDirs = [
+    '--repo-dir',
+    `${repo}=${mirror}`,
+    ...sourceRepoDirs(sourceRepos(usable), (s) => mirrorOf(f.mirrors!, s)),
+  ];
   const r: RepoRun = {
     work,
     f,

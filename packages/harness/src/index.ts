@@ -6,6 +6,12 @@
 
 export * from './benchmarks/index.ts';
 export { docker, envTag } from './envs/docker-images.ts';
+export {
+  JACKSON_XML_ASKS,
+  JACKSON_XML_REPO,
+  type XmlAsks,
+  xmlVersionName,
+} from './envs/jackson-xml-envs.ts';
 export { snapshotRepo } from './envs/repo.ts';
 export {
   FDP_DEBIAN,

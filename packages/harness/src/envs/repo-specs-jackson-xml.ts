@@ -90,6 +90,16 @@ export const JACKSON_LINES: Record<string, JacksonLine> = {
     modulesBase: '3baa0119e8c3dc5ad7caaa781a8f10a41b70b8b9',
     fastdoubleparser: '1.0.0',
   },
+  // no published row of this line: the snapshot after its last release, as for the others
+  '2.16': {
+    release: '2.16.2',
+    msbVersion: '2.16.3-SNAPSHOT',
+    core: '4162dfc503bd97e6824b1d5baa6de7895d3b3367',
+    databind: 'a04a0a1852acf9ab5a80d10631026d9814436114',
+    annotations: '6a2d806e4aec3e481ac8e78532c31fb4cbf29ad7',
+    modulesBase: '757c09f130dc7ccbe607b5880f00f6a31cff3c47',
+    fastdoubleparser: '1.0.0',
+  },
   '2.17': {
     release: '2.17.3',
     msbVersion: '2.17.4-SNAPSHOT',
@@ -105,9 +115,12 @@ export const JACKSON_LINES: Record<string, JacksonLine> = {
 export const WOODSTOX_COMMITS: Record<string, string> = {
   '6.2.7': '203f8b217c92b7bd3337abc9fccc50965baf4f99',
   '6.3.1': '8f35b05cfaef7e54b135493d81d989147d2ae75f',
+  '6.4.0': 'e8f00401bebd103f62d51383ef53da2cd58bd89e',
   '6.5.0': '830654b03458d7bbb3d83fc72d2ef44021db32b5',
+  '6.5.1': '725694cd20aa6853229f737c667fcd3dc9f3b8ca',
   '6.6.0': 'dd590bbabe1060c3837559d1d5d237b0c60c2e29',
   '6.6.1': '03ab814e73d8dc6c40aaaea33625b6ca4431f9fe',
+  '6.6.2': '3bed26213d3446e50408a2f10f8eabf5219c9035',
 };
 export const STAX2_COMMITS: Record<string, string> = {
   '4.2.1': '8f10bb50124cb70048a3ec8dd2dca4421a04733c',

@@ -2,6 +2,7 @@
  * Environment specs of real repositories (SWE-bench Lite's Python repositories), built from Debian's
  * packages only — no PyPI. Which versions work is documented in packages/harness/README.md.
  */
+import { JACKSON_XML_SPECS } from './jackson-xml-envs.ts';
 import { CPP_SPECS } from './repo-specs-cpp.ts';
 import { JAVA_SPECS } from './repo-specs-java.ts';
 import { MORE_SPECS } from './repo-specs-more.ts';
@@ -236,6 +237,7 @@ export const REPO_SPECS: readonly EnvSpec[] = Object.freeze([
   ...MORE_SPECS,
   ...NODE_SPECS,
   ...JAVA_SPECS,
+  ...JACKSON_XML_SPECS,
   ...NATIVE_SPECS,
   ...RUST_SPECS,
   ...CPP_SPECS,

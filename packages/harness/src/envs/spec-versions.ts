@@ -48,6 +48,63 @@ export const PR_VERSIONS: PrVersion[] = [
   { repo: 'FasterXML/jackson-core', from: 600, to: 999, version: '2.14' },
   // 2.14 (2022-06 … 2023-05): Debian ships jackson-core 2.14.1; pointers name only commits of the 2.14 branch.
   { repo: 'FasterXML/jackson-databind', from: 3300, to: 3899, version: '2.14' },
+  // jackson-dataformat-xml: the version is what the base's pom.xml asks for (jackson-xml-envs.ts); the ranges
+  // cover the squash-merged PRs of the 2.14–2.17 branches, and bench real-exec checks each pointer's base.
+  {
+    repo: 'FasterXML/jackson-dataformat-xml',
+    from: 500,
+    to: 549,
+    version: '2.14-woodstox-6.3.1-stax2-4.2.1',
+  },
+  {
+    repo: 'FasterXML/jackson-dataformat-xml',
+    from: 550,
+    to: 563,
+    version: '2.15-woodstox-6.4.0-stax2-4.2.1',
+  },
+  {
+    repo: 'FasterXML/jackson-dataformat-xml',
+    from: 564,
+    to: 595,
+    version: '2.15-woodstox-6.5.0-stax2-4.2.1',
+  },
+  {
+    repo: 'FasterXML/jackson-dataformat-xml',
+    from: 596,
+    to: 617,
+    version: '2.16-woodstox-6.5.1-stax2-4.2.1',
+  },
+  {
+    repo: 'FasterXML/jackson-dataformat-xml',
+    from: 618,
+    to: 630,
+    version: '2.17-woodstox-6.5.1-stax2-4.2.1',
+  },
+  {
+    repo: 'FasterXML/jackson-dataformat-xml',
+    from: 631,
+    to: 640,
+    version: '2.17-woodstox-6.6.0-stax2-4.2.2',
+  },
+  {
+    repo: 'FasterXML/jackson-dataformat-xml',
+    from: 641,
+    to: 651,
+    version: '2.17-woodstox-6.6.1-stax2-4.2.2',
+  },
+  // #652 is a 2.16 branch fix, opened between 2.17 ones
+  {
+    repo: 'FasterXML/jackson-dataformat-xml',
+    from: 652,
+    to: 652,
+    version: '2.16-woodstox-6.5.1-stax2-4.2.1',
+  },
+  {
+    repo: 'FasterXML/jackson-dataformat-xml',
+    from: 653,
+    to: 699,
+    version: '2.17-woodstox-6.6.2-stax2-4.2.2',
+  },
 ];
 
 /** The environment version of `repo`'s PR `pr`, or null when no range covers it. */
