@@ -23,6 +23,7 @@ const ON_REQUEST = [
   'msb-published',
   'codebleu-scale',
   'swebench-java-logs',
+  'surefire-selection',
 ] as const;
 const ALL = [...BENCHES, ...ON_REQUEST, 'tables'] as const;
 const OUT = join(import.meta.dir, '..', 'out');
@@ -93,6 +94,9 @@ const USAGE = `usage: bun run bench [${ALL.join('|')} ...] [--flags]
   swebench-java-logs  faun's Java SWE-bench rows (faun validate --swebench-out) against the FAIL_TO_PASS /
             PASS_TO_PASS lists in SWE-bench-java's published run logs (--experiments DIR: a
             multi-swe-bench/experiments mirror, --rows FILE[,FILE] [--out FILE.md]; only when named)
+  surefire-selection  whether the suite check of real-exec (the classes a project's own Surefire
+            configuration selects in the base tree) is the suite published Multi-SWE-bench rows ran
+            (--rows FILE --mirrors DIR; only when named)
   jsonl     streaming a generated ~1 GB JSONL file: lines/second and RSS growth (--megabytes N)
   tables    the paper tables from prediction files (--datasets DIR --predictions DIR [--execution DIR]
             [--out DIR] [--seed N]); without --predictions, from the offline demo's outputs

@@ -1,7 +1,8 @@
 import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { addFigures, buildInputs, emptyFigures, readPointers } from './real-exec.ts';
+import type { ExecutionInstance } from '@faun/schema';
+import { addFigures, buildInputs, emptyFigures, instanceRecord, readPointers } from './real-exec.ts';
 
 test('the committed pointer list parses', () => {
   const file = resolve(import.meta.dir, '../../data/real-exec-pointers.jsonl');
@@ -49,4 +50,29 @@ test("a build is reused only while each pointer's environment version is unchang
   expect(before.inputs).toEndWith('versions 2755 -\n');
   expect(after.inputs).toEndWith('versions 2755 v\n');
   expect(buildInputs(ps, 5, []).inputs).not.toBe(before.inputs);
+});
+
+test('a whole-suite instance counts when its suite check is equal; a stand-in POM alone left unchecked does not', () => {
+  const row = {
+    instance_id: 'FasterXML/jackson-dataformat-xml:pr-638',
+    repo: 'FasterXML/jackson-dataformat-xml',
+    version: '2.17-woodstox-6.6.0-stax2-4.2.2',
+    language: 'java',
+    base_commit: 'c'.repeat(40),
+    patch: '',
+    test_patch: '',
+    fail_to_pass: [],
+    pass_to_pass: [],
+  } as unknown as ExecutionInstance;
+  const equal = { selected: 2, ran: 2, missing: [], extra: [], equal: true };
+  const unchecked = instanceRecord(row);
+  expect(unchecked.deviations.map((d) => d.what)).toContain('stand-in POM');
+  expect(unchecked.changes_tests_run).toBe(true);
+  expect(instanceRecord(row, equal)).toMatchObject({ changes_tests_run: false, suite_check: equal });
+  const differs = { ...equal, missing: ['a.B'], equal: false };
+  expect(instanceRecord(row, differs).changes_tests_run).toBe(true);
+  // jackson-core's touched-classes scope changes which tests run whatever a suite check says
+  expect(
+    instanceRecord({ ...row, repo: 'FasterXML/jackson-core', version: '2.14' }, equal).changes_tests_run,
+  ).toBe(true);
 });

@@ -19,7 +19,16 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { MSB, PR_VERSIONS, type PrVersion, specFor, testCommand, versionForPr } from '@faun/harness';
+import {
+  isParserName,
+  MSB,
+  PR_VERSIONS,
+  type PrVersion,
+  parseLog,
+  specFor,
+  testCommand,
+  versionForPr,
+} from '@faun/harness';
 import { invert } from '@faun/harness/testing';
 import { FaunError, InputError, UsageError } from '@faun/kit';
 import { type ExecutionInstance, stableStringify } from '@faun/schema';
@@ -29,6 +38,7 @@ import type { Deviation } from '../msb-published/upstream.ts';
 import { msbParity, recordedSides, requireMsbReference } from './msb-parity.ts';
 import { checkBaseVersions, sourceRepoDirs, sourceRepos } from './real-exec-envs.ts';
 import { changesTestsRun, deviationsOf, REAL_EXEC_UPSTREAM } from './real-exec-upstream.ts';
+import { type SuiteCheck, suiteCheck, surefirePatterns, surefireSelection } from './suite-check.ts';
 
 export const FLAGS = {
   mirrors: undefined,
@@ -181,7 +191,15 @@ export interface InstanceRecord {
   /** faun's test command for the instance, as it ran. */
   command: string | null;
   deviations: Deviation[];
-  /** Whether a deviation can change which tests run (then it is not `counted`). */
+  /**
+   * For a repository run over its whole suite with a stand-in POM: the run stage's test classes against
+   * those the project's own Surefire configuration selects in the base tree (suite-check.ts).
+   */
+  suite_check?: SuiteCheck;
+  /**
+   * Whether a deviation can change which tests run (then it is not `counted`); a stand-in POM whose
+   * suite check is equal did not.
+   */
   changes_tests_run: boolean;
 }
 
@@ -196,15 +214,54 @@ interface RepoResult {
 }
 
 /** The record of one valid instance (a `valid.jsonl` row). */
-export function instanceRecord(row: ExecutionInstance): InstanceRecord {
+export function instanceRecord(row: ExecutionInstance, suite?: SuiteCheck): InstanceRecord {
   const spec = specFor(row);
   const deviations = deviationsOf(row.repo, row.version);
+  const unchecked = suite?.equal ? deviations.filter((d) => d.what !== 'stand-in POM') : deviations;
   return {
     version: row.version,
     command: spec ? testCommand(spec, row) : null,
     deviations,
-    changes_tests_run: changesTestsRun(deviations),
+    ...(suite ? { suite_check: suite } : {}),
+    changes_tests_run: changesTestsRun(unchecked),
   };
+}
+
+/** Repositories run over their whole suite with a stand-in POM, whose run stage is checked per instance. */
+const SUITE_CHECKED = new Set(['FasterXML/jackson-dataformat-xml']);
+
+/**
+ * The suite check of a valid instance (null when its repository has none): the classes its kept run-stage
+ * log has results for against what the base's POM selects among the base's test sources.
+ */
+function suiteCheckOf(r: RepoRun, mirror: string, row: ExecutionInstance): SuiteCheck | undefined {
+  if (!SUITE_CHECKED.has(row.repo)) return undefined;
+  const stages = join(r.work, 'stages');
+  const dir = readdirSync(stages)
+    .map((d) => join(stages, d))
+    .find((d) => {
+      const meta = join(d, 'instance.json');
+      return existsSync(meta) && JSON.parse(readFileSync(meta, 'utf8')).instance_id === row.instance_id;
+    });
+  const parser = specFor(row)?.parser;
+  if (!dir || !parser || !isParserName(parser) || !existsSync(join(dir, 'run.log')))
+    throw new FaunError(`${row.instance_id}: no kept run-stage log or parser for its suite check`);
+  const ran = Object.keys(parseLog(parser, readFileSync(join(dir, 'run.log'), 'utf8')));
+  const pom = gitFileAt(mirror, row.base_commit, 'pom.xml') ?? '';
+  const files = Bun.spawnSync([
+    'git',
+    '-C',
+    mirror,
+    'ls-tree',
+    '-r',
+    '--name-only',
+    row.base_commit,
+    'src/test/java',
+  ])
+    .stdout.toString()
+    .split('\n')
+    .filter(Boolean);
+  return suiteCheck(surefireSelection(files, surefirePatterns(pom)), ran);
 }
 
 export const emptyFigures = (): LangFigures => ({
@@ -563,7 +620,10 @@ async function runRepository(
   const { instances, validateFunnel } = await validateStep(r, ds, built);
   const records: Record<string, InstanceRecord> = {};
   for (const row of instances) {
-    const rec = instanceRecord(row as unknown as ExecutionInstance);
+    const rec = instanceRecord(
+      row as unknown as ExecutionInstance,
+      suiteCheckOf(r, mirror, row as unknown as ExecutionInstance),
+    );
     records[String(row.instance_id)] = rec;
     if (!rec.changes_tests_run) fig(r.langOf.get(String(row.instance_id)) ?? 'other').counted++;
   }
