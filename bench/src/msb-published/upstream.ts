@@ -5,6 +5,8 @@
  * recorded per instance. A repository without an entry here is reported as one faun cannot build, with the
  * reason.
  */
+
+import type { JacksonXmlDeps } from '@faun/harness';
 import {
   ASSERTJ,
   type EnvSpec,
@@ -14,7 +16,6 @@ import {
   JAF,
   JAVA8_OPENS,
   JAXB_API,
-  type JacksonXmlDeps,
   jacksonCoreDeps,
   jacksonCoreSpec,
   jacksonXmlDeps,
