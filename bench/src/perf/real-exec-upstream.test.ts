@@ -12,6 +12,8 @@ test('every repository of the committed pointer list says how it differs from Mu
   const repos = new Set(readPointers(readFileSync(pointersFile, 'utf8'), pointersFile).map((p) => p.repo));
   for (const repo of repos) {
     expect(REAL_EXEC_UPSTREAM[repo], repo).toBeDefined();
+    // the base is the fix commit's parent, not the PR's base.sha: declared for every repository
+    expect(deviationsOf(repo, null)[0]?.what, repo).toBe('base commit');
     expect(
       deviationsOf(repo, null).some((d) => d.what === 'undescribed'),
       repo,
@@ -57,6 +59,7 @@ test('narrowed test scopes count apart; an undescribed repository counts apart u
   // fd too: its stand-in crates (allocator, temporary folders) and relaxed requirements run the same tests.
   expect(changesTestsRun(deviationsOf('sharkdp/fd', null))).toBe(false);
   expect(deviationsOf('sharkdp/fd', null).map((d) => d.what)).toEqual([
+    'base commit',
     'regenerated lockfile',
     'relaxed requirements',
     'dependency substituted',
@@ -91,6 +94,7 @@ test("an instance's record holds the command it ran with its test files, and its
   });
   expect(go.command).toBe('go test -v -count=1 ./... 2>&1');
   expect(go.deviations.map((d) => d.what)).toEqual([
+    'base commit',
     'rewritten go.mod',
     'toolchain',
     'dependency substituted',

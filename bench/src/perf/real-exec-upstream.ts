@@ -403,11 +403,24 @@ const UNDESCRIBED: Deviation = {
   may_change_tests_run: true,
 };
 
+/**
+ * Every row `bench real-exec` builds starts from its pointer's fix commit: the base is that commit's first
+ * parent, where Multi-SWE-bench's rows take the PR's `base.sha`.
+ */
+export const BASE_COMMIT: Deviation = {
+  what: 'base commit',
+  upstream: "the PR's base.sha (the target branch as the PR's data recorded it)",
+  faun:
+    "the fix commit's first parent (the target branch just before the merge), so that the fix and test patches, " +
+    'split from that commit, apply as merged',
+  may_change_tests_run: false,
+};
+
 /** Every deviation of an instance of `repo` in environment version `version`. */
 export function deviationsOf(repo: string, version: string | null): Deviation[] {
   const r = REAL_EXEC_UPSTREAM[repo];
   if (!r) return [UNDESCRIBED];
-  return [...r.deviations, ...((version && r.byVersion?.[version]) || [])];
+  return [BASE_COMMIT, ...r.deviations, ...((version && r.byVersion?.[version]) || [])];
 }
 
 /** Whether any deviation can change which tests run (then the instance is not counted with the others). */
