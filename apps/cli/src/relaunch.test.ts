@@ -25,13 +25,22 @@ test('score-pairs relaunches with the settings missing from the environment; oth
   expect(relaunchEnv(['score-pairs'], { MIMALLOC_PURGE_DELAY: '10' })).toBeNull();
 });
 
-/** A script that relaunches itself, then reports its settings and counts SIGINTs until told to exit. */
-function fixture(): string {
-  const path = join(root, 'fixture.ts');
+/**
+ * A script that relaunches itself, then reports its settings and counts SIGINTs until told to exit. With
+ * `early`, the relaunching process sends itself a SIGINT the moment the child has been started (as a Ctrl+C
+ * that lands while a loaded machine holds that process back).
+ */
+function fixture(early = false): string {
+  const path = join(root, early ? 'fixture-early.ts' : 'fixture.ts');
+  const atSpawn = early
+    ? `const spawn = Bun.spawn;
+Bun.spawn = (...a) => { const c = spawn(...a); if (!process.env.FAUN_RELAUNCHED_BY) process.kill(process.pid, 'SIGINT'); return c; };
+`
+    : '';
   writeFileSync(
     path,
     `import { followParent, relaunch, relaunchEnv } from ${JSON.stringify(join(import.meta.dir, 'relaunch.ts'))};
-const env = relaunchEnv(['score-pairs'], process.env);
+${atSpawn}const env = relaunchEnv(['score-pairs'], process.env);
 if (env) await relaunch(env);
 followParent();
 let ints = 0;
@@ -83,6 +92,17 @@ test('the relaunched process gets the settings and the arguments; its exit code,
   q.kill('SIGTERM');
   await q.exited;
   expect(q.signalCode).toBe('SIGTERM');
+}, 30_000);
+
+test('a SIGINT that comes as the child starts is passed on to it, not lost with the relaunching process', async () => {
+  const p = Bun.spawn(['bun', fixture(true), 'wait'], { stdout: 'pipe', stderr: 'inherit' });
+  const out = await new Response(p.stdout).text();
+  await p.exited;
+  // The child got the SIGINT before its own handler was set, so it ended at once, and the relaunching process
+  // ended by the same signal. Lost with the relaunching process, the child would have run on without it (its
+  // first line printed) until it noticed its parent gone.
+  expect(out).toBe('');
+  expect(p.signalCode).toBe('SIGINT');
 }, 30_000);
 
 test('a relaunched process whose parent is killed outright (SIGKILL) stops within a second or so', async () => {

@@ -65,14 +65,17 @@ const RELAYED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
  */
 export async function relaunch(env: Record<string, string>): Promise<never> {
   const argv = [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
-  const child: Subprocess = Bun.spawn(argv, {
-    env,
-    stdio: ['inherit', 'inherit', 'inherit'],
-    detached: true,
-  });
-  const relay = (s: NodeJS.Signals) => () => child.kill(s);
+  // The handlers are in place before the child starts: a signal that came between the two (a loaded machine
+  // can hold this process back while the child starts) would otherwise end this process by its default
+  // action, leaving the child, in its own session, without it. One that comes before the child exists is
+  // passed on as soon as it does.
+  let child: Subprocess | undefined;
+  const early: NodeJS.Signals[] = [];
+  const relay = (s: NodeJS.Signals) => () => (child ? child.kill(s) : early.push(s));
   const handlers = RELAYED.map((s) => [s, relay(s)] as const);
   for (const [s, h] of handlers) process.on(s, h);
+  child = Bun.spawn(argv, { env, stdio: ['inherit', 'inherit', 'inherit'], detached: true });
+  for (const s of early) child.kill(s);
   const code = await child.exited;
   for (const [s, h] of handlers) process.off(s, h);
   const signal = child.signalCode;
