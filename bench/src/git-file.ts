@@ -3,3 +3,9 @@ export function gitFileAt(dir: string, commit: string, path: string): string | n
   const r = Bun.spawnSync(['git', '-C', dir, 'show', `${commit}:${path}`]);
   return r.exitCode === 0 ? r.stdout.toString() : null;
 }
+
+/** The paths of the files under `path` in `commit` of the git directory `dir` (a mirror). */
+export function gitFilesUnder(dir: string, commit: string, path: string): string[] {
+  const r = Bun.spawnSync(['git', '-C', dir, 'ls-tree', '-r', '--name-only', commit, path]);
+  return r.stdout.toString().split('\n').filter(Boolean);
+}

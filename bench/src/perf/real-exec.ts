@@ -20,12 +20,15 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
+  instanceDirName,
   isParserName,
+  JACKSON_XML_REPO,
   MSB,
   PR_VERSIONS,
   type PrVersion,
   parseLog,
   specFor,
+  stageLogName,
   testCommand,
   versionForPr,
 } from '@faun/harness';
@@ -38,7 +41,7 @@ import type { Deviation } from '../msb-published/upstream.ts';
 import { msbParity, recordedSides, requireMsbReference } from './msb-parity.ts';
 import { checkBaseVersions, sourceRepoDirs, sourceRepos } from './real-exec-envs.ts';
 import { changesTestsRun, deviationsOf, REAL_EXEC_UPSTREAM } from './real-exec-upstream.ts';
-import { type SuiteCheck, suiteCheck, surefirePatterns, surefireSelection } from './suite-check.ts';
+import { type SuiteCheck, selectionAt, suiteCheck } from './suite-check.ts';
 
 export const FLAGS = {
   mirrors: undefined,
@@ -228,40 +231,22 @@ export function instanceRecord(row: ExecutionInstance, suite?: SuiteCheck): Inst
 }
 
 /** Repositories run over their whole suite with a stand-in POM, whose run stage is checked per instance. */
-const SUITE_CHECKED = new Set(['FasterXML/jackson-dataformat-xml']);
+const SUITE_CHECKED = new Set([JACKSON_XML_REPO]);
 
 /**
- * The suite check of a valid instance (null when its repository has none): the classes its kept run-stage
- * log has results for against what the base's POM selects among the base's test sources.
+ * The suite check of a valid instance (undefined when its repository has none): the classes its kept run-stage
+ * log has results for, read with the parser that log names, against what the base's POM selects.
  */
 function suiteCheckOf(r: RepoRun, mirror: string, row: ExecutionInstance): SuiteCheck | undefined {
   if (!SUITE_CHECKED.has(row.repo)) return undefined;
-  const stages = join(r.work, 'stages');
-  const dir = readdirSync(stages)
-    .map((d) => join(stages, d))
-    .find((d) => {
-      const meta = join(d, 'instance.json');
-      return existsSync(meta) && JSON.parse(readFileSync(meta, 'utf8')).instance_id === row.instance_id;
-    });
-  const parser = specFor(row)?.parser;
-  if (!dir || !parser || !isParserName(parser) || !existsSync(join(dir, 'run.log')))
-    throw new FaunError(`${row.instance_id}: no kept run-stage log or parser for its suite check`);
-  const ran = Object.keys(parseLog(parser, readFileSync(join(dir, 'run.log'), 'utf8')));
-  const pom = gitFileAt(mirror, row.base_commit, 'pom.xml') ?? '';
-  const files = Bun.spawnSync([
-    'git',
-    '-C',
-    mirror,
-    'ls-tree',
-    '-r',
-    '--name-only',
-    row.base_commit,
-    'src/test/java',
-  ])
-    .stdout.toString()
-    .split('\n')
-    .filter(Boolean);
-  return suiteCheck(surefireSelection(files, surefirePatterns(pom)), ran);
+  const dir = join(r.work, 'stages', instanceDirName(row.instance_id));
+  const log = join(dir, stageLogName('run', 0));
+  const meta = join(dir, 'instance.json');
+  const parser = existsSync(meta) ? JSON.parse(readFileSync(meta, 'utf8')).parser : null;
+  if (!isParserName(parser) || !existsSync(log))
+    throw new FaunError(`${row.instance_id}: no kept run-stage log or parser for its suite check (${dir})`);
+  const ran = Object.keys(parseLog(parser, readFileSync(log, 'utf8')));
+  return suiteCheck(selectionAt(mirror, row.base_commit), ran);
 }
 
 export const emptyFigures = (): LangFigures => ({

@@ -4,8 +4,10 @@
  * tree's test sources — its `maven-surefire-plugin` includes and excludes, or Surefire's defaults. On
  * Multi-SWE-bench's published jackson-dataformat-xml rows this selection is exactly the published
  * `run_result` (harness README), so an instance whose run stage ran exactly it ran upstream's suite.
+ * Pure but for {@link selectionAt}, which reads a base from a mirror.
  */
 import { Glob } from 'bun';
+import { gitFileAt, gitFilesUnder } from '../git-file.ts';
 
 export interface SurefirePatterns {
   includes: string[];
@@ -69,4 +71,10 @@ export function suiteCheck(selected: readonly string[], ran: readonly string[]):
   const missing = [...s].filter((c) => !r.has(c)).sort();
   const extra = [...r].filter((c) => !s.has(c)).sort();
   return { selected: s.size, ran: r.size, missing, extra, equal: !missing.length && !extra.length };
+}
+
+/** The classes the base `commit`'s own POM selects among its `src/test/java`, read from the mirror `dir`. */
+export function selectionAt(dir: string, commit: string): string[] {
+  const pom = gitFileAt(dir, commit, 'pom.xml') ?? '';
+  return surefireSelection(gitFilesUnder(dir, commit, 'src/test/java'), surefirePatterns(pom));
 }

@@ -8,10 +8,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { InputError, UsageError } from '@faun/kit';
 import { type FlagDefaults, parseFlags } from '../args.ts';
-import { gitFileAt } from '../git-file.ts';
 import { readPublishedRows } from '../msb-published/rows.ts';
 import { mirrorsIn } from './msb-published.ts';
-import { type SuiteCheck, suiteCheck, surefirePatterns, surefireSelection } from './suite-check.ts';
+import { type SuiteCheck, selectionAt, suiteCheck } from './suite-check.ts';
 
 export const FLAGS = { rows: undefined, mirrors: undefined } satisfies FlagDefaults;
 
@@ -30,21 +29,7 @@ export default async function surefireSelectionBench(args: string[]): Promise<Re
       rows[row.id] = { error: dir ? 'the row has no run_result' : `no mirror of ${row.org}/${row.repo}` };
       continue;
     }
-    const files = Bun.spawnSync([
-      'git',
-      '-C',
-      dir,
-      'ls-tree',
-      '-r',
-      '--name-only',
-      row.base_sha,
-      'src/test/java',
-    ])
-      .stdout.toString()
-      .split('\n')
-      .filter(Boolean);
-    const pom = gitFileAt(dir, row.base_sha, 'pom.xml') ?? '';
-    const c = suiteCheck(surefireSelection(files, surefirePatterns(pom)), row.run_tests);
+    const c = suiteCheck(selectionAt(dir, row.base_sha), row.run_tests);
     rows[row.id] = c;
     console.log(
       `${row.id.padEnd(44)} ${row.base_sha.slice(0, 8)} selected ${c.selected} published ${c.ran} ${c.equal ? 'equal' : `missing ${c.missing.join(' ') || '-'} extra ${c.extra.join(' ') || '-'}`}`,

@@ -62,6 +62,7 @@ export {
   toExecutionInstance,
 } from './rows/instances.ts';
 export { type InstanceRun, type RunOptions, runInstance } from './run/run-instance.ts';
+export { instanceDirName, stageLogName } from './run/stage-logs.ts';
 export { bareDockerRun, DockerBackend, ImageBuildError } from './sandbox/docker.ts';
 export { LocalBackend } from './sandbox/local-backend.ts';
 export { type Backend, DEFAULT_LIMITS, type Limits, type Sandbox } from './sandbox/sandbox.ts';

@@ -23,6 +23,14 @@ export interface PrVersion extends PrRange {
   version: string;
 }
 
+/** A jackson-dataformat-xml row of the table. */
+const xml = (from: number, to: number, version: string): PrVersion => ({
+  repo: 'FasterXML/jackson-dataformat-xml',
+  from,
+  to,
+  version,
+});
+
 export const PR_VERSIONS: PrVersion[] = [
   { repo: 'iamkun/dayjs', from: 1, to: 99_999, version: 'jest22' },
   // github-readme-stats as ESM with jest 29 (2022-10 … #3453, 2023-11); pointers name only commits of that line.
@@ -50,61 +58,16 @@ export const PR_VERSIONS: PrVersion[] = [
   { repo: 'FasterXML/jackson-databind', from: 3300, to: 3899, version: '2.14' },
   // jackson-dataformat-xml: the version is what the base's pom.xml asks for (jackson-xml-envs.ts); the ranges
   // cover the squash-merged PRs of the 2.14–2.17 branches, and bench real-exec checks each pointer's base.
-  {
-    repo: 'FasterXML/jackson-dataformat-xml',
-    from: 500,
-    to: 549,
-    version: '2.14-woodstox-6.3.1-stax2-4.2.1',
-  },
-  {
-    repo: 'FasterXML/jackson-dataformat-xml',
-    from: 550,
-    to: 563,
-    version: '2.15-woodstox-6.4.0-stax2-4.2.1',
-  },
-  {
-    repo: 'FasterXML/jackson-dataformat-xml',
-    from: 564,
-    to: 595,
-    version: '2.15-woodstox-6.5.0-stax2-4.2.1',
-  },
-  {
-    repo: 'FasterXML/jackson-dataformat-xml',
-    from: 596,
-    to: 617,
-    version: '2.16-woodstox-6.5.1-stax2-4.2.1',
-  },
-  {
-    repo: 'FasterXML/jackson-dataformat-xml',
-    from: 618,
-    to: 630,
-    version: '2.17-woodstox-6.5.1-stax2-4.2.1',
-  },
-  {
-    repo: 'FasterXML/jackson-dataformat-xml',
-    from: 631,
-    to: 640,
-    version: '2.17-woodstox-6.6.0-stax2-4.2.2',
-  },
-  {
-    repo: 'FasterXML/jackson-dataformat-xml',
-    from: 641,
-    to: 651,
-    version: '2.17-woodstox-6.6.1-stax2-4.2.2',
-  },
+  xml(500, 549, '2.14-woodstox-6.3.1-stax2-4.2.1'),
+  xml(550, 563, '2.15-woodstox-6.4.0-stax2-4.2.1'),
+  xml(564, 595, '2.15-woodstox-6.5.0-stax2-4.2.1'),
+  xml(596, 617, '2.16-woodstox-6.5.1-stax2-4.2.1'),
+  xml(618, 630, '2.17-woodstox-6.5.1-stax2-4.2.1'),
+  xml(631, 640, '2.17-woodstox-6.6.0-stax2-4.2.2'),
+  xml(641, 651, '2.17-woodstox-6.6.1-stax2-4.2.2'),
   // #652 is a 2.16 branch fix, opened between 2.17 ones
-  {
-    repo: 'FasterXML/jackson-dataformat-xml',
-    from: 652,
-    to: 652,
-    version: '2.16-woodstox-6.5.1-stax2-4.2.1',
-  },
-  {
-    repo: 'FasterXML/jackson-dataformat-xml',
-    from: 653,
-    to: 699,
-    version: '2.17-woodstox-6.6.2-stax2-4.2.2',
-  },
+  xml(652, 652, '2.16-woodstox-6.5.1-stax2-4.2.1'),
+  xml(653, 699, '2.17-woodstox-6.6.2-stax2-4.2.2'),
 ];
 
 /** The environment version of `repo`'s PR `pr`, or null when no range covers it. */
